@@ -1,0 +1,1 @@
+"""鄉射禮 reconstruction: text → units → hall & placements → timeline → meshes → views."""
