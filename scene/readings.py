@@ -123,6 +123,8 @@ FIELDS: tuple[Field, ...] = (
              "the roof's 榮 overhang the rest"),
     _F("house_depth_chi", "five-架 house depth (尺)", float, {}, open_range=(20.0, 200.0),
        basis="assumption: 考工記·匠人 夏世室 '廣四脩一' (廣 = 5/4 脩) applied to the 60-尺 序間 → 48 尺"),
+    _F("eave_height_chi", "eaves above the 堂 floor (尺)", float, {}, open_range=(6.0, 30.0),
+       basis="assumption: 9 尺; the roof then rises 穹高 (尚書大傳 '五分內以一為高' → 12 尺) to the 棟"),
     _F("ying_bays", "bays between the 序 (間)", int, {}, open_range=(3, 5),
        basis="assumption: three bays between the 序, the two 楹 at the inner bay lines (李如圭 '堂上有兩楹而已')"),
     _F("stair_width_chi", "stair width (尺)", float, {}, open_range=(2.0, 20.0),
@@ -162,6 +164,7 @@ class Reading:
     inner_ratio: float = 2.0 / 3.0
     east_west_tang_chi: float = 10.0
     house_depth_chi: float = 48.0
+    eave_height_chi: float = 9.0
     ying_bays: int = 3
     stair_width_chi: float = 6.0
     tread_chi: float = 1.0
