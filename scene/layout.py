@@ -510,6 +510,16 @@ def _tang_things(b: _Builder, h: Hall, rng: dict[str, float]) -> None:
 
 
 def _people_below(b: _Builder, h: Hall) -> None:
+    r = b.r
+    cw = r.court_width_chi / 2
+    att = [(cw - 8, -20 - 2.5 * k, 0) for k in range(10)]
+    b.put("pos.attendants", "有司位", att[0], facing="西面", source="經 §19 有司左執弣右執弦而授弓 (the host's officers)",
+          status="assumed", slots=att,
+          derivation=f"no text places them before they act: a N–S file facing west in the east of the 庭, x = {fmt(att[0][0])}")
+    dz = [(-(h.platform_x + 8), -8 - 2.5 * k, 0) for k in range(6)]
+    b.put("pos.dizi", "弟子位", dz[0], facing="東面", source="經 §15 命弟子納射器",
+          commentary="鄭 §15 弟子賓黨之少者也", status="assumed", slots=dz,
+          derivation=f"the 賓's juniors wait by the 堂西, a N–S file facing east from x = {fmt(dz[0][0])} (not stated)")
     b.put("pos.bin_below", "賓位 (西階西當西序)", (-h.xu_x, -3, 0), facing="東面", source="經 §8 賓降東面立于西階西當西序",
           commentary="鄭 §5 (賓反位) 西階西當西序", status="derived",
           derivation=f"on the 西序 line x = {fmt(-h.xu_x)}, 3 尺 south of the 堂廉")

@@ -1,0 +1,343 @@
+"""The rite's choreography as data: the cast, the objects and the 51 sections.
+
+The data lives in ``assets/cast.toml`` (actors and objects) and
+``assets/rite/*.toml`` (sections, in order).  This module loads it and checks
+it; it knows nothing about time.  A step animates one phrase of its section's
+經, and **loading fails if the phrase is not in the passage verbatim**.
+
+Section::
+
+    [[section]]
+    n = 21                       # 節 number, 1–51, in order across the files
+    id = "sanou_she"
+    title = "三耦射"             # the heading of the passage in seeds/
+    phase = "round1"             # see PHASES
+    cast = ["sima", "huozhe", …]
+    [[section.step]]
+    phrase = "司馬命獲者執旌以負侯"   # verbatim from the 經 of §21
+    who = "sima"                 # actor id, or a list acting together
+    do = "order"                 # a verb of VERBS
+    at = "pos.sima"              # where the step happens (walk there first); see PLACE REFS
+    facing = "北面"              # 北面 東面 西南面 … or "toward:<place ref>"
+    obj = "jing"                 # object handled (take, set_down, hand, receive, lean, tie, untie …)
+    to = "huozhe"                # the other party of hand / offer / receive
+    by = "west"                  # stairs for ascend / descend (default: the actor's own)
+    via = ["pos.sima@南3"]       # waypoints the text names (由司射之西, 出于司馬之南 …)
+    dur = 4.0                    # seconds, overriding the verb's default
+    with_prev = true             # starts together with the previous step
+    role = "司馬"                # the actor's role from this step on
+    round = 1                    # for shoot / count / forfeit: 0 (誘射), 1, 2, 3
+    note = "…"                   # why, when the data makes a choice
+
+PLACE REFS: ``<layout place id>`` · ``<id>#<slot>`` (a person's place in a
+file of people, 0-based) · ``actor:<actor id>`` (beside that actor) · any of
+these followed by ``@<direction><尺>`` (``pos.sima@南3`` = 3 尺 south of it).
+"""
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from .places import FACING_DEG
+from .texts import passage
+
+ASSETS = Path(__file__).resolve().parent.parent / "assets"
+
+PHASES: dict[str, str] = {
+    "reception": "飲酒 — reception and drinking",
+    "preparation": "將射 — preparing the shooting",
+    "round1": "第一番射 — 不釋獲 (hits called, not scored)",
+    "round2": "第二番射 — 釋獲 (hits scored)",
+    "round3": "第三番射 — 以樂節射 (only hits on the drum beat scored)",
+    "after": "射後 — after the shooting",
+}
+
+
+@dataclass(frozen=True)
+class Verb:
+    zh: str           # the text's word(s)
+    dur: float        # default seconds (walking verbs: the route's time is added)
+    posture: str      # posture while doing it
+    after: str | None  # posture afterwards (None: as before)
+    moves: bool = False
+
+
+#: Every action a step may name.
+VERBS: dict[str, Verb] = {v_id: Verb(*spec) for v_id, spec in {
+    "walk": ("行/適/進/退/反位", 0.0, "stand", "stand", True),
+    "ascend": ("升", 0.0, "stand", "stand", True),
+    "descend": ("降", 0.0, "stand", "stand", True),
+    "enter": ("入", 0.0, "stand", "stand", True),
+    "exit": ("出", 0.0, "stand", "stand", True),
+    "stand": ("立", 1.5, "stand", "stand"),
+    "wait": ("俟/疑立", 2.0, "stand", "stand"),
+    "sit": ("坐", 1.2, "sit", "sit"),
+    "rise": ("興", 1.2, "stand", "stand"),
+    "bow": ("拜", 2.5, "bow", None),
+    "bow_twice": ("再拜", 4.0, "bow", None),
+    "answer_bow": ("答拜", 2.5, "bow", None),
+    "answer_bow_twice": ("答再拜", 4.0, "bow", None),
+    "salute": ("揖", 1.5, "salute", None),
+    "decline": ("辭/讓", 2.0, "salute", None),
+    "reply": ("對/許諾", 1.5, "stand", None),
+    "speak": ("告/命/請/曰", 2.5, "stand", None),
+    "order": ("命", 2.5, "stand", None),
+    "bare": ("袒決遂", 3.0, "stand", None),
+    "cover": ("襲/說決拾", 2.5, "stand", None),
+    "wash_hands": ("盥", 3.0, "stand", None),
+    "wash": ("洗", 4.0, "stand", None),
+    "fill": ("實/酌", 3.0, "stand", None),
+    "offer": ("獻/酬/酢", 2.0, "stand", None),
+    "receive": ("受", 2.0, "stand", None),
+    "hand": ("授", 2.0, "stand", None),
+    "taste": ("祭/嚌/啐", 4.0, "sit", "sit"),
+    "drink": ("飲/卒爵/卒觶", 3.0, "stand", None),
+    "take": ("取/執/奉", 1.5, "stand", None),
+    "set_down": ("奠/設/委/加", 1.5, "stand", None),
+    "lean": ("倚", 1.5, "stand", None),
+    "tie": ("繫", 4.0, "stand", None),
+    "untie": ("說/釋", 3.0, "stand", None),
+    "raise_flag": ("舉旌", 1.0, "stand", None),
+    "lower_flag": ("偃旌", 1.0, "sit", "sit"),
+    "call": ("獲/許諾", 1.5, "stand", None),
+    "lay_counter": ("釋獲", 1.5, "sit", "sit"),
+    "count": ("數獲/視筭", 20.0, "sit", None),
+    "count_arrows": ("乘矢", 8.0, "sit", None),
+    "announce": ("告", 3.0, "stand", None),
+    "play": ("奏/歌/合樂", 30.0, "sit", None),
+    # macros: the engine expands these into many timed moves (see assets/rite/README.md)
+    "approach": ("當階…及物 (a pair goes up to the 物)", 0.0, "stand", "stand", True),
+    "shoot": ("射 / 拾發 (a pair's eight arrows, or one archer's four)", 0.0, "shoot", "stand"),
+    "retire": ("降…相左交于階前…由司馬之南適堂西", 0.0, "stand", "stand", True),
+    "collect_arrows": ("取矢…委于楅", 0.0, "stand", "stand", True),
+    "pick_arrows": ("拾取矢", 0.0, "stand", "stand", True),
+    "forfeit": ("飲不勝者", 0.0, "stand", "stand", True),
+}.items()}
+
+_REF = re.compile(r"^(?:actor:(?P<actor>[a-z0-9_]+)|(?P<place>[a-z_]+\.[a-z0-9_]+)(?:#(?P<slot>\d+))?)"
+                  r"(?:@(?P<dir>東北|東南|西北|西南|東|西|南|北)(?P<dist>\d+(?:\.\d+)?)?)?$")
+DIRECTIONS: dict[str, tuple[float, float]] = {
+    "東": (1, 0), "西": (-1, 0), "南": (0, -1), "北": (0, 1),
+    "東北": (0.7071, 0.7071), "東南": (0.7071, -0.7071), "西北": (-0.7071, 0.7071), "西南": (-0.7071, -0.7071),
+}
+
+
+class ChoreographyError(ValueError):
+    """A cast or rite file that does not check (one line: file, section, step, what)."""
+
+
+@dataclass(frozen=True)
+class PlaceRef:
+    """A parsed place reference (see the module docstring)."""
+
+    text: str
+    place: str | None = None
+    slot: int | None = None
+    actor: str | None = None
+    direction: str | None = None
+    dist: float = 3.0
+
+
+def parse_ref(text: str) -> PlaceRef:
+    m = _REF.match(text)
+    if not m:
+        raise ValueError(f"bad place reference {text!r} (expected id, id#slot, actor:id, optionally @方向尺)")
+    return PlaceRef(text, m["place"], None if m["slot"] is None else int(m["slot"]), m["actor"],
+                    m["dir"], float(m["dist"]) if m["dist"] else 3.0)
+
+
+@dataclass(frozen=True)
+class Actor:
+    id: str
+    name: str
+    role: str
+    start: str            # place ref, or "offstage"
+    colour: str
+    mark: str             # what a renderer shows to tell roles apart (headwear / sash)
+    stairs: str = "west"  # the stairs this person uses: 賓 and guests 西階, 主人 阼階
+    archer: bool = False
+    optional: str | None = None   # a reading switch that must be on for this actor (dafu_present)
+
+
+@dataclass(frozen=True)
+class Thing:
+    """A movable object (器): 爵, 觶, 旌, 楅, 中, 扑, 豐, 瑟, 俎 …"""
+
+    id: str
+    name: str
+    start: str            # place ref or "offstage" or "actor:<id>"
+    kind: str = "thing"
+
+
+@dataclass(frozen=True)
+class Step:
+    phrase: str
+    who: tuple[str, ...]
+    do: str
+    at: PlaceRef | None = None
+    facing: str | None = None
+    obj: str | None = None
+    to: str | None = None
+    by: str | None = None
+    via: tuple[PlaceRef, ...] = ()
+    dur: float | None = None
+    with_prev: bool = False
+    role: str | None = None
+    round: int | None = None
+    note: str = ""
+    offset: int = 0       # where the phrase starts in the passage
+
+
+@dataclass(frozen=True)
+class Section:
+    n: int
+    id: str
+    title: str
+    phase: str
+    cast: tuple[str, ...]
+    steps: tuple[Step, ...]
+    source_file: str = ""
+
+
+@dataclass(frozen=True)
+class Choreography:
+    actors: dict[str, Actor]
+    things: dict[str, Thing]
+    sections: tuple[Section, ...]
+
+    def section(self, key: int | str) -> Section:
+        for s in self.sections:
+            if s.n == key or s.id == key or str(s.n) == str(key):
+                return s
+        raise ValueError(f"unknown stage {key!r} (stages are 1–{len(self.sections)} or their ids)")
+
+
+ROUND_VERBS = {"shoot", "count", "forfeit"}
+PAIR_VERBS = {"approach", "shoot", "retire", "pick_arrows"}
+_STEP_KEYS = {"phrase", "who", "do", "at", "facing", "obj", "to", "by", "via", "dur", "with_prev", "role",
+              "round", "note"}
+
+
+def _check_facing(facing: Any, where: str) -> None:
+    if facing is None:
+        return
+    if not isinstance(facing, str) or not (facing in FACING_DEG or facing.startswith("toward:")):
+        raise ChoreographyError(f"{where}: facing {facing!r} is not one of {', '.join(FACING_DEG)} or toward:<place>")
+    if facing.startswith("toward:"):
+        parse_ref(facing[len("toward:"):])
+
+
+def _step(raw: dict[str, Any], sec_n: int, text: str, where: str, actors: dict[str, Actor],
+          things: dict[str, Thing]) -> Step:
+    unknown = set(raw) - _STEP_KEYS
+    if unknown:
+        raise ChoreographyError(f"{where}: unknown key(s) {sorted(unknown)}")
+    for key in ("phrase", "who", "do"):
+        if key not in raw:
+            raise ChoreographyError(f"{where}: missing '{key}'")
+    phrase = raw["phrase"]
+    offset = text.find(phrase) if isinstance(phrase, str) and phrase else -1
+    if offset < 0:
+        raise ChoreographyError(f"{where}: phrase {phrase!r} does not occur in the 經 of §{sec_n}")
+    who = (raw["who"],) if isinstance(raw["who"], str) else tuple(raw["who"])
+    for a in who:
+        if a not in actors:
+            raise ChoreographyError(f"{where}: unknown actor {a!r}")
+    if raw["do"] not in VERBS:
+        raise ChoreographyError(f"{where}: unknown verb {raw['do']!r} (verbs: {', '.join(VERBS)})")
+    try:
+        at = parse_ref(raw["at"]) if "at" in raw else None
+        via = tuple(parse_ref(v) for v in raw.get("via", ()))
+    except ValueError as exc:
+        raise ChoreographyError(f"{where}: {exc}") from None
+    for ref in (at, *via):
+        if ref is not None and ref.actor is not None and ref.actor not in actors:
+            raise ChoreographyError(f"{where}: unknown actor {ref.actor!r} in place reference")
+    _check_facing(raw.get("facing"), where)
+    obj = raw.get("obj")
+    if obj is not None and obj not in things and not obj.startswith(("bow", "arrows")):
+        raise ChoreographyError(f"{where}: unknown object {obj!r}")
+    to = raw.get("to")
+    if to is not None and to not in actors:
+        raise ChoreographyError(f"{where}: unknown actor {to!r} in 'to'")
+    by = raw.get("by")
+    if by not in (None, "west", "east"):
+        raise ChoreographyError(f"{where}: 'by' must be west or east, not {by!r}")
+    if raw["do"] in ROUND_VERBS and raw.get("round") not in (0, 1, 2, 3):
+        raise ChoreographyError(f"{where}: {raw['do']} needs round = 0 (誘射), 1, 2 or 3")
+    if raw["do"] in PAIR_VERBS and len(who) not in (1, 2):
+        raise ChoreographyError(f"{where}: {raw['do']} needs who = [上射, 下射] (or one archer)")
+    dur = raw.get("dur")
+    if dur is not None and (not isinstance(dur, (int, float)) or dur <= 0):
+        raise ChoreographyError(f"{where}: dur must be a positive number of seconds")
+    return Step(phrase, who, raw["do"], at, raw.get("facing"), obj, to, by, via,
+                None if dur is None else float(dur), bool(raw.get("with_prev", False)), raw.get("role"),
+                raw.get("round"), raw.get("note", ""), offset)
+
+
+def _load_toml(path: Path) -> dict[str, Any]:
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise ChoreographyError(f"{path.name}: not valid TOML ({exc})") from None
+
+
+def load(assets: Path | str = ASSETS) -> Choreography:
+    """Load and check the cast and all sections under ``assets``."""
+    assets = Path(assets)
+    cast = _load_toml(assets / "cast.toml")
+    actors: dict[str, Actor] = {}
+    for raw in cast.get("actor", []):
+        try:
+            a = Actor(**raw)
+        except TypeError as exc:
+            raise ChoreographyError(f"cast.toml: actor {raw.get('id')!r}: {exc}") from None
+        if a.id in actors:
+            raise ChoreographyError(f"cast.toml: duplicate actor {a.id!r}")
+        actors[a.id] = a
+    things: dict[str, Thing] = {}
+    for raw in cast.get("object", []):
+        try:
+            t = Thing(**raw)
+        except TypeError as exc:
+            raise ChoreographyError(f"cast.toml: object {raw.get('id')!r}: {exc}") from None
+        things[t.id] = t
+
+    sections: list[Section] = []
+    for path in sorted((assets / "rite").glob("*.toml")):
+        for raw in _load_toml(path).get("section", []):
+            n = raw.get("n")
+            where = f"{path.name} §{n}"
+            if not isinstance(n, int) or not 1 <= n <= 51:
+                raise ChoreographyError(f"{where}: section number must be 1–51")
+            for key in ("id", "title", "phase"):
+                if key not in raw:
+                    raise ChoreographyError(f"{where}: missing '{key}'")
+            p = passage(n)
+            if raw["title"] != p.title:
+                raise ChoreographyError(f"{where}: title {raw['title']!r} is not the passage's {p.title!r}")
+            if raw["phase"] not in PHASES:
+                raise ChoreographyError(f"{where}: phase {raw['phase']!r} not in {list(PHASES)}")
+            for a in raw.get("cast", []):
+                if a not in actors:
+                    raise ChoreographyError(f"{where}: unknown actor {a!r} in cast")
+            steps = tuple(_step(s, n, p.text, f"{where} step {i + 1}", actors, things)
+                          for i, s in enumerate(raw.get("step", [])))
+            sections.append(Section(n, raw["id"], raw["title"], raw["phase"], tuple(raw.get("cast", [])),
+                                    steps, path.name))
+    numbers = [s.n for s in sections]
+    if numbers != list(range(1, len(numbers) + 1)):
+        raise ChoreographyError(f"rite: sections must run 1, 2, 3 … in file order; got {numbers}")
+    ids = [s.id for s in sections]
+    if len(set(ids)) != len(ids):
+        raise ChoreographyError("rite: duplicate section ids")
+    return Choreography(actors, things, tuple(sections))
+
+
+@lru_cache(maxsize=1)
+def default() -> Choreography:
+    return load(ASSETS)
