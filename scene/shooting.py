@@ -229,6 +229,19 @@ def _landing(rng: np.random.Generator, hit: bool, layout) -> tuple[float, float,
     return (float(x), hou_y, float(z))
 
 
+def demonstrate(archer: str, layout, seed: int) -> tuple[Shot, ...]:
+    """誘射 (§20): the 司射 shoots 乘矢 alone from the 左物 to teach; nothing is called or scored."""
+    rng = np.random.default_rng((int(seed), 0))
+    x, y, z = layout["tang.wu_left"].xyz_chi
+    p_hit, _ = _traits(int(seed), archer)
+    shots = []
+    for n in range(1, ARROWS + 1):
+        hit = bool(rng.random() < p_hit)
+        shots.append(Shot(archer, "left", 0, n, n - 1, hit, True, False, _landing(rng, hit, layout),
+                          (x, y, z + HAND_CHI)))
+    return tuple(shots)
+
+
 # ------------------------------------------------------------------ traits
 def _traits(seed: int, archer: str) -> tuple[float, float]:
     """(hit probability, on-beat probability) of an archer, fixed by (seed, archer)."""

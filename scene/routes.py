@@ -1,0 +1,245 @@
+"""Routes that respect the building: stairs, the platform, walls, columns, the 侯.
+
+Two walking surfaces: the ground of the 庭 (z = 0) and the 堂 floor (z = 堂高).
+They meet only at the stairs (西階, 阼階), whose treads are walked one 等 at a
+time.  On each surface a small visibility graph round the obstacles (inflated
+rectangles) gives the shortest way; on the 堂 the 楹 are passed on the side the
+reading gives (記 / 經 §20: 序 鉤楹內, north of it; 庠 由楹外, south of it).
+Everything is in 周尺 and pure numpy.
+"""
+from __future__ import annotations
+
+import heapq
+import math
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+from .layout import Layout
+
+Point = tuple[float, float, float]
+
+
+@dataclass(frozen=True)
+class Box:
+    """An axis-aligned obstacle in plan: x0 < x1, y0 < y1."""
+
+    name: str
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+    def grow(self, m: float) -> "Box":
+        return Box(self.name, self.x0 - m, self.y0 - m, self.x1 + m, self.y1 + m)
+
+    def contains(self, x: float, y: float) -> bool:
+        return self.x0 < x < self.x1 and self.y0 < y < self.y1
+
+    def corners(self) -> list[tuple[float, float]]:
+        return [(self.x0, self.y0), (self.x1, self.y0), (self.x1, self.y1), (self.x0, self.y1)]
+
+    def hits_segment(self, a: tuple[float, float], b: tuple[float, float]) -> bool:
+        """Liang–Barsky clip: does the open segment a–b pass through the box's interior?"""
+        (ax, ay), (bx, by) = a, b
+        dx, dy = bx - ax, by - ay
+        t0, t1 = 0.0, 1.0
+        for p, q in ((-dx, ax - self.x0), (dx, self.x1 - ax), (-dy, ay - self.y0), (dy, self.y1 - ay)):
+            if abs(p) < 1e-12:
+                if q <= 0:
+                    return False
+                continue
+            r = q / p
+            if p < 0:
+                t0 = max(t0, r)
+            else:
+                t1 = min(t1, r)
+            if t0 >= t1 - 1e-9:
+                return False
+        return t1 - t0 > 1e-6
+
+
+class Site:
+    """The walkable geometry of one layout."""
+
+    #: how far people keep from obstacles when walking round them (尺)
+    CLEAR = 1.2
+
+    def __init__(self, layout: Layout) -> None:
+        self.layout = layout
+        h = layout.hall
+        self.h = h
+        self.platform = Box("堂", -h.platform_x, 0.0, h.platform_x, h.house_depth)
+        self.stairs = {
+            side: Box("西階" if side == "west" else "阼階", sx * h.stairs_x - h.stair_width / 2, -h.stair_run,
+                      sx * h.stairs_x + h.stair_width / 2, 0.0)
+            for side, sx in (("west", -1), ("east", 1))
+        }
+        hou = layout["target.hou"]
+        post = layout["target.west_post"].xyz_chi[0]
+        hy = hou.xyz_chi[1]
+        self.hou = Box("侯", post - 0.5, hy - 0.6, -post + 0.5, hy + 0.6)
+        fa = layout["range.fa"]
+        fx, fy = fa.xyz_chi[:2]
+        self.fa = Box("乏", fx - fa.size_chi[0] / 2, fy - 0.3, fx + fa.size_chi[0] / 2, fy + 0.3)
+        xi = layout["court.xi"].xyz_chi
+        qing = layout["court.qing"].xyz_chi
+        self.ground_obstacles = [self.platform, self.stairs["west"], self.stairs["east"], self.hou, self.fa,
+                                 Box("洗", xi[0] - 1.5, xi[1] - 1.5, xi[0] + 1.5, xi[1] + 1.5),
+                                 Box("磬", qing[0] - 2.5, qing[1] - 0.5, qing[0] + 2.5, qing[1] + 0.5)]
+        # on the 堂: the two 楹 and the two 序 walls (and the 室/房 of a 庠)
+        t_obs = []
+        for side in ("west", "east"):
+            x, y, _ = layout[f"hall.{side}_pillar"].xyz_chi
+            t_obs.append(Box(f"{side} 楹", x - 0.6, y - 0.6, x + 0.6, y + 0.6))
+            wx = layout[f"hall.{side}_xu"].xyz_chi[0]
+            t_obs.append(Box(f"{side} 序", wx - 0.5, 1.0, wx + 0.5, h.house_depth))
+        if h.has_shi:
+            t_obs.append(Box("室房", -h.xu_x, h.y_dong, h.xu_x, h.house_depth))
+        self.tang_obstacles = t_obs
+        self.court_half_width = layout["hall.court"].size_chi[0] / 2
+        self.gate_y = layout["hall.gate"].xyz_chi[1]
+
+    # --- surfaces -----------------------------------------------------------
+    def on_tang(self, x: float, y: float) -> bool:
+        p = self.platform
+        return p.x0 - 1e-6 <= x <= p.x1 + 1e-6 and p.y0 - 1e-6 <= y <= p.y1 + 1e-6
+
+    def surface_z(self, x: float, y: float) -> float:
+        """Height of the walkable surface at (x, y): ground, a tread, or the 堂."""
+        if self.on_tang(x, y):
+            return self.h.height
+        for box in self.stairs.values():
+            if box.x0 - 1e-6 <= x <= box.x1 + 1e-6 and box.y0 - 1e-6 <= y <= box.y1 + 1e-6:
+                k = min(self.h.steps, max(1, math.ceil((y - box.y0) / self.h.tread - 1e-9)))
+                return self.h.tread_top(k)
+        return 0.0
+
+    def solid_at(self, x: float, y: float, z: float) -> str | None:
+        """The obstacle a person standing at (x, y, z) would be inside, if any."""
+        if z < self.h.height / 2:
+            for box in (self.hou, self.fa):
+                if box.contains(x, y):
+                    return box.name
+        else:
+            for box in self.tang_obstacles:
+                if box.contains(x, y):
+                    return box.name
+        return None
+
+    # --- planning -------------------------------------------------------------
+    @cached_property
+    def _ground_nodes(self) -> list[tuple[float, float]]:
+        return [c for b in self.ground_obstacles for c in b.grow(self.CLEAR + 0.05).corners()]
+
+    @cached_property
+    def _tang_nodes(self) -> list[tuple[float, float]]:
+        nodes = [c for b in self.tang_obstacles for c in b.grow(self.CLEAR + 0.05).corners()]
+        return [n for n in nodes if self.on_tang(*n)]
+
+    def _clear(self, a, b, obstacles) -> bool:
+        return not any(o.hits_segment(a, b) for o in obstacles if not (o.contains(*a) or o.contains(*b)))
+
+    def _plan2d(self, a, b, obstacles, nodes) -> list[tuple[float, float]]:
+        """Shortest obstacle-free polyline a → b through the corner nodes (Dijkstra)."""
+        grown = [o.grow(self.CLEAR) for o in obstacles]
+        if self._clear(a, b, grown):
+            return [a, b]
+        pts = [a, b] + [n for n in nodes if not any(g.contains(*n) for g in grown)]
+        dist = {0: 0.0}
+        prev: dict[int, int] = {}
+        heap = [(0.0, 0)]
+        done = set()
+        while heap:
+            d, i = heapq.heappop(heap)
+            if i in done:
+                continue
+            done.add(i)
+            if i == 1:
+                break
+            for j in range(len(pts)):
+                if j in done or j == i:
+                    continue
+                if not self._clear(pts[i], pts[j], grown):
+                    continue
+                nd = d + math.dist(pts[i], pts[j])
+                if nd < dist.get(j, math.inf):
+                    dist[j] = nd
+                    prev[j] = i
+                    heapq.heappush(heap, (nd, j))
+        if 1 not in prev:
+            return [a, b]   # boxed in (a target inside an obstacle): go straight
+        path = [1]
+        while path[-1] != 0:
+            path.append(prev[path[-1]])
+        return [pts[i] for i in reversed(path)]
+
+    def _flat(self, a: Point, b: Point) -> list[Point]:
+        on = a[2] > self.h.height / 2
+        obstacles, nodes = ((self.tang_obstacles, self._tang_nodes) if on
+                            else (self.ground_obstacles, self._ground_nodes))
+        z = self.h.height if on else 0.0
+        return [(x, y, z) for x, y in self._plan2d(a[:2], b[:2], obstacles, nodes)]
+
+    def stair_points(self, side: str, up: bool, lane: float = 0.0) -> list[Point]:
+        """Foot, each 等, and head of a stair; ``lane`` shifts across it (keep right: 相左)."""
+        h = self.h
+        x = (-1 if side == "west" else 1) * h.stairs_x + lane
+        foot = (x, -h.stair_run - 1.0, 0.0)
+        treads = [(x, -h.tread * (h.steps - k + 0.5), h.tread_top(k)) for k in range(1, h.steps + 1)]
+        head = (x, 1.5, h.height)
+        pts = [foot, *treads, head]
+        return pts if up else pts[::-1]
+
+    def ying_waypoint(self, side: str) -> Point:
+        """The point to pass the 楹 by: north of it in a 序 (鉤楹內), south in a 庠 (由楹外)."""
+        x, y, z = self.layout[f"hall.{side}_pillar"].xyz_chi
+        dy = -2.5 if self.h.has_shi else 2.5
+        return (x, y + dy, z)
+
+    def route(self, a: Point, b: Point, stairs: str = "west", via: tuple[Point, ...] = ()) -> list[Point]:
+        """Polyline from a to b through ``via``, changing level only by ``stairs``."""
+        pts = [a, *via, b]
+        out: list[Point] = [a]
+        for p, q in zip(pts, pts[1:]):
+            p_up, q_up = p[2] > self.h.height / 2, q[2] > self.h.height / 2
+            if p_up == q_up:
+                leg = self._flat(p, q)
+            else:
+                lane = 1.2 if q_up else -1.2   # ascend east half, descend west half: 相左
+                if stairs == "east":
+                    lane = -lane
+                st = self.stair_points(stairs, up=q_up, lane=lane)
+                leg = self._flat(p, st[0]) + st[1:-1] + self._flat(st[-1], q)
+            for pt in leg[1:] if out and math.dist(leg[0], out[-1]) < 1e-9 else leg:
+                if math.dist(pt, out[-1]) > 1e-9:
+                    out.append(pt)
+        return out
+
+
+def polyline_length(points: list[Point]) -> float:
+    return float(sum(math.dist(p, q) for p, q in zip(points, points[1:])))
+
+
+def heading_deg(a: tuple[float, ...], b: tuple[float, ...]) -> float:
+    """Compass heading from a to b (0 = north, 90 = east)."""
+    return math.degrees(math.atan2(b[0] - a[0], b[1] - a[1])) % 360.0
+
+
+def offset_polyline(points: list[Point], d: float) -> list[Point]:
+    """Shift the interior vertices of a path sideways by d (positive = to the right of travel)."""
+    if len(points) < 3 or d == 0:
+        return list(points)
+    arr = np.asarray(points, dtype=float)
+    out = [tuple(arr[0])]
+    for i in range(1, len(arr) - 1):
+        d1 = arr[i, :2] - arr[i - 1, :2]
+        d2 = arr[i + 1, :2] - arr[i, :2]
+        n1 = np.array([d1[1], -d1[0]]) / (np.linalg.norm(d1) or 1)
+        n2 = np.array([d2[1], -d2[0]]) / (np.linalg.norm(d2) or 1)
+        n = n1 + n2
+        n = n / (np.linalg.norm(n) or 1)
+        out.append((arr[i, 0] + d * n[0], arr[i, 1] + d * n[1], arr[i, 2]))
+    out.append(tuple(arr[-1]))
+    return out  # type: ignore[return-value]

@@ -1,0 +1,999 @@
+"""The rite in time: the choreography compiled into tracks, and ``pose_at(t)``.
+
+A :class:`Director` walks the sections and steps of the choreography once,
+keeping each actor's place, heading, posture and what he holds, and writes
+*keyframes* (position and heading, linearly interpolated) and *events*
+(posture, holding, role, visibility, an object's state — stepwise).  Macros
+(a pair going up to the 物, their eight arrows, the 數獲 …) are expanded here
+from the standard forms of the text; the shooting itself comes from
+:mod:`scene.shooting`, seeded by the reading.
+
+Time is pure data afterwards: :class:`Rite` evaluates every track at once
+with one ``searchsorted`` over all tracks (keys offset per track), so a pose
+costs microseconds and a whole-rite sampling is a handful of ``np.interp``.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, Iterable
+
+import numpy as np
+
+from . import choreography as chor
+from . import readings as readings_mod
+from .layout import Layout, build_layout
+from .places import FACING_DEG
+from .readings import Reading
+from .routes import Site, heading_deg, offset_polyline
+from .shooting import ARROWS, RoundResult, arrow_path, demonstrate, shoot_round
+
+Point = tuple[float, float, float]
+
+WALK_M_S = 1.1          # an unhurried ceremonial walk
+TREAD_S = 0.6           # one 等 of the stairs
+TURN_S = 0.35           # turning on the spot at a corner
+SPACING = 2.5           # 尺 between people standing side by side
+HAND_Z = 3.5            # 尺: height of an object held in the hands
+SECTION_GAP_S = 1.0
+POSTURES = ("stand", "sit", "bow", "salute", "shoot", "walk")
+
+
+def _as_tuple(p: Iterable[float]) -> Point:
+    x, y, z = p
+    return (float(x), float(y), float(z))
+
+
+@dataclass
+class _ActorState:
+    pos: Point
+    heading: float
+    posture: str = "stand"
+    holding: list[str] = field(default_factory=list)
+    role: str = ""
+    visible: bool = True
+    keys: list[tuple[float, float, float, float, float]] = field(default_factory=list)   # t x y z heading
+    events: list[tuple[float, str, Any]] = field(default_factory=list)                  # t kind value
+
+
+@dataclass
+class _ObjectState:
+    events: list[tuple[float, str, Any]] = field(default_factory=list)   # ("at", xyz) ("held", actor) ("path", (ts, xyz)) ("state", s)
+
+
+@dataclass(frozen=True)
+class StepSpan:
+    section: int
+    index: int
+    phrase: str
+    offset: int
+    who: tuple[str, ...]
+    do: str
+    start_s: float
+    end_s: float
+
+
+@dataclass(frozen=True)
+class StageSpan:
+    n: int
+    id: str
+    title: str
+    phase: str
+    start_s: float
+    end_s: float
+    incipit: str
+
+
+class Director:
+    """Compiles the choreography into keyframes and events (one pass, deterministic)."""
+
+    def __init__(self, reading: Reading, choreo: chor.Choreography) -> None:
+        self.r = reading
+        self.lay: Layout = build_layout(reading)
+        self.site = Site(self.lay)
+        self.c = choreo
+        self.speed = WALK_M_S / reading.chi_m          # 尺 per second
+        self.t = 0.0
+        self.spans: list[StepSpan] = []
+        self.stages: list[StageSpan] = []
+        self.announcements: list[tuple[float, int, str]] = []
+        self.handovers: list[tuple[float, float, str, str]] = []
+        self.actors: dict[str, _ActorState] = {}
+        self.objects: dict[str, _ObjectState] = {}
+        self.offstage = (0.0, self.lay["hall.outside_gate"].xyz_chi[1] - 20.0, 0.0)
+        self.present = {a.id for a in choreo.actors.values()
+                        if a.optional is None or getattr(reading, a.optional)}
+        for a in choreo.actors.values():
+            off = a.start == "offstage" or a.id not in self.present
+            pos = self.offstage if off else self._resolve(chor.parse_ref(a.start), None)
+            st = _ActorState(pos, 0.0 if off else self._facing_of(a.start), role=a.role.split(" ")[0],
+                             visible=not off)
+            st.keys.append((0.0, *pos, st.heading))
+            st.events += [(0.0, "posture", "stand"), (0.0, "holding", ""), (0.0, "role", st.role),
+                          (0.0, "visible", not off), (0.0, "say", "")]
+            self.actors[a.id] = st
+        for th in choreo.things.values():
+            o = _ObjectState()
+            if th.start.startswith("actor:"):
+                o.events.append((0.0, "held", th.start[6:]))
+                self.actors[th.start[6:]].holding.append(th.name)
+                self._hold_event(th.start[6:], 0.0)
+            elif th.start == "offstage":
+                o.events.append((0.0, "at", self.offstage))
+            else:
+                o.events.append((0.0, "at", self._resolve(chor.parse_ref(th.start), None)))
+            o.events.append((0.0, "state", self._initial_state(th)))
+            self.objects[th.id] = o
+        self._make_archery_objects()
+        self.results: dict[int, RoundResult] = {}
+        self._shoot_rounds()
+
+    # ------------------------------------------------------------------ setup
+    def _initial_state(self, th: chor.Thing) -> str:
+        return {"hou_rope": "rolled (不繫, 中掩束之)", "jing": "stored"}.get(th.id, "")
+
+    def _make_archery_objects(self) -> None:
+        for a in self.c.actors.values():
+            if not (a.archer or a.id == "sishe"):
+                continue
+            store = {"bin": "tang.bows_guest", "dafu": "tang.bows_guest", "zhuren": "tang.bows_host",
+                     "sishe": "court.pu"}.get(a.id, "court.bows_common")
+            base = self._resolve(chor.parse_ref(store), None)
+            for oid in [f"bow.{a.id}"] + [f"arrow.{a.id}.{n}" for n in range(1, ARROWS + 1)]:
+                o = _ObjectState()
+                o.events += [(0.0, "at", base), (0.0, "state", "stored")]
+                self.objects[oid] = o
+        for pile in ("zhong", "right", "left", "spare"):
+            o = _ObjectState()
+            place = {"zhong": "court.zhong", "right": "court.counters_right", "left": "court.counters_left",
+                     "spare": "court.counters_spare"}[pile]
+            o.events += [(0.0, "at", self._resolve(chor.parse_ref(place), None)), (0.0, "state", "0")]
+            self.objects[f"counters.{pile}"] = o
+        self.counters = {"zhong": 0, "right": 0, "left": 0, "spare": 0}
+
+    def _kept(self, step: chor.Step) -> bool:
+        return all(w in self.present for w in step.who) and (step.to is None or step.to in self.present)
+
+    def _shoot_rounds(self) -> None:
+        pairs: dict[int, list[tuple[str, str]]] = {1: [], 2: [], 3: []}
+        for sec in self.c.sections:
+            for st in sec.steps:
+                if st.do == "shoot" and st.round in pairs and self._kept(st) and len(st.who) == 2:
+                    pairs[st.round].append((st.who[0], st.who[1]))
+        for rnd, ps in pairs.items():
+            if ps:
+                self.results[rnd] = shoot_round(rnd, ps, self.lay, self.r.seed)
+        self.demo = demonstrate("sishe", self.lay, self.r.seed)
+
+    # ------------------------------------------------------------------ places
+    def _facing_of(self, ref: str) -> float:
+        r = chor.parse_ref(ref)
+        if r.place and self.lay[r.place].heading_deg is not None:
+            return self.lay[r.place].heading_deg  # type: ignore[return-value]
+        return 0.0
+
+    def _resolve(self, ref: chor.PlaceRef, who: str | None, extra_slot: int = 0) -> Point:
+        if ref.actor is not None:
+            a = self.actors[ref.actor]
+            h = math.radians(a.heading)
+            x, y = a.pos[0] + 2.5 * math.sin(h), a.pos[1] + 2.5 * math.cos(h)
+        else:
+            p = self.lay[ref.place]
+            slots = p.extra.get("slots")
+            if ref.slot is not None or (slots and extra_slot):
+                k = (ref.slot or 0) + extra_slot
+                if not slots or k >= len(slots):
+                    raise chor.ChoreographyError(f"place {ref.place} has no slot {k}")
+                x, y, _ = slots[k]
+            else:
+                x, y, _ = p.xyz_chi
+        if ref.direction:
+            dx, dy = chor.DIRECTIONS[ref.direction]
+            x, y = x + dx * ref.dist, y + dy * ref.dist
+        return (x, y, self.site.surface_z(x, y))
+
+    # ------------------------------------------------------------------ writing
+    def _key(self, aid: str, t: float, pos: Point, heading: float) -> None:
+        a = self.actors[aid]
+        if a.keys and t < a.keys[-1][0] - 1e-9:
+            raise RuntimeError(f"{aid}: keyframe goes back in time ({t:.2f} < {a.keys[-1][0]:.2f})")
+        a.keys.append((t, *pos, heading))
+        a.pos, a.heading = pos, heading
+
+    def _event(self, aid: str, t: float, kind: str, value: Any) -> None:
+        self.actors[aid].events.append((t, kind, value))
+        if kind == "posture":
+            self.actors[aid].posture = value
+
+    def _hold_event(self, aid: str, t: float) -> None:
+        self._event(aid, t, "holding", "、".join(self.actors[aid].holding))
+
+    def _obj(self, oid: str, t: float, kind: str, value: Any) -> None:
+        self.objects[oid].events.append((t, kind, value))
+
+    def _turn(self, aid: str, t: float, heading: float | None) -> float:
+        a = self.actors[aid]
+        if heading is None or abs(((heading - a.heading + 180) % 360) - 180) < 1:
+            return t
+        self._key(aid, t, a.pos, a.heading)
+        self._key(aid, t + TURN_S, a.pos, heading)
+        return t + TURN_S
+
+    def _walk_path(self, aid: str, t: float, path: list[Point]) -> float:
+        """Walk a polyline from time t; treads take TREAD_S each; returns the arrival time."""
+        a = self.actors[aid]
+        if len(path) < 2:
+            return t
+        self._key(aid, t, a.pos, a.heading)
+        self._event(aid, t, "posture", "walk")
+        for p, q in zip(path, path[1:]):
+            d = math.dist(p[:2], q[:2])
+            if d < 1e-6 and abs(p[2] - q[2]) < 1e-6:
+                continue
+            hdg = heading_deg(p, q) if d > 1e-6 else a.heading
+            t = self._turn(aid, t, hdg) if abs(((hdg - a.heading + 180) % 360) - 180) > 20 else t
+            climbing = abs(q[2] - p[2]) > 1e-6
+            dt = max(d / self.speed, TREAD_S) if climbing else d / self.speed
+            t += dt
+            self._key(aid, t, _as_tuple(q), hdg)
+        self._event(aid, t, "posture", "stand")
+        return t
+
+    def _goto(self, aid: str, t: float, target: Point, stairs: str | None = None,
+              via: tuple[Point, ...] = (), lane: float = 0.0) -> float:
+        a = self.actors[aid]
+        if math.dist(a.pos, target) < 0.05 and not via:
+            return t
+        path = self.site.route(a.pos, target, stairs or self.c.actors[aid].stairs, via)
+        if lane:
+            path = offset_polyline(path, lane)
+        return self._walk_path(aid, t, path)
+
+    def _facing(self, aid: str, facing: str | None) -> float | None:
+        if facing is None:
+            return None
+        if facing in FACING_DEG:
+            return FACING_DEG[facing]
+        target = self._resolve(chor.parse_ref(facing[len("toward:"):]), aid)
+        return heading_deg(self.actors[aid].pos, target)
+
+    def _label(self, oid: str) -> str:
+        if oid.startswith("bow."):
+            return "弓"
+        if oid.startswith("arrow."):
+            return "矢"
+        return self.c.things[oid].name
+
+    def _give(self, oid: str, t: float, src: str | None, dst: str | None, at: Point | None = None) -> None:
+        """Move an object between hands or onto a place."""
+        label = self._label(oid)
+        if src is not None and label in self.actors[src].holding:
+            self.actors[src].holding.remove(label)
+            self._hold_event(src, t)
+        if dst is not None:
+            self.actors[dst].holding.append(label)
+            self._hold_event(dst, t)
+            self._obj(oid, t, "held", dst)
+        elif at is not None:
+            self._obj(oid, t, "at", at)
+
+    def _objects_of(self, aid: str, obj: str) -> list[str]:
+        if obj == "bow":
+            return [f"bow.{aid}"]
+        if obj == "arrows":
+            return [f"arrow.{aid}.{n}" for n in range(1, ARROWS + 1)]
+        return [obj]
+
+    # ------------------------------------------------------------------ steps
+    def run(self) -> None:
+        for sec in self.c.sections:
+            start = self.t
+            group_end = self.t
+            group_start = self.t
+            for i, step in enumerate(sec.steps):
+                if not self._kept(step):
+                    continue
+                t0 = group_start if step.with_prev else group_end
+                if not step.with_prev:
+                    group_start = t0
+                try:
+                    end = self._do(sec, step, t0)
+                except (RuntimeError, ValueError, KeyError) as exc:
+                    raise chor.ChoreographyError(
+                        f"{sec.source_file} §{sec.n} step {i + 1} ({step.phrase}): {exc}") from None
+                self.spans.append(StepSpan(sec.n, i, step.phrase, step.offset, step.who, step.do, t0, end))
+                group_end = max(group_end, end) if step.with_prev else end
+            end = max(group_end, start + 2.0)
+            self.stages.append(StageSpan(sec.n, sec.id, sec.title, sec.phase, start, end,
+                                         chor.passage(sec.n).text[:12]))
+            self.t = end + SECTION_GAP_S
+        self.duration = self.t
+        for aid, a in self.actors.items():   # hold the last pose to the end
+            self._key(aid, self.duration, a.pos, a.heading)
+
+    def _do(self, sec: chor.Section, step: chor.Step, t0: float) -> float:
+        macro = getattr(self, f"_macro_{step.do}", None)
+        if macro is not None:
+            return macro(step, t0)
+        verb = chor.VERBS[step.do]
+        ends = []
+        n = len(step.who)
+        for i, aid in enumerate(step.who):
+            t = t0 + (0.8 * i if verb.moves and n > 1 else 0.0)
+            a = self.actors[aid]
+            if step.do == "enter" and not a.visible:
+                a.visible = True
+                gate = self._resolve(chor.parse_ref("hall.outside_gate"), aid)
+                self._key(aid, max(t - 0.01, a.keys[-1][0]), a.pos, a.heading)
+                self._key(aid, t, gate, 0.0)
+                self._event(aid, t, "visible", True)
+            if step.role:
+                a.role = step.role
+                self._event(aid, t, "role", step.role)
+            if step.at is not None:
+                target = self._resolve(step.at, aid, extra_slot=i if step.at.slot is not None else 0)
+                if n > 1 and step.at.slot is None:
+                    hd = self._facing(aid, step.facing)
+                    hd = 0.0 if hd is None else hd
+                    k = i - (n - 1) / 2
+                    target = (target[0] + k * SPACING * math.cos(math.radians(hd)),
+                              target[1] - k * SPACING * math.sin(math.radians(hd)), target[2])
+                    target = (target[0], target[1], self.site.surface_z(target[0], target[1]))
+                via = tuple(self._resolve(v, aid) for v in step.via)
+                t = self._goto(aid, t, target, step.by, via)
+            elif step.do == "exit":
+                t = self._goto(aid, t, self._resolve(chor.parse_ref("hall.outside_gate"), aid))
+            elif step.via:
+                t = self._goto(aid, t, self.actors[aid].pos, step.by,
+                               tuple(self._resolve(v, aid) for v in step.via))
+            t = self._turn(aid, t, self._facing(aid, step.facing))
+            dur = step.dur if step.dur is not None else verb.dur
+            if dur > 0:
+                self._event(aid, t, "posture", verb.posture)
+                if step.do in ("speak", "order", "reply", "decline", "announce", "call"):
+                    self._event(aid, t, "say", step.phrase)
+                    self._event(aid, t + dur, "say", "")
+            t_act = t
+            t += dur
+            self._effects(step, aid, t_act, t)
+            after = verb.after or (a.posture if a.posture not in ("bow", "salute", "shoot", "walk") else "stand")
+            if verb.after is None and self._base_posture(aid) == "sit":
+                after = "sit"
+            if dur > 0:
+                self._event(aid, t, "posture", after)
+            if step.do == "exit":
+                a.visible = False
+                self._event(aid, t, "visible", False)
+                self._key(aid, t, a.pos, a.heading)
+                self._key(aid, t + 0.01, self.offstage, a.heading)
+                t += 0.01
+            ends.append(t)
+        return max(ends)
+
+    def _base_posture(self, aid: str) -> str:
+        for _, kind, value in reversed(self.actors[aid].events):
+            if kind == "posture" and value in ("sit", "stand"):
+                return value
+        return "stand"
+
+    def _effects(self, step: chor.Step, aid: str, t0: float, t1: float) -> None:
+        """What a step does to objects and to the other party."""
+        do, obj = step.do, step.obj
+        if obj is None:
+            return
+        oids = self._objects_of(aid, obj)
+        if do in ("take", "receive") and step.to is not None and do == "receive":
+            for oid in self._objects_of(step.to, obj) if obj in ("bow", "arrows") else oids:
+                self._give(oid, t0, step.to, aid)
+            self.handovers.append((t0 - 0.5, t1 + 0.5, aid, step.to))
+        elif do == "take":
+            for oid in oids:
+                self._give(oid, t0, None, aid)
+                if oid == "jing":
+                    self._obj(oid, t0, "state", "held")
+        elif do in ("hand", "offer") and step.to is not None:
+            for oid in self._objects_of(step.to, obj) if obj in ("bow", "arrows") else oids:
+                self._give(oid, t1, aid, step.to)
+            self.handovers.append((t0 - 0.5, t1 + 0.5, aid, step.to))
+        elif do in ("set_down", "lean"):
+            a = self.actors[aid]
+            h = math.radians(a.heading)
+            at = (a.pos[0] + 1.5 * math.sin(h), a.pos[1] + 1.5 * math.cos(h), a.pos[2])
+            if step.at is not None and step.at.place and not step.at.direction and step.at.slot is None:
+                at = self._resolve(step.at, aid)
+            for oid in oids:
+                self._give(oid, t1, aid, None, at)
+            if obj == "jing":
+                self._obj("jing", t1, "state", "leaning (倚旌于侯中)" if do == "lean" else "laid down")
+        elif do in ("tie", "untie") and obj == "hou_rope":
+            self._obj("hou_rope", t1, "state", "tied (繫左下綱)" if do == "tie" else "untied (說)")
+        elif do in ("raise_flag", "lower_flag") and obj == "jing":
+            self._obj("jing", t0, "state", "raised (舉旌)" if do == "raise_flag" else "lowered (偃旌)")
+
+    # ------------------------------------------------------------------ macros
+    def _wu_targets(self, who: tuple[str, ...]) -> list[Point]:
+        ids = ["tang.wu_left"] if len(who) == 1 else ["tang.wu_right", "tang.wu_left"]
+        return [self.lay[i].xyz_chi for i in ids]
+
+    def _stairs(self, aid: str, step: chor.Step) -> str:
+        return step.by or self.c.actors[aid].stairs
+
+    def _sync(self, ids: Iterable[str], times: dict[str, float]) -> float:
+        t = max(times[a] for a in ids)
+        for a in ids:
+            times[a] = t
+        return t
+
+    def _salute(self, aid: str, t: float, heading: float | None = None, dur: float = 1.5) -> float:
+        t = self._turn(aid, t, heading)
+        self._event(aid, t, "posture", "salute")
+        self._event(aid, t + dur, "posture", "stand")
+        return t + dur
+
+    def _macro_approach(self, step: chor.Step, t0: float) -> float:
+        """§21: 當階揖, 及階揖, 上射先升三等 下射從之中等, 升堂揖, 鉤楹 (序) / 由楹外 (庠), 當物揖, 及物揖, 還."""
+        who = step.who
+        times = {a: t0 for a in who}
+        wu = self._wu_targets(who)
+        stairs = {a: self._stairs(a, step) for a in who}
+        shared = len(who) == 2 and stairs[who[0]] == stairs[who[1]]
+        h = self.lay.hall
+        for i, a in enumerate(who):
+            sx = (-1 if stairs[a] == "west" else 1) * h.stairs_x
+            side = (-1.25 if i == 0 else 1.25) if shared else 0.0   # 上射在左: west
+            front = (sx + side, -h.stair_run - 4.0, 0.0)
+            via = tuple(self._resolve(v, a) for v in step.via)
+            times[a] = self._goto(a, times[a], front, stairs[a], via)
+        self._sync(who, times)
+        for a in who:
+            times[a] = self._salute(a, times[a], 0.0)                     # 當階北面揖
+        for i, a in enumerate(who):
+            sx = (-1 if stairs[a] == "west" else 1) * h.stairs_x
+            side = (-1.25 if i == 0 else 1.25) if shared else 0.0
+            times[a] = self._goto(a, times[a], (sx + side, -h.stair_run - 1.0, 0.0), stairs[a])
+        self._sync(who, times)
+        for a in who:
+            times[a] = self._salute(a, times[a], 0.0)                     # 及階揖
+        # up the stairs: 上射 first, the 下射 one 等 empty between them (中等)
+        for i, a in enumerate(who):
+            lane = 1.2 if stairs[a] == "west" else -1.2
+            pts = self.site.stair_points(stairs[a], up=True, lane=lane)
+            start = times[a] + (2 * TREAD_S + 0.2 if (shared and i == 1) else 0.0)
+            self._key(a, start, self.actors[a].pos, self.actors[a].heading)
+            times[a] = self._walk_path(a, start, [self.actors[a].pos, *pts])
+        # 上射升堂少左: the first steps aside to the west and waits for his partner
+        if shared:
+            a0 = who[0]
+            p = self.actors[a0].pos
+            times[a0] = self._goto(a0, times[a0], (p[0] - 2.0, p[1] + 1.0, p[2]))
+        self._sync(who, times)
+        for a in who:
+            times[a] = self._salute(a, times[a], None)                    # 升堂揖
+        for i, a in enumerate(who):
+            side = "west" if stairs[a] == "west" else "east"
+            x, y, z = wu[i]
+            stand = (x, y - 3.0, z)
+            times[a] = self._goto(a, times[a], stand, stairs[a], (self.site.ying_waypoint(side),))
+        self._sync(who, times)
+        for a in who:
+            times[a] = self._salute(a, times[a], 0.0)                     # 當物北面揖
+        for i, a in enumerate(who):
+            self._key(a, times[a], self.actors[a].pos, self.actors[a].heading)
+            times[a] += 1.0
+            self._key(a, times[a], _as_tuple(wu[i]), 0.0)                 # 左足履物
+        self._sync(who, times)
+        for a in who:
+            times[a] = self._salute(a, times[a], 0.0)                     # 及物揖
+            times[a] = self._turn(a, times[a], 180.0)                     # 還, 視侯中
+            times[a] += 0.5
+        return self._sync(who, times)
+
+    def _macro_shoot(self, step: chor.Step, t0: float) -> float:
+        """拾發: the pair's eight arrows (or the 誘射's four), with the 獲者's calls and the counters."""
+        rnd = step.round
+        if rnd == 0:
+            shots = list(self.demo)
+        else:
+            res = self.results[rnd]
+            pair_index = [p for p in _pairs_in(res)].index(tuple(step.who))
+            shots = [s for s in res.shots if s.pair == pair_index]
+        for a in step.who:
+            self._key(a, t0, self.actors[a].pos, self.actors[a].heading)
+        t = t0 + 1.0
+        shot_no = {a: 0 for a in step.who}
+        for shot in shots:
+            a = shot.archer
+            t_draw = t if (rnd != 3 or shot.release_s is None) else max(t, t0 + shot.release_s - 2.5)
+            self._event(a, t_draw, "posture", "shoot")
+            t_rel = t_draw + 2.5
+            self._event(a, t_rel + 0.6, "posture", "stand")
+            shot_no[a] += 1
+            oid = f"arrow.{a}.{shot.n}"
+            self._release(a, oid, t_rel, shot)
+            t = t_rel + 1.2
+            t_land = self._land_time
+            if rnd >= 1 and shot.hit:
+                self._call(t_land, shot, rnd)
+        if rnd in (2, 3):   # 若有餘筭則反委之，又取中之八筭改實八筭于中
+            self._counters(t + 1.0, zhong=8, spare=self.counters["spare"] + self.counters["zhong"] - 8)
+        return max(t, self._last_call) + 1.0
+
+    _land_time = 0.0
+    _last_call = 0.0
+
+    def _release(self, archer: str, oid: str, t_rel: float, shot) -> None:
+        ts, xyz = arrow_path(shot.start_chi, shot.landing_chi, self.r.chi_m)
+        self._obj(oid, t_rel, "path", (t_rel + ts, xyz))
+        self._obj(oid, t_rel, "state", "in flight")
+        where = "stuck in the 侯" if shot.landing_chi[2] > 0.01 else "on the ground"
+        self._land_time = t_rel + float(ts[-1])
+        self._obj(oid, self._land_time, "state", ("hit (獲) — " if shot.hit else "miss — ") + where)
+        a = self.actors[archer]
+        if "矢" in a.holding:
+            a.holding.remove("矢")
+            self._hold_event(archer, t_rel)
+
+    def _call(self, t: float, shot, rnd: int) -> None:
+        """獲者坐而獲，舉旌以宮，偃旌以商; 釋獲者 lays a 筭 (rounds 2–3, 上射 right / 下射 left)."""
+        hz = "huozhe"
+        self._event(hz, t, "posture", "stand")
+        self._event(hz, t, "say", "獲")
+        self._obj("jing", t, "state", "raised (舉旌以宮)")
+        self._event(hz, t + 1.2, "posture", "sit")
+        self._event(hz, t + 1.2, "say", "")
+        self._obj("jing", t + 1.2, "state", "lowered (偃旌以商)")
+        self._last_call = t + 1.2
+        if shot.scored:
+            s = "shihuozhe"
+            self._event(s, t + 0.3, "posture", "sit")
+            self._event(s, t + 0.3, "say", "釋獲")
+            self._event(s, t + 1.3, "say", "")
+            pile = "right" if shot.side == "right" else "left"
+            self._counters(t + 0.8, zhong=self.counters["zhong"] - 1, **{pile: self.counters[pile] + 1})
+
+    def _counters(self, t: float, **changes: int) -> None:
+        for k, v in changes.items():
+            if v < 0:
+                raise RuntimeError(f"counter pile {k} would go negative at {t:.1f}s")
+            self.counters[k] = v
+            self._obj(f"counters.{k}", t, "state", str(v))
+
+    def _macro_retire(self, step: chor.Step, t0: float) -> float:
+        """§21: 南面揖, 降 (上射 first, 下射 少右 中等), 相左交于階前, 由司馬之南 to his place."""
+        who = step.who
+        times = {a: t0 for a in who}
+        for a in who:
+            times[a] = self._salute(a, times[a], 180.0)
+        h = self.lay.hall
+        for i, a in enumerate(who):
+            st = self._stairs(a, step)
+            side = "west" if st == "west" else "east"
+            head = self.site.stair_points(st, up=False, lane=-1.2 if st == "west" else 1.2)[0]
+            times[a] = self._goto(a, times[a] + (1.5 * i), head, st, (self.site.ying_waypoint(side),))
+            pts = self.site.stair_points(st, up=False, lane=-1.2 if st == "west" else 1.2)
+            start = times[a] + (2 * TREAD_S if i == 1 else 0.0)
+            self._key(a, start, self.actors[a].pos, self.actors[a].heading)
+            times[a] = self._walk_path(a, start, pts)
+        for i, a in enumerate(who):
+            target = (self._resolve(step.at, a, extra_slot=i if step.at.slot is not None else 0)
+                      if step.at is not None else self.actors[a].pos)
+            via = tuple(self._resolve(v, a) for v in step.via)
+            if i == 1 and via:
+                via = tuple((x, y - SPACING, z) for x, y, z in via)
+            times[a] = self._goto(a, times[a], target, self._stairs(a, step), via, lane=1.5)
+            times[a] = self._turn(a, times[a], self._facing(a, step.facing))
+        return max(times.values())
+
+    def _macro_collect_arrows(self, step: chor.Step, t0: float) -> float:
+        """§22: the 弟子 fetch every arrow from the range and lay them on the 楅 (北括)."""
+        landed = [oid for oid, o in self.objects.items() if oid.startswith("arrow.") and _last_state(o).startswith(("hit", "miss"))]
+        who = step.who
+        hou = self.lay["target.centre"].xyz_chi
+        times = {}
+        for i, a in enumerate(who):
+            spot = (hou[0] + (i - (len(who) - 1) / 2) * 8.0, hou[1] + 4.0, 0.0)
+            times[a] = self._goto(a, t0 + 0.8 * i, spot)
+        mine = {a: landed[i::len(who)] for i, a in enumerate(who)}
+        for a in who:
+            for oid in mine[a]:
+                self._obj(oid, times[a] + 3.0, "held", a)
+                self._obj(oid, times[a] + 3.0, "state", "carried")
+            self.actors[a].holding.append("矢")
+            self._hold_event(a, times[a] + 3.0)
+            times[a] += 6.0
+        bi = self._resolve(step.at or chor.parse_ref("court.bi"), None)
+        n_on = 0
+        for i, a in enumerate(who):
+            stand = (bi[0] + (i - (len(who) - 1) / 2) * SPACING, bi[1] + 2.0, 0.0)
+            times[a] = self._goto(a, times[a], stand)
+            times[a] = self._turn(a, times[a], 180.0)
+            self._event(a, times[a], "posture", "sit")
+            for oid in mine[a]:
+                x = bi[0] - 1.3 + 2.6 * (n_on % 24) / 23
+                self._obj(oid, times[a] + 1.5, "at", (x, bi[1], bi[2] + 0.3))
+                self._obj(oid, times[a] + 1.5, "state", "on the 楅 (北括)")
+                n_on += 1
+            self.actors[a].holding.remove("矢")
+            self._hold_event(a, times[a] + 1.5)
+            self._event(a, times[a] + 2.0, "posture", "stand")
+            times[a] += 2.0
+            times[a] = self._goto(a, times[a], (stand[0], stand[1] + 4.0, 0.0))
+        return max(times.values())
+
+    def _macro_pick_arrows(self, step: chor.Step, t0: float) -> float:
+        """§24: 當楅北面揖, 及楅揖, 上射東面 下射西面, each 進坐 takes one arrow in turn (拾), 反位."""
+        who = step.who
+        bi = self.lay["court.bi"].xyz_chi
+        times = {a: t0 for a in who}
+        for i, a in enumerate(who):
+            dx = (-1.25 if i == 0 else 1.25) if len(who) == 2 else 0.0
+            times[a] = self._goto(a, times[a], (bi[0] + dx, bi[1] - 4.0, 0.0))
+        self._sync(who, times)
+        for a in who:
+            times[a] = self._salute(a, times[a], 0.0)
+        for i, a in enumerate(who):
+            dx = -2.5 if i == 0 else 2.5
+            times[a] = self._goto(a, times[a], (bi[0] + dx, bi[1], 0.0))
+            times[a] = self._turn(a, times[a], 90.0 if i == 0 else 270.0)
+        t = self._sync(who, times)
+        for n in range(1, ARROWS + 1):
+            for a in who:
+                self._event(a, t, "posture", "sit")
+                oid = f"arrow.{a}.{n}"
+                self._obj(oid, t + 1.0, "held", a)
+                self._obj(oid, t + 1.0, "state", "in hand")
+                self.actors[a].holding.append("矢")
+                self._hold_event(a, t + 1.0)
+                self._event(a, t + 1.8, "posture", "stand")
+                t += 2.0
+        for a in who:
+            times[a] = t
+        for i, a in enumerate(who):
+            if step.at is not None:
+                target = self._resolve(step.at, a, extra_slot=i if step.at.slot is not None else 0)
+                via = tuple(self._resolve(v, a) for v in step.via)
+                times[a] = self._goto(a, times[a] + 0.8 * i, target, None, via, lane=1.5)
+            times[a] = self._turn(a, times[a], self._facing(a, step.facing))
+        return max(times.values())
+
+    def _macro_count(self, step: chor.Step, t0: float) -> float:
+        """§32: count the right pile then the left in 純 and 奇, go up to the top step and announce."""
+        a = step.who[0]
+        rnd = step.round
+        res = self.results.get(rnd)
+        t = t0
+        self._event(a, t, "posture", "sit")
+        right, left = self.counters["right"], self.counters["left"]
+        t += 2.0 + 0.6 * (right // 2 + right % 2)
+        here = self.actors[a].pos
+        t = self._goto(a, t, (here[0], here[1] + 1.5, here[2]))
+        self._event(a, t, "posture", "sit")
+        t += 2.0 + 0.6 * (left // 2 + left % 2)
+        text = res.announcement if res is not None else ""
+        top = self.site.stair_points("west", up=True, lane=1.2)[-2]     # 盡階不升堂: the top 等
+        t = self._goto(a, t, top, "west")
+        t = self._turn(a, t, 0.0)
+        self._event(a, t, "say", text)
+        self.announcements.append((t, rnd, text))
+        t += 4.0
+        self._event(a, t, "say", "")
+        t = self._goto(a, t, here, "west")
+        t = self._turn(a, t, 90.0)
+        self._event(a, t, "posture", "sit")
+        self._counters(t + 1.0, right=0, left=0, spare=self.counters["spare"] + right + left)
+        self._event(a, t + 2.0, "posture", "stand")
+        return t + 2.0
+
+    def _macro_forfeit(self, step: chor.Step, t0: float) -> float:
+        """§33: each pair with a loser goes up; the loser drinks the 觶 at the 豐 (賓/主人/大夫 at 西階上)."""
+        res = self.results.get(step.round)
+        losers = set(res.losers) if res is not None else set()
+        t = t0
+        who = list(step.who)
+        pairs = [tuple(who[i:i + 2]) for i in range(0, len(who) - 1, 2)]
+        feng = self.lay["tang.feng"].xyz_chi
+        for pair in pairs:
+            loser = next((a for a in pair if a in losers), None)
+            if loser is None:
+                continue
+            if loser in ("bin", "zhuren", "dafu"):
+                t = self._forfeit_notable(loser, t)
+                continue
+            winner = pair[0] if pair[1] == loser else pair[1]
+            home = {a: self.actors[a].pos for a in pair}
+            times = {a: t for a in pair}
+            h = self.lay.hall
+            for i, a in enumerate(pair):
+                times[a] = self._goto(a, times[a], (-h.stairs_x + (-1.25 if i == 0 else 1.25),
+                                                    -h.stair_run - 1.0, 0.0), "west")
+            self._sync(pair, times)
+            for k, a in enumerate((winner, loser)):                     # 勝者先升
+                st = self.site.stair_points("west", up=True, lane=1.2)
+                start = times[a] + (2 * TREAD_S + 0.2) * k
+                self._key(a, start, self.actors[a].pos, self.actors[a].heading)
+                times[a] = self._walk_path(a, start, [self.actors[a].pos, *st])
+            wp = self.actors[winner].pos
+            times[winner] = self._goto(winner, times[winner], (wp[0] + 2.5, wp[1] + 1.0, wp[2]))   # 少右
+            times[loser] = self._goto(loser, times[loser], (feng[0], feng[1] - 2.5, feng[2]),
+                                      "west", (self.site.ying_waypoint("west"),) if False else ())
+            tl = self._turn(loser, times[loser], 0.0)
+            self._event(loser, tl, "posture", "sit")
+            self._give("zhi_fa", tl + 1.0, None, loser)
+            self._event(loser, tl + 1.5, "posture", "stand")
+            self._event(loser, tl + 2.5, "posture", "stand")
+            self._event(loser, tl + 2.5, "say", "")
+            self._event(loser, tl + 5.0, "posture", "sit")
+            self._give("zhi_fa", tl + 5.5, loser, None, (feng[0], feng[1], feng[2] + 0.6))
+            self._event(loser, tl + 6.0, "posture", "stand")
+            times[loser] = tl + 6.5
+            times[winner] = max(times[winner], times[loser])
+            for k, a in enumerate((loser, winner)):                     # 不勝者先降
+                head = self.site.stair_points("west", up=False, lane=-1.2)
+                times[a] = self._goto(a, max(times[a], times[loser] + 1.5 * k), head[0], "west")
+                times[a] = self._walk_path(a, times[a] + (2 * TREAD_S) * k, head)
+            for i, a in enumerate(pair):
+                via = (self._resolve(chor.parse_ref("pos.sima@南3"), a),)
+                times[a] = self._goto(a, times[a], home[a], "west", via, lane=1.5)
+                times[a] = self._turn(a, times[a], 90.0)
+            t = max(times.values()) + 0.5
+        return t
+
+    def _forfeit_notable(self, loser: str, t: float) -> float:
+        """賓/主人/大夫 不勝: 執爵者 brings the filled 觶 to his mat; he drinks at 西階上 and returns."""
+        z = "zhijue"
+        mat = self.actors[loser].pos
+        t = self._goto(z, t, (mat[0], mat[1] - 3.0, mat[2]), "west")
+        t = self._turn(z, t, 0.0)
+        self.handovers.append((t - 0.5, t + 2.5, z, loser))
+        self._give("zhi_fa", t + 1.0, None, loser)
+        t += 2.0
+        top = self.lay["hall.west_steps_top"].xyz_chi
+        tz = self._goto(z, t, (top[0] + 3.0, top[1] + 2.0, top[2]), "west")
+        t = self._goto(loser, t, top, self.c.actors[loser].stairs)
+        t = self._turn(loser, t, 0.0)
+        self._event(loser, t, "posture", "stand")
+        t += 3.0
+        self.handovers.append((t - 0.5, t + 2.5, z, loser))
+        self._give("zhi_fa", t + 1.0, loser, z)
+        t = max(t + 2.0, tz)
+        t = self._goto(loser, t, mat, self.c.actors[loser].stairs)
+        t = self._turn(loser, t, 180.0)
+        return t
+
+
+def _pairs_in(res: RoundResult) -> list[tuple[str, str]]:
+    pairs: dict[int, list[str]] = {}
+    for s in res.shots:
+        pairs.setdefault(s.pair, [])
+        if s.archer not in pairs[s.pair]:
+            pairs[s.pair].append(s.archer)
+    return [tuple(v) for _, v in sorted(pairs.items())]  # type: ignore[misc]
+
+
+def _last_state(o: _ObjectState) -> str:
+    for _, kind, value in reversed(o.events):
+        if kind == "state":
+            return value
+    return ""
+
+
+# ---------------------------------------------------------------------------
+# evaluation
+
+_BIG = 1e7   # > any rite duration: separates the tracks in one flat key array
+
+
+class _Linear:
+    """Many piecewise-linear tracks evaluated together (one searchsorted for all)."""
+
+    def __init__(self, tracks: list[tuple[np.ndarray, np.ndarray]]) -> None:
+        self.n = len(tracks)
+        self.keys = np.concatenate([i * _BIG + t for i, (t, _) in enumerate(tracks)])
+        self.vals = np.concatenate([v for _, v in tracks])
+        self.last = np.cumsum([len(t) for t, _ in tracks]) - 1
+        self.tracks = tracks
+        self._ids = np.arange(self.n) * _BIG
+
+    def at(self, t: float) -> np.ndarray:
+        q = self._ids + t
+        i = np.searchsorted(self.keys, q, side="right") - 1
+        j = np.minimum(i + 1, self.last)
+        t0, t1 = self.keys[i], self.keys[j]
+        span = np.where(j > i, t1 - t0, 1.0)
+        w = np.clip(np.where(j > i, (q - t0) / span, 0.0), 0.0, 1.0)
+        return self.vals[i] + (self.vals[j] - self.vals[i]) * w[:, None]
+
+    def sample(self, times: np.ndarray) -> np.ndarray:
+        """(len(times), n, d) — np.interp per track and component."""
+        d = self.vals.shape[1]
+        out = np.empty((len(times), self.n, d), dtype=np.float32)
+        for k, (t, v) in enumerate(self.tracks):
+            for c in range(d):
+                out[:, k, c] = np.interp(times, t, v[:, c])
+        return out
+
+
+class _Steps:
+    """Many step-function tracks (posture, holding, state …) evaluated together."""
+
+    def __init__(self, tracks: list[tuple[np.ndarray, list[Any]]]) -> None:
+        self.n = len(tracks)
+        self.keys = np.concatenate([i * _BIG + t for i, (t, _) in enumerate(tracks)])
+        self.vals = [v for _, vs in tracks for v in vs]
+        self._ids = np.arange(self.n) * _BIG
+        self.tracks = tracks
+
+    def at(self, t: float) -> list[Any]:
+        idx = np.searchsorted(self.keys, self._ids + t, side="right") - 1
+        return [self.vals[i] for i in idx]
+
+    def codes(self, times: np.ndarray) -> list[np.ndarray]:
+        """Per track, the index of the value in force at each time."""
+        return [np.searchsorted(t, times, side="right") - 1 for t, _ in self.tracks]
+
+
+def _step_track(events: list[tuple[float, str, Any]], kind: str, default: Any) -> tuple[np.ndarray, list[Any]]:
+    evs = sorted(((t, v) for t, k, v in events if k == kind), key=lambda e: e[0])
+    if not evs or evs[0][0] > 0:
+        evs.insert(0, (0.0, default))
+    return np.array([t for t, _ in evs]), [v for _, v in evs]
+
+
+@dataclass(frozen=True)
+class Pose:
+    """Everything at one moment, in metres (the layout's coordinates)."""
+
+    t: float
+    stage: int
+    phrase: str
+    actor_ids: tuple[str, ...]
+    actor_xyz_m: np.ndarray
+    heading_deg: np.ndarray
+    posture: list[str]
+    holding: list[str]
+    role: list[str]
+    visible: list[bool]
+    say: list[str]
+    object_ids: tuple[str, ...]
+    object_xyz_m: np.ndarray
+    object_state: list[str]
+
+
+class Rite:
+    """The compiled rite under one reading: stages, spans and every track."""
+
+    def __init__(self, reading: Reading, choreo: chor.Choreography | None = None) -> None:
+        self.reading = reading
+        self.choreography = choreo or chor.default()
+        d = Director(reading, self.choreography)
+        try:
+            d.run()
+        except (RuntimeError, chor.ChoreographyError) as exc:
+            raise chor.ChoreographyError(f"while timing the rite: {exc}") from None
+        self.director = d
+        self.layout = d.lay
+        self.duration = d.duration
+        self.stages = d.stages
+        self.spans = d.spans
+        self.results = d.results
+        self.announcements = d.announcements
+        self.handovers = d.handovers
+        self.actor_ids = tuple(d.actors)
+        self.names = {a.id: a.name for a in self.choreography.actors.values()}
+        chi = reading.chi_m
+        tracks = []
+        for aid in self.actor_ids:
+            k = np.array(d.actors[aid].keys, dtype=float)
+            k = k[np.argsort(k[:, 0], kind="stable")]
+            k[:, 4] = np.degrees(np.unwrap(np.radians(k[:, 4])))
+            tracks.append((k[:, 0], np.column_stack([k[:, 1:4] * chi, k[:, 4]])))
+        self._actors = _Linear(tracks)
+        ev = {aid: d.actors[aid].events for aid in self.actor_ids}
+        self._posture = _Steps([_step_track(ev[a], "posture", "stand") for a in self.actor_ids])
+        self._holding = _Steps([_step_track(ev[a], "holding", "") for a in self.actor_ids])
+        self._role = _Steps([_step_track(ev[a], "role", "") for a in self.actor_ids])
+        self._visible = _Steps([_step_track(ev[a], "visible", True) for a in self.actor_ids])
+        self._say = _Steps([_step_track(ev[a], "say", "") for a in self.actor_ids])
+        self.object_ids = tuple(d.objects)
+        self._objects = _Linear([self._object_track(d.objects[o].events) for o in self.object_ids])
+        self._ostate = _Steps([_step_track(d.objects[o].events, "state", "") for o in self.object_ids])
+        self._stage_starts = np.array([s.start_s for s in self.stages])
+        self._span_starts = np.array([s.start_s for s in self.spans])
+
+    def _object_track(self, events) -> tuple[np.ndarray, np.ndarray]:
+        """Keyframes of an object: at a place, in someone's hands (following him), or in flight."""
+        chi = self.reading.chi_m
+        evs = sorted((e for e in events if e[1] in ("at", "held", "path")), key=lambda e: e[0])
+        ts: list[float] = []
+        xs: list[tuple[float, float, float]] = []
+        for k, (t, kind, value) in enumerate(evs):
+            t_next = evs[k + 1][0] if k + 1 < len(evs) else self.duration
+            if kind == "at":
+                pts_t, pts = [t, t_next], [value, value]
+            elif kind == "path":
+                pts_t, pts = list(value[0]), [tuple(p) for p in value[1]]
+            else:
+                pts_t, pts = self._in_hands(value, t, t_next)
+            if ts and pts_t[0] <= ts[-1]:
+                pts_t[0] = ts[-1] + 1e-6
+            for tt, p in zip(pts_t, pts):
+                if not ts or tt > ts[-1]:
+                    ts.append(tt)
+                    xs.append(p)
+        return np.array(ts), np.array(xs, dtype=float) * chi
+
+    def _in_hands(self, actor: str, t0: float, t1: float) -> tuple[list[float], list[Point]]:
+        k = np.array(self.director.actors[actor].keys, dtype=float)
+        k = k[np.argsort(k[:, 0], kind="stable")]
+        inner = k[(k[:, 0] > t0) & (k[:, 0] < t1), 0]
+        times = np.concatenate([[t0], inner, [t1]])
+        out = []
+        for tt in times:
+            x, y, z = (np.interp(tt, k[:, 0], k[:, c]) for c in (1, 2, 3))
+            h = math.radians(float(np.interp(tt, k[:, 0], np.degrees(np.unwrap(np.radians(k[:, 4]))))))
+            out.append((x + 1.0 * math.sin(h), y + 1.0 * math.cos(h), z + HAND_Z))
+        return list(times), out
+
+    # ---------------------------------------------------------------- queries
+    def stage_at(self, t: float) -> StageSpan:
+        i = int(np.searchsorted(self._stage_starts, t, side="right") - 1)
+        return self.stages[max(0, i)]
+
+    def span_at(self, t: float) -> StepSpan | None:
+        i = int(np.searchsorted(self._span_starts, t, side="right") - 1)
+        return self.spans[i] if i >= 0 else None
+
+    def pose_at(self, t: float) -> Pose:
+        t = float(min(max(t, 0.0), self.duration))
+        a = self._actors.at(t)
+        span = self.span_at(t)
+        return Pose(t, self.stage_at(t).n, span.phrase if span else "", self.actor_ids,
+                    a[:, :3], a[:, 3] % 360.0, self._posture.at(t), self._holding.at(t), self._role.at(t),
+                    self._visible.at(t), self._say.at(t), self.object_ids, self._objects.at(t), self._ostate.at(t))
+
+    def sample(self, times: np.ndarray) -> dict[str, np.ndarray]:
+        """Positions of every actor and object at many times: arrays (T, n, 3) and (T, n)."""
+        a = self._actors.sample(np.asarray(times, dtype=float))
+        o = self._objects.sample(np.asarray(times, dtype=float))
+        vis = np.array([np.asarray(vs, dtype=bool)[idx] for (_, vs), idx in
+                        zip(self._visible.tracks, self._visible.codes(np.asarray(times)))]).T
+        return {"actor_xyz_m": a[:, :, :3], "heading_deg": a[:, :, 3] % 360.0, "visible": vis,
+                "object_xyz_m": o}
+
+    def as_pose_dict(self, t: float) -> dict[str, Any]:
+        p = self.pose_at(t)
+        stage = self.stage_at(p.t)
+        actors = [{"id": aid, "name": self.names[aid], "role": p.role[i],
+                   "xyz_m": [round(float(c), 3) for c in p.actor_xyz_m[i]],
+                   "heading_deg": round(float(p.heading_deg[i]), 1), "posture": p.posture[i],
+                   "holding": p.holding[i], "visible": bool(p.visible[i]), "says": p.say[i]}
+                  for i, aid in enumerate(p.actor_ids)]
+        objects = [{"id": oid, "name": self._object_name(oid),
+                    "xyz_m": [round(float(c), 3) for c in p.object_xyz_m[i]], "state": p.object_state[i]}
+                   for i, oid in enumerate(p.object_ids)]
+        return {"t": round(p.t, 3), "stage": {"n": stage.n, "id": stage.id, "title": stage.title},
+                "phrase": p.phrase, "actors": actors, "objects": objects}
+
+    def _object_name(self, oid: str) -> str:
+        if oid.startswith("bow."):
+            return f"弓 ({self.names.get(oid[4:], oid[4:])})"
+        if oid.startswith("arrow."):
+            _, who, n = oid.split(".")
+            return f"矢 ({self.names.get(who, who)} {n})"
+        if oid.startswith("counters."):
+            return {"zhong": "筭 (中)", "right": "筭 (右獲)", "left": "筭 (左獲)", "spare": "筭 (餘)"}[oid[9:]]
+        return self.choreography.things[oid].name
+
+
+@lru_cache(maxsize=8)
+def _build(reading: Reading) -> Rite:
+    return Rite(reading)
+
+
+def build_rite(reading: Reading | str | None = None, seed: int | None = None) -> Rite:
+    """The rite under a reading (preset name, TOML path, Reading or None), optionally reseeded."""
+    r = readings_mod.get(reading)
+    if seed is not None:
+        r = r.replace(seed=seed)
+    return _build(r)
