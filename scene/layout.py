@@ -22,6 +22,10 @@ from .readings import Reading
 from .units import Measure, parse_length
 
 
+#: 尺 between people standing in a file (行): about 0.6–0.7 m under every reading (assumed)
+FILE = 3.0
+
+
 def fmt(x: float) -> str:
     """Compact number for derivations: 300, 1.2, 33.33."""
     return f"{round(x, 2):g}"
@@ -402,11 +406,11 @@ def _court(b: _Builder, h: Hall, rng: dict[str, float]) -> None:
     sishe = (zhong_xy[0] - 4, xi_y - 4)
     b.put("pos.sishe", "司射位", (*sishe, 0), facing="東面", source="經 §19 司射先立于所設中之西南東面",
           status="derived", derivation=f"south-west of the 中: 4 尺 west, 4 尺 south → ({fmt(sishe[0])}, {fmt(sishe[1])})")
-    pairs = [(sishe[0] - 4, sishe[1] - 4 - 2.5 * k, 0) for k in range(6)]
+    pairs = [(sishe[0] - 4, sishe[1] - 4 - FILE * k, 0) for k in range(6)]
     b.put("pos.shooters", "射位 (三耦)", pairs[0], facing="東面", source="經 §19 由司射之西立于其西南東面北上",
           status="derived", slots=pairs,
-          derivation="south-west of the 司射, a N–S file facing east, north end senior; 2.5 尺 apart (assumed)")
-    others = [(sishe[0] - 4, pairs[-1][1] - 2.5 * (k + 1), 0) for k in range(6)]
+          derivation="south-west of the 司射, a N–S file facing east, north end senior; 3 尺 apart (assumed)")
+    others = [(sishe[0] - 4, pairs[-1][1] - FILE * (k + 1), 0) for k in range(6)]
     b.put("pos.other_shooters", "眾賓射位", others[0], facing="東面", source="經 §25 繼三耦之南而立東面北上",
           status="derived", slots=others, derivation="continuing the 三耦's file to the south")
     b.put("pos.sima", "司馬位", (sishe[0], sishe[1] - 4, 0), facing="東面",
@@ -416,15 +420,15 @@ def _court(b: _Builder, h: Hall, rng: dict[str, float]) -> None:
           status="derived", derivation="2 尺 south of the 楅, facing north")
     b.put("pos.bi_north", "楅北", (0, xi_y + 2, 0), source="經 §24 進坐…(上射東面下射西面) at the 楅",
           status="derived", derivation="2 尺 north of the 楅 (where the pairs take arrows)")
-    wait = [(-(h.platform_x + 3 + 2.5 * k), h.y_mei, 0) for k in range(6)]
+    wait = [(-(h.platform_x + 3 + FILE * k), h.y_mei, 0) for k in range(6)]
     b.put("pos.sanou_waiting", "三耦 (堂西)", wait[0], facing="南面", source="經 §14 三耦俟于堂西南面東上",
           status="derived", slots=wait,
-          derivation=f"堂西: an E–W row facing south, east end senior, from x = {fmt(wait[0][0])}, 2.5 尺 apart (assumed)")
+          derivation=f"堂西: an E–W row facing south, east end senior, from x = {fmt(wait[0][0])}, 3 尺 apart (assumed)")
 
     # musicians after moving (經 §18)
     gan3 = b.measure("三笴")
     mx = h.stairs_x + h.stair_width / 2 + 4
-    gong_slots = [(mx, -gan3.chi - 2.5 * k, 0) for k in range(4)]
+    gong_slots = [(mx, -gan3.chi - FILE * k, 0) for k in range(4)]
     b.put("court.musicians", "工 (堂前三笴)", gong_slots[0], facing="西面",
           source="經 §18 阼階下之東南堂前三笴西面北上坐", commentary="賈/張爾岐 三笴者去堂九尺也",
           status="derived", slots=gong_slots,
@@ -440,7 +444,7 @@ def _court(b: _Builder, h: Hall, rng: dict[str, float]) -> None:
     b.put("hall.outside_gate", "門外", (0, gate_y - 8, 0), source="經 §4 出迎于門外", status="derived",
           derivation="8 尺 south of the 門")
     gw = r.gate_width_chi / 2
-    left = [(-(gw + 4), gate_y + 8 + 2.5 * k, 0) for k in range(6)][::-1]
+    left = [(-(gw + 4), gate_y + 8 + FILE * k, 0) for k in range(6)][::-1]
     b.put("hall.gate_left", "門左", left[0], facing="東面", source="經 §4 眾賓皆入門左東面北上",
           status="derived", slots=left,
           derivation="inside the gate on the west (left of one entering northward); a N–S file facing east, north end senior")
@@ -487,7 +491,7 @@ def _tang_things(b: _Builder, h: Hall, rng: dict[str, float]) -> None:
     b.put("mat.gong", "工席", (gong_x, 3, fl), size=(10, 3, 0.1), facing="北面", source="經 §11 席工于西階上少東",
           commentary="鄭 §11 言少東者明樂正西側階不欲大東辟射位", status="assumed",
           derivation=f"on the 堂 just east of the top of the 西階: x = {fmt(gong_x)}, 3 尺 in from the 堂廉",
-          slots=[(gong_x - 3.75 + 2.5 * k, 3, fl) for k in range(4)])
+          slots=[(gong_x - 1.5 * FILE + FILE * k, 3, fl) for k in range(4)])
     b.put("pos.yuezheng_above", "樂正 (工西)", (-h.stairs_x, 3, fl), facing="北面", source="經 §11 樂正先升北面立于其西",
           status="derived", derivation="west of the 工席, at the head of the 西階")
     b.put("tang.feng", "豐", (-h.ying_x - 3, h.y_mei, fl), source="經 §33 弟子奉豐升設于西楹之西",
@@ -512,11 +516,11 @@ def _tang_things(b: _Builder, h: Hall, rng: dict[str, float]) -> None:
 def _people_below(b: _Builder, h: Hall) -> None:
     r = b.r
     cw = r.court_width_chi / 2
-    att = [(cw - 8, -20 - 2.5 * k, 0) for k in range(10)]
+    att = [(cw - 8, -20 - FILE * k, 0) for k in range(10)]
     b.put("pos.attendants", "有司位", att[0], facing="西面", source="經 §19 有司左執弣右執弦而授弓 (the host's officers)",
           status="assumed", slots=att,
           derivation=f"no text places them before they act: a N–S file facing west in the east of the 庭, x = {fmt(att[0][0])}")
-    dz = [(-(h.platform_x + 8), -8 - 2.5 * k, 0) for k in range(6)]
+    dz = [(-(h.platform_x + 8), -8 - FILE * k, 0) for k in range(6)]
     b.put("pos.dizi", "弟子位", dz[0], facing="東面", source="經 §15 命弟子納射器",
           commentary="鄭 §15 弟子賓黨之少者也", status="assumed", slots=dz,
           derivation=f"the 賓's juniors wait by the 堂西, a N–S file facing east from x = {fmt(dz[0][0])} (not stated)")

@@ -68,6 +68,8 @@ class Site:
 
     def __init__(self, layout: Layout) -> None:
         self.layout = layout
+        # a person is walked round at 0.55 m whatever the 周尺 (0.4 m is the closest allowed)
+        self.person_half = max(0.2, 0.55 / layout.reading.chi_m - self.CLEAR)
         h = layout.hall
         self.h = h
         self.platform = Box("堂", -h.platform_x, 0.0, h.platform_x, h.house_depth)
@@ -175,12 +177,31 @@ class Site:
             path.append(prev[path[-1]])
         return [pts[i] for i in reversed(path)]
 
-    def _flat(self, a: Point, b: Point) -> list[Point]:
+    def _flat(self, a: Point, b: Point, persons: tuple[Point, ...] = ()) -> list[Point]:
+        """Shortest way on one level; people standing near the way are walked round too."""
         on = a[2] > self.h.height / 2
         obstacles, nodes = ((self.tang_obstacles, self._tang_nodes) if on
                             else (self.ground_obstacles, self._ground_nodes))
         z = self.h.height if on else 0.0
-        return [(x, y, z) for x, y in self._plan2d(a[:2], b[:2], obstacles, nodes)]
+        path = self._plan2d(a[:2], b[:2], obstacles, nodes)
+        half = self.person_half
+        near = [p for p in persons if (abs(p[2] - z) < self.h.height / 2 and _near_path(p, path, half + self.CLEAR)
+                                       and math.dist(p[:2], a[:2]) > half + self.CLEAR
+                                       and math.dist(p[:2], b[:2]) > half + self.CLEAR)]
+        if near:
+            boxes = [Box("person", x - half, y - half, x + half, y + half) for x, y, _ in near]
+            extra = [c for bx in boxes for c in bx.grow(self.CLEAR + 0.05).corners()]
+            path = self._plan2d(a[:2], b[:2], [*obstacles, *boxes], [*nodes, *extra])
+        return [(x, y, z) for x, y in path]
+
+    #: half the stair width kept between the up and the down lane
+    LANE = 1.5
+
+    def lane(self, side: str, up: bool) -> float:
+        """Keep right on the stairs, so that people passing keep each other on the left (相左):
+        going up the east half of the 西階, coming down the west half (mirrored on the 阼階)."""
+        lane = self.LANE if up else -self.LANE
+        return lane if side == "west" else -lane
 
     def stair_points(self, side: str, up: bool, lane: float = 0.0) -> list[Point]:
         """Foot, each 等, and head of a stair; ``lane`` shifts across it (keep right: 相左)."""
@@ -198,24 +219,69 @@ class Site:
         dy = -2.5 if self.h.has_shi else 2.5
         return (x, y + dy, z)
 
-    def route(self, a: Point, b: Point, stairs: str = "west", via: tuple[Point, ...] = ()) -> list[Point]:
-        """Polyline from a to b through ``via``, changing level only by ``stairs``."""
+    def route(self, a: Point, b: Point, stairs: str = "west", via: tuple[Point, ...] = (),
+              persons: tuple[Point, ...] = ()) -> list[Point]:
+        """Polyline from a to b through ``via``, changing level only by ``stairs``,
+        walking round the obstacles and round the ``persons`` standing near the way."""
         pts = [a, *via, b]
         out: list[Point] = [a]
         for p, q in zip(pts, pts[1:]):
             p_up, q_up = p[2] > self.h.height / 2, q[2] > self.h.height / 2
             if p_up == q_up:
-                leg = self._flat(p, q)
+                leg = self._flat(p, q, persons)
             else:
-                lane = 1.2 if q_up else -1.2   # ascend east half, descend west half: 相左
-                if stairs == "east":
-                    lane = -lane
-                st = self.stair_points(stairs, up=q_up, lane=lane)
-                leg = self._flat(p, st[0]) + st[1:-1] + self._flat(st[-1], q)
+                st = self.stair_points(stairs, up=q_up, lane=self.lane(stairs, q_up))
+                leg = self._flat(p, st[0], persons) + st[1:-1] + self._flat(st[-1], q, persons)
             for pt in leg[1:] if out and math.dist(leg[0], out[-1]) < 1e-9 else leg:
                 if math.dist(pt, out[-1]) > 1e-9:
                     out.append(pt)
         return out
+
+
+def keep_lane(site: "Site", original: list[Point], shifted: list[Point]) -> list[Point]:
+    """Drop the sideways shift wherever it would leave the level walked on or enter an obstacle."""
+    if len(shifted) != len(original):
+        return [q for q in shifted if abs(site.surface_z(q[0], q[1]) - q[2]) < 1e-6
+                and site.solid_at(*q) is None] or original
+    def ok(q: Point) -> bool:
+        return abs(site.surface_z(q[0], q[1]) - q[2]) < 1e-6 and site.solid_at(*q) is None
+
+    out = [q if ok(q) else p for p, q in zip(original, shifted)]
+    for _ in range(3):   # a shifted segment may still cut a corner: fall back on both its ends
+        changed = False
+        for i in range(len(out) - 1):
+            a, b = out[i], out[i + 1]
+            if a[2] != b[2]:
+                continue
+            if not all(ok(tuple(a[c] + (b[c] - a[c]) * f for c in range(3))) for f in (0.25, 0.5, 0.75)):
+                if out[i] != original[i] or out[i + 1] != original[i + 1]:
+                    out[i], out[i + 1] = original[i], original[i + 1]
+                    changed = True
+        if not changed:
+            break
+    return out
+
+
+def _near_path(p: Point, path: list[tuple[float, float]], d: float) -> bool:
+    """Is p within d of the polyline (in plan)?"""
+    px, py = p[0], p[1]
+    for (ax, ay), (bx, by) in zip(path, path[1:]):
+        vx, vy = bx - ax, by - ay
+        L = vx * vx + vy * vy
+        u = 0.0 if L == 0 else max(0.0, min(1.0, ((px - ax) * vx + (py - ay) * vy) / L))
+        if math.hypot(ax + u * vx - px, ay + u * vy - py) < d:
+            return True
+    return False
+
+
+def subdivide(points: list[Point], step: float) -> list[Point]:
+    """Insert vertices so no segment is longer than ``step`` (so a sideways lane applies along it)."""
+    out = [points[0]]
+    for p, q in zip(points, points[1:]):
+        n = max(1, int(math.ceil(math.dist(p, q) / step)))
+        for k in range(1, n + 1):
+            out.append(tuple(p[c] + (q[c] - p[c]) * k / n for c in range(3)))  # type: ignore[arg-type]
+    return out
 
 
 def polyline_length(points: list[Point]) -> float:
@@ -239,7 +305,11 @@ def offset_polyline(points: list[Point], d: float) -> list[Point]:
         n1 = np.array([d1[1], -d1[0]]) / (np.linalg.norm(d1) or 1)
         n2 = np.array([d2[1], -d2[0]]) / (np.linalg.norm(d2) or 1)
         n = n1 + n2
-        n = n / (np.linalg.norm(n) or 1)
+        if np.linalg.norm(n) < 0.5:   # a U-turn (round someone): keep right on the way out and back
+            out.append((arr[i, 0] + d * n1[0], arr[i, 1] + d * n1[1], arr[i, 2]))
+            out.append((arr[i, 0] + d * n2[0], arr[i, 1] + d * n2[1], arr[i, 2]))
+            continue
+        n = n / np.linalg.norm(n)
         out.append((arr[i, 0] + d * n[0], arr[i, 1] + d * n[1], arr[i, 2]))
     out.append(tuple(arr[-1]))
     return out  # type: ignore[return-value]

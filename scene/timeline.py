@@ -26,7 +26,7 @@ from . import readings as readings_mod
 from .layout import Layout, build_layout
 from .places import FACING_DEG
 from .readings import Reading
-from .routes import Site, heading_deg, offset_polyline
+from .routes import Site, heading_deg, keep_lane, offset_polyline, subdivide
 from .shooting import ARROWS, RoundResult, arrow_path, demonstrate, shoot_round
 
 Point = tuple[float, float, float]
@@ -34,7 +34,7 @@ Point = tuple[float, float, float]
 WALK_M_S = 1.1          # an unhurried ceremonial walk
 TREAD_S = 0.6           # one 等 of the stairs
 TURN_S = 0.35           # turning on the spot at a corner
-SPACING = 2.5           # 尺 between people standing side by side
+SPACING = 3.0           # 尺 between people standing side by side
 HAND_Z = 3.5            # 尺: height of an object held in the hands
 SECTION_GAP_S = 1.0
 POSTURES = ("stand", "sit", "bow", "salute", "shoot", "walk")
@@ -100,6 +100,8 @@ class Director:
         self.announcements: list[tuple[float, int, str]] = []
         self.handovers: list[tuple[float, float, str, str]] = []
         self.actors: dict[str, _ActorState] = {}
+        self._cache: dict[str, np.ndarray] = {}
+        self.min_gap = 0.45 / reading.chi_m     # 尺: a little more than the 0.4 m the audit allows
         self.objects: dict[str, _ObjectState] = {}
         self.offstage = (0.0, self.lay["hall.outside_gate"].xyz_chi[1] - 20.0, 0.0)
         self.present = {a.id for a in choreo.actors.values()
@@ -207,7 +209,10 @@ class Director:
             self.actors[aid].posture = value
 
     def _hold_event(self, aid: str, t: float) -> None:
-        self._event(aid, t, "holding", "、".join(self.actors[aid].holding))
+        counts: dict[str, int] = {}
+        for label in self.actors[aid].holding:
+            counts[label] = counts.get(label, 0) + 1
+        self._event(aid, t, "holding", "、".join(k if n == 1 else f"{k}×{n}" for k, n in counts.items()))
 
     def _obj(self, oid: str, t: float, kind: str, value: Any) -> None:
         self.objects[oid].events.append((t, kind, value))
@@ -220,11 +225,62 @@ class Director:
         self._key(aid, t + TURN_S, a.pos, heading)
         return t + TURN_S
 
+    def _timed(self, aid: str, t: float, path: list[Point]) -> list[tuple[float, Point, float]]:
+        """(time, point, heading) along a path walked from t, with turns at corners."""
+        heading = self.actors[aid].heading
+        out = [(t, path[0], heading)]
+        for p, q in zip(path, path[1:]):
+            d = math.dist(p[:2], q[:2])
+            if d < 1e-6 and abs(p[2] - q[2]) < 1e-6:
+                continue
+            hdg = heading_deg(p, q) if d > 1e-6 else heading
+            if abs(((hdg - heading + 180) % 360) - 180) > 20:
+                t += TURN_S
+                out.append((t, p, hdg))
+            climbing = abs(q[2] - p[2]) > 1e-6
+            t += max(d / self.speed, TREAD_S) if climbing else d / self.speed
+            out.append((t, _as_tuple(q), hdg))
+            heading = hdg
+        return out
+
+    def _track_arrays(self, aid: str) -> np.ndarray:
+        keys = self.actors[aid].keys
+        cache = self._cache.get(aid)
+        if cache is None or len(cache) != len(keys):
+            cache = np.array(keys, dtype=float)
+            self._cache[aid] = cache
+        return cache
+
+    def _conflict(self, aid: str, timed: list[tuple[float, Point, float]]) -> bool:
+        """Would this walk pass within reach of someone (already timed) at the same moment?"""
+        ts = np.array([x[0] for x in timed])
+        pts = np.array([x[1] for x in timed])
+        if ts[-1] - ts[0] < 1e-6:
+            return False
+        grid = np.arange(ts[0] + 0.2, ts[-1] + 1e-9, 0.2)
+        me = np.column_stack([np.interp(grid, ts, pts[:, c]) for c in range(3)])
+        for other, o in self.actors.items():
+            if other == aid or not o.visible:
+                continue
+            k = self._track_arrays(other)
+            them = np.column_stack([np.interp(grid, k[:, 0], k[:, c]) for c in (1, 2, 3)])
+            d = np.linalg.norm(me - them, axis=1)
+            if (d < self.min_gap).any():
+                # someone standing at my destination is a data problem, not a traffic one: no waiting cures it
+                if np.linalg.norm(me[-1] - them[-1]) < self.min_gap and d[-1] < self.min_gap:
+                    continue
+                return True
+        return False
+
     def _walk_path(self, aid: str, t: float, path: list[Point]) -> float:
-        """Walk a polyline from time t; treads take TREAD_S each; returns the arrival time."""
+        """Walk a polyline from time t, waiting (up to 30 s) for a clear way; returns the arrival time."""
         a = self.actors[aid]
         if len(path) < 2:
             return t
+        for _ in range(60):     # prioritised planning: who was timed first goes first, others wait
+            if not self._conflict(aid, self._timed(aid, t, path)):
+                break
+            t += 0.5
         self._key(aid, t, a.pos, a.heading)
         self._event(aid, t, "posture", "walk")
         for p, q in zip(path, path[1:]):
@@ -245,9 +301,11 @@ class Director:
         a = self.actors[aid]
         if math.dist(a.pos, target) < 0.05 and not via:
             return t
-        path = self.site.route(a.pos, target, stairs or self.c.actors[aid].stairs, via)
+        others = tuple(o.pos for k, o in self.actors.items() if k != aid and o.visible)
+        path = self.site.route(a.pos, target, stairs or self.c.actors[aid].stairs, via, others)
         if lane:
-            path = offset_polyline(path, lane)
+            fine = subdivide(path, 4.0)
+            path = keep_lane(self.site, fine, offset_polyline(fine, lane))
         return self._walk_path(aid, t, path)
 
     def _facing(self, aid: str, facing: str | None) -> float | None:
@@ -439,26 +497,24 @@ class Director:
         stairs = {a: self._stairs(a, step) for a in who}
         shared = len(who) == 2 and stairs[who[0]] == stairs[who[1]]
         h = self.lay.hall
+        def foot_x(i: int, a: str) -> float:
+            # 上射在左 (west): the 上射 on the up lane, the 下射 to his right, clear of the down lane
+            lane_x = (-1 if stairs[a] == "west" else 1) * h.stairs_x + self.site.lane(stairs[a], True)
+            return lane_x + ((0.0 if i == 0 else 2.5) if shared else 0.0)
         for i, a in enumerate(who):
-            sx = (-1 if stairs[a] == "west" else 1) * h.stairs_x
-            side = (-1.25 if i == 0 else 1.25) if shared else 0.0   # 上射在左: west
-            front = (sx + side, -h.stair_run - 4.0, 0.0)
             via = tuple(self._resolve(v, a) for v in step.via)
-            times[a] = self._goto(a, times[a], front, stairs[a], via)
+            times[a] = self._goto(a, times[a] + 0.8 * i, (foot_x(i, a), -h.stair_run - 4.0, 0.0), stairs[a], via)
         self._sync(who, times)
         for a in who:
             times[a] = self._salute(a, times[a], 0.0)                     # 當階北面揖
         for i, a in enumerate(who):
-            sx = (-1 if stairs[a] == "west" else 1) * h.stairs_x
-            side = (-1.25 if i == 0 else 1.25) if shared else 0.0
-            times[a] = self._goto(a, times[a], (sx + side, -h.stair_run - 1.0, 0.0), stairs[a])
+            times[a] = self._goto(a, times[a], (foot_x(i, a), -h.stair_run - 1.0, 0.0), stairs[a])
         self._sync(who, times)
         for a in who:
             times[a] = self._salute(a, times[a], 0.0)                     # 及階揖
         # up the stairs: 上射 first, the 下射 one 等 empty between them (中等)
         for i, a in enumerate(who):
-            lane = 1.2 if stairs[a] == "west" else -1.2
-            pts = self.site.stair_points(stairs[a], up=True, lane=lane)
+            pts = self.site.stair_points(stairs[a], up=True, lane=self.site.lane(stairs[a], True))
             start = times[a] + (2 * TREAD_S + 0.2 if (shared and i == 1) else 0.0)
             self._key(a, start, self.actors[a].pos, self.actors[a].heading)
             times[a] = self._walk_path(a, start, [self.actors[a].pos, *pts])
@@ -474,7 +530,10 @@ class Director:
             side = "west" if stairs[a] == "west" else "east"
             x, y, z = wu[i]
             stand = (x, y - 3.0, z)
-            times[a] = self._goto(a, times[a], stand, stairs[a], (self.site.ying_waypoint(side),))
+            path = self.site.route(self.actors[a].pos, stand, stairs[a], (self.site.ying_waypoint(side),))
+            if shared:   # 並行: side by side, the 上射 on the left
+                path = offset_polyline(subdivide(path, 4.0), -1.25 if i == 0 else 1.25)
+            times[a] = self._walk_path(a, times[a], path)
         self._sync(who, times)
         for a in who:
             times[a] = self._salute(a, times[a], 0.0)                     # 當物北面揖
@@ -569,21 +628,39 @@ class Director:
         for i, a in enumerate(who):
             st = self._stairs(a, step)
             side = "west" if st == "west" else "east"
-            head = self.site.stair_points(st, up=False, lane=-1.2 if st == "west" else 1.2)[0]
-            times[a] = self._goto(a, times[a] + (1.5 * i), head, st, (self.site.ying_waypoint(side),))
-            pts = self.site.stair_points(st, up=False, lane=-1.2 if st == "west" else 1.2)
+            pts = self.site.stair_points(st, up=False, lane=self.site.lane(st, False))
+            times[a] = self._goto(a, times[a] + (1.5 * i), pts[0], st, (self.site.ying_waypoint(side),))
             start = times[a] + (2 * TREAD_S if i == 1 else 0.0)
             self._key(a, start, self.actors[a].pos, self.actors[a].heading)
             times[a] = self._walk_path(a, start, pts)
+            # step aside from the foot, away from the up lane, before going on (相左交于階前)
+            away = -1 if self.site.lane(st, False) < 0 else 1
+            foot = self.actors[a].pos
+            times[a] = self._walk_path(a, times[a], [foot, (foot[0] + away * (3.5 + 2.5 * i), foot[1] - 1.5, 0.0)])
         for i, a in enumerate(who):
             target = (self._resolve(step.at, a, extra_slot=i if step.at.slot is not None else 0)
                       if step.at is not None else self.actors[a].pos)
-            via = tuple(self._resolve(v, a) for v in step.via)
-            if i == 1 and via:
-                via = tuple((x, y - SPACING, z) for x, y, z in via)
-            times[a] = self._goto(a, times[a], target, self._stairs(a, step), via, lane=1.5)
+            via = self._pass_by(step.via, a, target, extra=SPACING * i)
+            times[a] = self._goto(a, times[a], target, self._stairs(a, step), via)
             times[a] = self._turn(a, times[a], self._facing(a, step.facing))
         return max(times.values())
+
+    def _pass_by(self, refs: tuple[chor.PlaceRef, ...], aid: str, target: Point,
+                  extra: float = 0.0) -> tuple[Point, ...]:
+        """Waypoints for 'pass south of X' (由司馬之南): go by both south corners of X in the
+        direction of travel, so the way there and the way back do not meet head on."""
+        pts: list[Point] = []
+        start = self.actors[aid].pos
+        for ref in refs:
+            x, y, z = self._resolve(ref, aid)
+            if ref.direction == "南":
+                y -= extra
+                east_first = target[0] < start[0]
+                pair = [(x + 2.0, y, z), (x - 2.0, y, z)]
+                pts += pair if east_first else pair[::-1]
+            else:
+                pts.append((x, y, z))
+        return tuple(pts)
 
     def _macro_collect_arrows(self, step: chor.Step, t0: float) -> float:
         """§22: the 弟子 fetch every arrow from the range and lay them on the 楅 (北括)."""
@@ -671,7 +748,7 @@ class Director:
         self._event(a, t, "posture", "sit")
         t += 2.0 + 0.6 * (left // 2 + left % 2)
         text = res.announcement if res is not None else ""
-        top = self.site.stair_points("west", up=True, lane=1.2)[-2]     # 盡階不升堂: the top 等
+        top = self.site.stair_points("west", up=True, lane=self.site.lane("west", True))[-2]     # 盡階不升堂: the top 等
         t = self._goto(a, t, top, "west")
         t = self._turn(a, t, 0.0)
         self._event(a, t, "say", text)
@@ -709,7 +786,7 @@ class Director:
                                                     -h.stair_run - 1.0, 0.0), "west")
             self._sync(pair, times)
             for k, a in enumerate((winner, loser)):                     # 勝者先升
-                st = self.site.stair_points("west", up=True, lane=1.2)
+                st = self.site.stair_points("west", up=True, lane=self.site.lane("west", True))
                 start = times[a] + (2 * TREAD_S + 0.2) * k
                 self._key(a, start, self.actors[a].pos, self.actors[a].heading)
                 times[a] = self._walk_path(a, start, [self.actors[a].pos, *st])
@@ -729,7 +806,7 @@ class Director:
             times[loser] = tl + 6.5
             times[winner] = max(times[winner], times[loser])
             for k, a in enumerate((loser, winner)):                     # 不勝者先降
-                head = self.site.stair_points("west", up=False, lane=-1.2)
+                head = self.site.stair_points("west", up=False, lane=self.site.lane("west", False))
                 times[a] = self._goto(a, max(times[a], times[loser] + 1.5 * k), head[0], "west")
                 times[a] = self._walk_path(a, times[a] + (2 * TREAD_S) * k, head)
             for i, a in enumerate(pair):
