@@ -118,6 +118,27 @@ class Site:
                 return self.h.tread_top(k)
         return 0.0
 
+    def surface_z_many(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        """:meth:`surface_z` for arrays of points."""
+        h, e = self.h, 1e-6
+        z = np.zeros_like(x, dtype=float)
+        for box in self.stairs.values():
+            on = (x >= box.x0 - e) & (x <= box.x1 + e) & (y >= box.y0 - e) & (y <= box.y1 + e)
+            k = np.clip(np.ceil((y - box.y0) / h.tread - 1e-9), 1, h.steps)
+            z = np.where(on, h.height * k / h.steps, z)
+        p = self.platform
+        on = (x >= p.x0 - e) & (x <= p.x1 + e) & (y >= p.y0 - e) & (y <= p.y1 + e)
+        return np.where(on, h.height, z)
+
+    def solid_many(self, x: np.ndarray, y: np.ndarray, z: np.ndarray) -> np.ndarray:
+        """:meth:`solid_at` for arrays of points: True where someone would be inside an obstacle."""
+        up = z >= self.h.height / 2
+        out = np.zeros_like(x, dtype=bool)
+        for boxes, level in (((self.hou, self.fa), ~up), (tuple(self.tang_obstacles), up)):
+            for b in boxes:
+                out |= level & (x > b.x0) & (x < b.x1) & (y > b.y0) & (y < b.y1)
+        return out
+
     def solid_at(self, x: float, y: float, z: float) -> str | None:
         """The obstacle a person standing at (x, y, z) would be inside, if any."""
         if z < self.h.height / 2:
