@@ -163,10 +163,11 @@ def _building(b: _Builder, h: Hall) -> None:
               status="assumed", treads=treads,
               derivation=f"x = ±(楹 {fmt(h.ying_x)} + 序 {fmt(h.xu_x)})/2 = ±{fmt(h.stairs_x)} 尺; {h.steps} 等 × "
                          f"{fmt(h.height / h.steps)} 尺 rise, tread {fmt(h.tread)} 尺 → run {fmt(h.stair_run)} 尺")
-        b.put(f"hall.{side}_steps_top", f"{zh}上", (x, 1.5, h.height), source="經 §4 主人阼階上當楣北面再拜",
-              derivation="on the 堂 at the head of the stair, 1.5 尺 in from the 堂廉", status="derived")
-        b.put(f"hall.{side}_steps_front", f"{zh}前", (x, -h.stair_run - 2, 0), source="經 §5 主人阼階前西面",
-              derivation=f"on the ground 2 尺 south of the foot of the stair (run {fmt(h.stair_run)} 尺)",
+        # 4 尺 in / out, so whoever stands there leaves both lanes of the stair free
+        b.put(f"hall.{side}_steps_top", f"{zh}上", (x, 4.0, h.height), source="經 §4 主人阼階上當楣北面再拜",
+              derivation="on the 堂 at the head of the stair, 4 尺 in from the 堂廉", status="derived")
+        b.put(f"hall.{side}_steps_front", f"{zh}前", (x, -h.stair_run - 4, 0), source="經 §5 主人阼階前西面",
+              derivation=f"on the ground 4 尺 south of the foot of the stair (run {fmt(h.stair_run)} 尺)",
               status="derived")
         beside = sx * (h.stairs_x + h.stair_width / 2 + 2)
         b.put(f"hall.{side}_steps_side", "階西" if sx < 0 else "阼階東", (beside, -1.5, 0),
@@ -420,10 +421,11 @@ def _court(b: _Builder, h: Hall, rng: dict[str, float]) -> None:
           status="derived", derivation="2 尺 south of the 楅, facing north")
     b.put("pos.bi_north", "楅北", (0, xi_y + 2, 0), source="經 §24 進坐…(上射東面下射西面) at the 楅",
           status="derived", derivation="2 尺 north of the 楅 (where the pairs take arrows)")
-    wait = [(-(h.platform_x + 3 + FILE * k), h.y_mei, 0) for k in range(6)]
+    # the 三耦 in front, the 眾賓 shooters (繼三耦而立) in a second row behind them
+    wait = [(-(h.platform_x + 3 + FILE * (k % 6)), h.y_mei + FILE * (k // 6), 0) for k in range(12)]
     b.put("pos.sanou_waiting", "三耦 (堂西)", wait[0], facing="南面", source="經 §14 三耦俟于堂西南面東上",
           status="derived", slots=wait,
-          derivation=f"堂西: an E–W row facing south, east end senior, from x = {fmt(wait[0][0])}, 3 尺 apart (assumed)")
+          derivation=f"堂西: an E–W row facing south, east end senior, from x = {fmt(wait[0][0])}, 3 尺 apart; slots 6–11 a second row (assumed)")
 
     # musicians after moving (經 §18)
     gan3 = b.measure("三笴")

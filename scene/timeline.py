@@ -101,6 +101,8 @@ class Director:
         self.handovers: list[tuple[float, float, str, str]] = []
         self.actors: dict[str, _ActorState] = {}
         self._cache: dict[str, np.ndarray] = {}
+        self.free_at: dict[str, float] = {}
+        self._exempt: set[str] = set()     # the other party of a hand-over may come close
         self.min_gap = 0.45 / reading.chi_m     # 尺: a little more than the 0.4 m the audit allows
         self.objects: dict[str, _ObjectState] = {}
         self.offstage = (0.0, self.lay["hall.outside_gate"].xyz_chi[1] - 20.0, 0.0)
@@ -137,12 +139,14 @@ class Director:
 
     def _make_archery_objects(self) -> None:
         for a in self.c.actors.values():
-            if not (a.archer or a.id == "sishe"):
+            # the 司馬 holds a bow to give his orders (§21 執弓) but shoots no arrows
+            if not (a.archer or a.id in ("sishe", "xiang")):
                 continue
             store = {"bin": "tang.bows_guest", "dafu": "tang.bows_guest", "zhuren": "tang.bows_host",
                      "sishe": "court.pu"}.get(a.id, "court.bows_common")
             base = self._resolve(chor.parse_ref(store), None)
-            for oid in [f"bow.{a.id}"] + [f"arrow.{a.id}.{n}" for n in range(1, ARROWS + 1)]:
+            arrows = [] if a.id == "xiang" else [f"arrow.{a.id}.{n}" for n in range(1, ARROWS + 1)]
+            for oid in [f"bow.{a.id}", *arrows]:
                 o = _ObjectState()
                 o.events += [(0.0, "at", base), (0.0, "state", "stored")]
                 self.objects[oid] = o
@@ -257,30 +261,61 @@ class Director:
         pts = np.array([x[1] for x in timed])
         if ts[-1] - ts[0] < 1e-6:
             return False
-        grid = np.arange(ts[0] + 0.2, ts[-1] + 1e-9, 0.2)
+        grid = np.append(np.arange(ts[0] + 0.2, ts[-1], 0.2), ts[-1])
         me = np.column_stack([np.interp(grid, ts, pts[:, c]) for c in range(3)])
+        still: list[np.ndarray] = []
         for other, o in self.actors.items():
-            if other == aid or not o.visible:
+            if other == aid or not o.visible or other in self._exempt:
                 continue
             k = self._track_arrays(other)
+            i0 = int(np.searchsorted(k[:, 0], ts[0], side="right"))
+            if i0 >= len(k) or k[i0, 0] > ts[-1]:
+                # no key during my walk: he stands where his last key left him
+                still.append(k[max(i0 - 1, 0), 1:4])
+                continue
             them = np.column_stack([np.interp(grid, k[:, 0], k[:, c]) for c in (1, 2, 3)])
-            d = np.linalg.norm(me - them, axis=1)
-            if (d < self.min_gap).any():
-                # someone standing at my destination is a data problem, not a traffic one: no waiting cures it
-                if np.linalg.norm(me[-1] - them[-1]) < self.min_gap and d[-1] < self.min_gap:
-                    continue
+            if (np.einsum("ij,ij->i", me - them, me - them) < self.min_gap ** 2).any():
+                return True
+        if still:
+            d2 = ((me[None, :, :] - np.array(still)[:, None, :]) ** 2).sum(axis=2)
+            if (d2 < self.min_gap ** 2).any():
                 return True
         return False
 
-    def _walk_path(self, aid: str, t: float, path: list[Point]) -> float:
-        """Walk a polyline from time t, waiting (up to 30 s) for a clear way; returns the arrival time."""
-        a = self.actors[aid]
-        if len(path) < 2:
-            return t
-        for _ in range(60):     # prioritised planning: who was timed first goes first, others wait
+    def _departure(self, aid: str, t: float, path: list[Point]) -> float:
+        """When the way is clear: prioritised planning — who was timed first goes first, others
+        wait (up to 30 s, then go anyway and the audit will say so)."""
+        for _ in range(60):
             if not self._conflict(aid, self._timed(aid, t, path)):
                 break
             t += 0.5
+        return t
+
+    def _free_spot(self, aid: str, target: Point) -> Point:
+        """Nobody stands on someone else's spot: step aside from whoever already stands there."""
+        x, y, z = target
+        for _ in range(12):
+            crowd = [o.pos for k, o in self.actors.items() if k != aid and o.visible
+                     and abs(o.pos[2] - z) < 1.0 and math.dist(o.pos[:2], (x, y)) < self.min_gap * 1.3]
+            if not crowd:
+                break
+            ox, oy, _ = min(crowd, key=lambda p: math.dist(p[:2], (x, y)))
+            dx, dy = x - ox, y - oy
+            d = math.hypot(dx, dy)
+            if d < 1e-6:
+                dx, dy, d = 1.0, 0.0, 1.0
+            x, y = ox + dx / d * self.min_gap * 1.35, oy + dy / d * self.min_gap * 1.35
+            z2 = self.site.surface_z(x, y)
+            if abs(z2 - z) > 1e-6 or self.site.solid_at(x, y, z) is not None:
+                x, y = target[0] - dy / d * self.min_gap * 1.35, target[1] + dx / d * self.min_gap * 1.35
+        return (x, y, self.site.surface_z(x, y))
+
+    def _walk_path(self, aid: str, t: float, path: list[Point]) -> float:
+        """Walk a polyline from time t (once the way is clear); returns the arrival time."""
+        a = self.actors[aid]
+        if len(path) < 2:
+            return t
+        t = self._departure(aid, t, path)
         self._key(aid, t, a.pos, a.heading)
         self._event(aid, t, "posture", "walk")
         for p, q in zip(path, path[1:]):
@@ -301,12 +336,17 @@ class Director:
         a = self.actors[aid]
         if math.dist(a.pos, target) < 0.05 and not via:
             return t
-        others = tuple(o.pos for k, o in self.actors.items() if k != aid and o.visible)
-        path = self.site.route(a.pos, target, stairs or self.c.actors[aid].stairs, via, others)
+        path = self._plan(aid, a.pos, target, stairs, via)
         if lane:
             fine = subdivide(path, 4.0)
             path = keep_lane(self.site, fine, offset_polyline(fine, lane))
         return self._walk_path(aid, t, path)
+
+    def _plan(self, aid: str, start: Point, target: Point, stairs: str | None = None,
+              via: tuple[Point, ...] = ()) -> list[Point]:
+        """The way from start to target, round the building and round everyone standing about."""
+        others = tuple(o.pos for k, o in self.actors.items() if k != aid and o.visible)
+        return self.site.route(start, target, stairs or self.c.actors[aid].stairs, via, others)
 
     def _facing(self, aid: str, facing: str | None) -> float | None:
         if facing is None:
@@ -336,12 +376,17 @@ class Director:
         elif at is not None:
             self._obj(oid, t, "at", at)
 
-    def _objects_of(self, aid: str, obj: str) -> list[str]:
+    def _objects_of(self, aid: str, obj: str, other: str | None = None) -> list[str]:
+        """Object ids of a step's ``obj``; "bow"/"arrows" are the archer's own, whichever of the
+        two parties of a hand-over the archer is (有司 hands an archer his bow, §19; back, §43)."""
+        if obj not in ("bow", "arrows"):
+            return [obj]
+        owner = aid if f"bow.{aid}" in self.objects or other is None else other
+        if f"bow.{owner}" not in self.objects:
+            raise chor.ChoreographyError(f"{owner} has no {obj} (not an archer)")
         if obj == "bow":
-            return [f"bow.{aid}"]
-        if obj == "arrows":
-            return [f"arrow.{aid}.{n}" for n in range(1, ARROWS + 1)]
-        return [obj]
+            return [f"bow.{owner}"]
+        return [o for o in (f"arrow.{owner}.{n}" for n in range(1, ARROWS + 1)) if o in self.objects]
 
     # ------------------------------------------------------------------ steps
     def run(self) -> None:
@@ -373,18 +418,30 @@ class Director:
     def _do(self, sec: chor.Section, step: chor.Step, t0: float) -> float:
         macro = getattr(self, f"_macro_{step.do}", None)
         if macro is not None:
-            return macro(step, t0)
+            # a step waits for its actors to be free (a parallel step may still hold one of them)
+            t0 = max([t0] + [self.free_at.get(a, 0.0) for a in step.who])
+            end = macro(step, t0)
+            for a in step.who:
+                self.free_at[a] = max(self.free_at.get(a, 0.0), end)
+            return end
         verb = chor.VERBS[step.do]
         ends = []
         n = len(step.who)
+        self._exempt = {step.to} if step.to and step.do in ("hand", "offer", "receive") else set()
         for i, aid in enumerate(step.who):
-            t = t0 + (0.8 * i if verb.moves and n > 1 else 0.0)
+            t = max(t0 + (0.8 * i if verb.moves and n > 1 else 0.0), self.free_at.get(aid, 0.0))
             a = self.actors[aid]
-            if step.do == "enter" and not a.visible:
-                a.visible = True
+            if step.do == "enter" and not a.visible and step.at is not None:
+                # appear at the gate only when the way in is clear (people enter one by one)
                 gate = self._resolve(chor.parse_ref("hall.outside_gate"), aid)
-                self._key(aid, max(t - 0.01, a.keys[-1][0]), a.pos, a.heading)
+                target = self._free_spot(aid, self._resolve(step.at, aid, extra_slot=i if step.at.slot is not None else 0))
+                off = a.pos
+                a.pos = gate
+                t = self._departure(aid, t, self._plan(aid, gate, target, step.by))
+                a.pos = off
+                self._key(aid, max(t - 0.01, a.keys[-1][0]), off, a.heading)
                 self._key(aid, t, gate, 0.0)
+                a.visible = True
                 self._event(aid, t, "visible", True)
             if step.role:
                 a.role = step.role
@@ -398,6 +455,8 @@ class Director:
                     target = (target[0] + k * SPACING * math.cos(math.radians(hd)),
                               target[1] - k * SPACING * math.sin(math.radians(hd)), target[2])
                     target = (target[0], target[1], self.site.surface_z(target[0], target[1]))
+                if step.do not in ("hand", "offer", "receive"):
+                    target = self._free_spot(aid, target)
                 via = tuple(self._resolve(v, aid) for v in step.via)
                 t = self._goto(aid, t, target, step.by, via)
             elif step.do == "exit":
@@ -426,6 +485,7 @@ class Director:
                 self._key(aid, t, a.pos, a.heading)
                 self._key(aid, t + 0.01, self.offstage, a.heading)
                 t += 0.01
+            self.free_at[aid] = t
             ends.append(t)
         return max(ends)
 
@@ -440,9 +500,9 @@ class Director:
         do, obj = step.do, step.obj
         if obj is None:
             return
-        oids = self._objects_of(aid, obj)
-        if do in ("take", "receive") and step.to is not None and do == "receive":
-            for oid in self._objects_of(step.to, obj) if obj in ("bow", "arrows") else oids:
+        oids = self._objects_of(aid, obj, step.to)
+        if do == "receive" and step.to is not None:
+            for oid in oids:
                 self._give(oid, t0, step.to, aid)
             self.handovers.append((t0 - 0.5, t1 + 0.5, aid, step.to))
         elif do == "take":
@@ -451,7 +511,7 @@ class Director:
                 if oid == "jing":
                     self._obj(oid, t0, "state", "held")
         elif do in ("hand", "offer") and step.to is not None:
-            for oid in self._objects_of(step.to, obj) if obj in ("bow", "arrows") else oids:
+            for oid in oids:
                 self._give(oid, t1, aid, step.to)
             self.handovers.append((t0 - 0.5, t1 + 0.5, aid, step.to))
         elif do in ("set_down", "lean"):
@@ -462,6 +522,8 @@ class Director:
                 at = self._resolve(step.at, aid)
             for oid in oids:
                 self._give(oid, t1, aid, None, at)
+            if obj == "zhong" and self.counters["zhong"] == 0 and sum(self.counters.values()) == 0:
+                self._load_zhong(t1)
             if obj == "jing":
                 self._obj("jing", t1, "state", "leaning (倚旌于侯中)" if do == "lean" else "laid down")
         elif do in ("tie", "untie") and obj == "hou_rope":
@@ -559,6 +621,8 @@ class Director:
             shots = [s for s in res.shots if s.pair == pair_index]
         for a in step.who:
             self._key(a, t0, self.actors[a].pos, self.actors[a].heading)
+        if rnd in (2, 3) and self.counters["zhong"] < 8:
+            self._load_zhong(t0)
         t = t0 + 1.0
         shot_no = {a: 0 for a in step.who}
         for shot in shots:
@@ -610,6 +674,12 @@ class Director:
             self._event(s, t + 1.3, "say", "")
             pile = "right" if shot.side == "right" else "left"
             self._counters(t + 0.8, zhong=self.counters["zhong"] - 1, **{pile: self.counters[pile] + 1})
+
+    def _load_zhong(self, t: float) -> None:
+        """§26 坐實八筭于中，橫委其餘于中西: 80 counters (記62 箭籌八十), 8 of them in the 中."""
+        total = sum(self.counters.values()) or 80
+        self._counters(t, zhong=8, right=self.counters["right"], left=self.counters["left"],
+                       spare=total - 8 - self.counters["right"] - self.counters["left"])
 
     def _counters(self, t: float, **changes: int) -> None:
         for k, v in changes.items():
@@ -966,6 +1036,11 @@ class Rite:
             k[:, 4] = np.degrees(np.unwrap(np.radians(k[:, 4])))
             tracks.append((k[:, 0], np.column_stack([k[:, 1:4] * chi, k[:, 4]])))
         self._actors = _Linear(tracks)
+        self._hand_tracks = {}
+        for aid in self.actor_ids:
+            k = np.array(d.actors[aid].keys, dtype=float)
+            k = k[np.argsort(k[:, 0], kind="stable")]
+            self._hand_tracks[aid] = (k, np.degrees(np.unwrap(np.radians(k[:, 4]))))
         ev = {aid: d.actors[aid].events for aid in self.actor_ids}
         self._posture = _Steps([_step_track(ev[a], "posture", "stand") for a in self.actor_ids])
         self._holding = _Steps([_step_track(ev[a], "holding", "") for a in self.actor_ids])
@@ -1001,16 +1076,14 @@ class Rite:
         return np.array(ts), np.array(xs, dtype=float) * chi
 
     def _in_hands(self, actor: str, t0: float, t1: float) -> tuple[list[float], list[Point]]:
-        k = np.array(self.director.actors[actor].keys, dtype=float)
-        k = k[np.argsort(k[:, 0], kind="stable")]
+        """An object carried by ``actor`` from t0 to t1: in front of him at hand height."""
+        k, hdg = self._hand_tracks[actor]
         inner = k[(k[:, 0] > t0) & (k[:, 0] < t1), 0]
         times = np.concatenate([[t0], inner, [t1]])
-        out = []
-        for tt in times:
-            x, y, z = (np.interp(tt, k[:, 0], k[:, c]) for c in (1, 2, 3))
-            h = math.radians(float(np.interp(tt, k[:, 0], np.degrees(np.unwrap(np.radians(k[:, 4]))))))
-            out.append((x + 1.0 * math.sin(h), y + 1.0 * math.cos(h), z + HAND_Z))
-        return list(times), out
+        x, y, z = (np.interp(times, k[:, 0], k[:, c]) for c in (1, 2, 3))
+        h = np.radians(np.interp(times, k[:, 0], hdg))
+        pts = np.column_stack([x + np.sin(h), y + np.cos(h), z + HAND_Z])
+        return list(times), [tuple(p) for p in pts]
 
     # ---------------------------------------------------------------- queries
     def stage_at(self, t: float) -> StageSpan:
