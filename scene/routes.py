@@ -226,9 +226,13 @@ class Site:
         z = self.h.height if on else 0.0
         path = self._plan2d(a[:2], b[:2], obstacles)
         half = self.person_half
-        near = [p for p in persons
-                if abs(p[2] - z) < self.h.height / 2 and _near_path(p, path, half + self.CLEAR)]
-        if near:
+        level = [p for p in persons if abs(p[2] - z) < self.h.height / 2]
+        near: list[Point] = []
+        for _ in range(4):   # going round one person may lead past another: widen the set
+            more = [p for p in level if p not in near and _near_path(p, path, half + self.CLEAR)]
+            if not more:
+                break
+            near += more
             cores = [Box("person", x - half, y - half, x + half, y + half) for x, y, _ in near]
             path = self._plan2d(a[:2], b[:2], obstacles, cores)
         return [(x, y, z) for x, y in path]

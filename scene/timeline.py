@@ -263,29 +263,24 @@ class Director:
             return False
         grid = np.append(np.arange(ts[0] + 0.2, ts[-1], 0.2), ts[-1])
         me = np.column_stack([np.interp(grid, ts, pts[:, c]) for c in range(3)])
-        still: list[np.ndarray] = []
         for other, o in self.actors.items():
             if other == aid or not o.visible or other in self._exempt:
                 continue
             k = self._track_arrays(other)
             i0 = int(np.searchsorted(k[:, 0], ts[0], side="right"))
-            if i0 >= len(k) or k[i0, 0] > ts[-1]:
-                # no key during my walk: he stands where his last key left him
-                still.append(k[max(i0 - 1, 0), 1:4])
+            if i0 >= len(k) or (k[i0, 0] > ts[-1] and np.array_equal(k[i0, 1:4], k[i0 - 1, 1:4])):
+                # he stands still all the while: the route already goes round him, and waiting
+                # would not make him move
                 continue
             them = np.column_stack([np.interp(grid, k[:, 0], k[:, c]) for c in (1, 2, 3)])
             if (np.einsum("ij,ij->i", me - them, me - them) < self.min_gap ** 2).any():
-                return True
-        if still:
-            d2 = ((me[None, :, :] - np.array(still)[:, None, :]) ** 2).sum(axis=2)
-            if (d2 < self.min_gap ** 2).any():
                 return True
         return False
 
     def _departure(self, aid: str, t: float, path: list[Point]) -> float:
         """When the way is clear: prioritised planning — who was timed first goes first, others
-        wait (up to 30 s, then go anyway and the audit will say so)."""
-        for _ in range(60):
+        wait (up to 60 s, then go anyway and the audit will say so)."""
+        for _ in range(120):
             if not self._conflict(aid, self._timed(aid, t, path)):
                 break
             t += 0.5
@@ -711,7 +706,7 @@ class Director:
             target = (self._resolve(step.at, a, extra_slot=i if step.at.slot is not None else 0)
                       if step.at is not None else self.actors[a].pos)
             via = self._pass_by(step.via, a, target, extra=SPACING * i)
-            times[a] = self._goto(a, times[a], target, self._stairs(a, step), via)
+            times[a] = self._goto(a, times[a], self._free_spot(a, target), self._stairs(a, step), via)
             times[a] = self._turn(a, times[a], self._facing(a, step.facing))
         return max(times.values())
 
@@ -800,7 +795,7 @@ class Director:
             if step.at is not None:
                 target = self._resolve(step.at, a, extra_slot=i if step.at.slot is not None else 0)
                 via = tuple(self._resolve(v, a) for v in step.via)
-                times[a] = self._goto(a, times[a] + 0.8 * i, target, None, via, lane=1.5)
+                times[a] = self._goto(a, times[a] + 0.8 * i, self._free_spot(a, target), None, via)
             times[a] = self._turn(a, times[a], self._facing(a, step.facing))
         return max(times.values())
 
@@ -881,7 +876,7 @@ class Director:
                 times[a] = self._walk_path(a, times[a] + (2 * TREAD_S) * k, head)
             for i, a in enumerate(pair):
                 via = (self._resolve(chor.parse_ref("pos.sima@南3"), a),)
-                times[a] = self._goto(a, times[a], home[a], "west", via, lane=1.5)
+                times[a] = self._goto(a, times[a], self._free_spot(a, home[a]), "west", via)
                 times[a] = self._turn(a, times[a], 90.0)
             t = max(times.values()) + 0.5
         return t
