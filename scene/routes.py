@@ -228,13 +228,16 @@ class Site:
         half = self.person_half
         level = [p for p in persons if abs(p[2] - z) < self.h.height / 2]
         near: list[Point] = []
-        for _ in range(4):   # going round one person may lead past another: widen the set
+        for _ in range(10):   # going round one person may lead past another: widen the set
             more = [p for p in level if p not in near and _near_path(p, path, half + self.CLEAR)]
             if not more:
                 break
             near += more
             cores = [Box("person", x - half, y - half, x + half, y + half) for x, y, _ in near]
-            path = self._plan2d(a[:2], b[:2], obstacles, cores)
+            found = self._plan2d(a[:2], b[:2], obstacles, cores)
+            if len(found) == 2 and len(path) > 2:
+                break       # no way round them all: keep the way round the first ones
+            path = found
         return [(x, y, z) for x, y in path]
 
     #: half the stair width kept between the up and the down lane

@@ -844,11 +844,14 @@ class Director:
                 continue
             winner = pair[0] if pair[1] == loser else pair[1]
             home = {a: self.actors[a].pos for a in pair}
+            self._event(winner, t, "holding", "張弓")      # 勝者執張弓
+            self._event(loser, t, "holding", "弛弓")       # 不勝者執弛弓
             times = {a: t for a in pair}
             h = self.lay.hall
-            for i, a in enumerate(pair):
-                times[a] = self._goto(a, times[a], (-h.stairs_x + (-1.25 if i == 0 else 1.25),
-                                                    -h.stair_run - 1.0, 0.0), "west")
+            up_lane = -h.stairs_x + self.site.lane("west", True)
+            for k, a in enumerate((winner, loser)):   # the winner on the up lane, the loser at his right
+                times[a] = self._goto(a, times[a], self._free_spot(a, (up_lane + 2.5 * k, -h.stair_run - 1.0, 0.0)),
+                                      "west")
             self._sync(pair, times)
             for k, a in enumerate((winner, loser)):                     # 勝者先升
                 st = self.site.stair_points("west", up=True, lane=self.site.lane("west", True))
