@@ -1062,7 +1062,9 @@ class Rite:
             if kind == "at":
                 pts_t, pts = [t, t_next], [value, value]
             elif kind == "path":
-                pts_t, pts = list(value[0]), [tuple(p) for p in value[1]]
+                # the flight, then lying where it landed until someone picks it up
+                pts_t = list(value[0]) + [max(t_next, float(value[0][-1]))]
+                pts = [tuple(p) for p in value[1]] + [tuple(value[1][-1])]
             else:
                 pts_t, pts = self._in_hands(value, t, t_next)
             if ts and pts_t[0] <= ts[-1]:
