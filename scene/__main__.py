@@ -8,6 +8,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
+from pathlib import Path
 from typing import Any, Sequence
 
 
@@ -125,7 +127,98 @@ def cmd_audit(args: argparse.Namespace) -> None:
         raise SystemExit(1)
 
 
+def _size(text: str) -> tuple[int, int]:
+    from .stills import parse_size
+    return parse_size(text)
+
+
+def _check_stage(key: str) -> None:
+    """A bad --stage fails before the rite is compiled (the sections are the stages)."""
+    import re
+    from . import choreography as chor
+    from .stills import StillError
+    # the section headers only (n = …, id = …): parsing and checking the whole choreography takes longer
+    ns, ids = [], []
+    for f in sorted((chor.ASSETS / "rite").glob("*.toml")):
+        text = f.read_text(encoding="utf-8")
+        for block in re.split(r"^\[\[section\]\]\s*$", text, flags=re.M)[1:]:
+            n = re.search(r"^n\s*=\s*(\d+)", block, re.M)
+            i = re.search(r'^id\s*=\s*"([^"]+)"', block, re.M)
+            if n:
+                ns.append(n.group(1))
+            if i:
+                ids.append(i.group(1))
+    k = str(key).strip().lstrip("§")
+    if k not in ns and k not in ids:
+        raise StillError(f"unknown stage {key!r} (stages are 1–{len(ns)} or an id such as "
+                         f"{ids[min(20, len(ids) - 1)] if ids else 'sanou_she'})")
+
+
+def _check_views(text: str) -> list[str]:
+    from .views import parse
+    views = [v.strip() for v in text.split(",") if v.strip()]
+    if not views:
+        raise ValueError("--view is empty")
+    for v in views:
+        parse(v)
+    return views
+
+
+def cmd_still(args: argparse.Namespace) -> None:
+    from . import glprobe, readings, stills
+    size = _size(args.size)
+    view = _check_views(args.view)
+    if len(view) != 1:
+        raise ValueError("--view: one view for a still (stills takes a list)")
+    readings.get(args.reading)
+    if args.stage is not None:
+        _check_stage(args.stage)
+    glprobe.configure()
+    glprobe.start()                      # the OpenGL probe runs while the rite is loaded
+    t0 = time.perf_counter()
+    still = stills.export_still(args.out, args.stage, args.t, view[0], size, args.reading, args.labels,
+                                args.caption, args.roof)
+    print(f"{args.out}: §{still.stage.n} {still.stage.title}, t = {still.t:.1f} s, view {still.view}, "
+          f"{size[0]}x{size[1]} ({time.perf_counter() - t0:.2f} s)")
+
+
+def cmd_stills(args: argparse.Namespace) -> None:
+    from . import glprobe, readings, stills
+    size = _size(args.size)
+    views = _check_views(args.view)
+    readings.get(args.reading)
+    if args.stage:
+        for s in args.stage.split(","):
+            _check_stage(s)
+    glprobe.configure()
+    glprobe.start()
+    t0 = time.perf_counter()
+    done = stills.export_stills(args.out, views, size, args.reading,
+                                args.stage.split(",") if args.stage else None, args.labels, args.caption,
+                                args.roof, progress=(lambda st, v, f: print(f, flush=True)) if args.verbose else None)
+    n = len(done)
+    dt = time.perf_counter() - t0
+    print(f"{n} stills in {args.out} ({dt:.1f} s, {dt / max(n, 1):.2f} s a still); contact sheet: "
+          f"{Path(args.out) / 'index.html'}")
+
+
+def cmd_clip(args: argparse.Namespace) -> None:
+    from . import glprobe, readings, stills
+    size = _size(args.size)
+    view = _check_views(args.view)
+    readings.get(args.reading)
+    _check_stage(args.stage)
+    if args.fps <= 0 or args.fps > 60:
+        raise ValueError(f"--fps {args.fps:g} must be in (0, 60]")
+    glprobe.configure()
+    glprobe.start()
+    n = stills.export_clip(args.out, args.stage, view[0], size, args.reading, args.fps, args.speed,
+                           args.labels, args.caption, roof=args.roof)
+    print(f"{args.out}: {n} frames at {args.fps:g} fps")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    from .glprobe import GLUnavailable
     from .readings import ReadingError
     p = _Parser(prog="python -m scene", description="鄉射禮 reconstruction from the text")
     sub = p.add_subparsers(dest="cmd", required=True, parser_class=_Parser)
@@ -151,6 +244,40 @@ def main(argv: Sequence[str] | None = None) -> int:
     aud.add_argument("--hz", type=float, default=10.0)
     aud.set_defaults(func=cmd_audit)
 
+    st1 = sub.add_parser("still", help="one stage (or moment) as a PNG")
+    st1.add_argument("--stage", default=None, help="section number (21) or id (sanou_she)")
+    st1.add_argument("--t", type=float, default=None,
+                     help="seconds from the start of the stage (default: a representative moment); "
+                          "without --stage, seconds from the start of the rite")
+    st1.add_argument("--out", required=True, help="the PNG to write")
+    st1.set_defaults(func=cmd_still)
+
+    stl = sub.add_parser("stills", help="every stage as a PNG, and an index.html contact sheet")
+    stl.add_argument("--out", required=True, help="the folder to write")
+    stl.add_argument("--stage", default=None, help="only these stages (comma-separated)")
+    stl.add_argument("--verbose", action="store_true", help="print each file as it is written")
+    stl.set_defaults(func=cmd_stills)
+
+    clp = sub.add_parser("clip", help="a stage as an MP4 or a GIF")
+    clp.add_argument("--stage", required=True)
+    clp.add_argument("--out", required=True, help="FILE.mp4 or FILE.gif")
+    clp.add_argument("--fps", type=float, default=10.0)
+    clp.add_argument("--speed", type=float, default=None,
+                     help="rite seconds per clip second (default: fit the stage into 30 s)")
+    clp.set_defaults(func=cmd_clip)
+
+    for sp, size in ((st1, "1920x1080"), (stl, "1920x1080"), (clp, "960x540")):
+        sp.add_argument("--view", default="overview" if sp is not stl else "overview",
+                        help="overview, hall, range, plan, archer, guest, target, follow[:ACTOR]"
+                             + (" (comma-separated for several)" if sp is stl else ""))
+        sp.add_argument("--size", default=size, help="WxH, up to 7680x4320")
+        sp.add_argument("--reading", default=None, help="a preset name or a TOML file")
+        sp.add_argument("--labels", action=argparse.BooleanOptionalAction, default=True,
+                        help="Chinese labels on places and actors")
+        sp.add_argument("--caption", action=argparse.BooleanOptionalAction, default=True,
+                        help="the caption band (stage, 經, reading, scale bar)")
+        sp.add_argument("--roof", default="cutaway", help="cutaway (default), solid, ghost or none")
+
     for sp in (m, lay, rd, stg, pose):
         sp.add_argument("--json", action="store_true", help="machine-readable output")
     for sp in (m, lay, stg, pose, aud):
@@ -161,7 +288,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = p.parse_args(argv)
     try:
         args.func(args)
-    except (ReadingError, ValueError, KeyError) as exc:
+    except (ReadingError, ValueError, KeyError, GLUnavailable) as exc:
         msg = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
         return _fail(str(msg).splitlines()[0] if str(msg) else type(exc).__name__)
     except BrokenPipeError:

@@ -156,7 +156,8 @@ def _building(b: _Builder, h: Hall) -> None:
     # the stairs: 阼階 east, 西階 west (李如圭 各在楹之外而近序)
     for side, sx, zh in (("west", -1, "西階"), ("east", 1, "阼階")):
         x = sx * h.stairs_x
-        treads = [(x, -h.tread * (k - 0.5), h.tread_top(k)) for k in range(h.steps, 0, -1)]
+        # from the lowest 等 (farthest from the 堂) up to the top one beside the 堂廉
+        treads = [(x, -h.tread * (h.steps - k + 0.5), h.tread_top(k)) for k in range(1, h.steps + 1)]
         b.put(f"hall.{side}_steps", zh, (x, -h.stair_run / 2, h.height / 2),
               size=(h.stair_width, h.stair_run, h.height),
               source="經 §4 主人升一等賓升", commentary="李如圭 阼階西階各在楹之外而近序; 賈疏 士宜三尺故階三等",

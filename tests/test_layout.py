@@ -107,7 +107,8 @@ def test_stairs_and_hall_height_by_rank():
         assert lay.hall.height == height and lay.hall.steps == steps
         treads = lay["hall.west_steps"].extra["treads"]
         assert len(treads) == steps
-        assert sorted(t[2] for t in treads) == pytest.approx([height * k / steps for k in range(1, steps + 1)])
+        assert [t[2] for t in treads] == pytest.approx([height * k / steps for k in range(1, steps + 1)])
+        assert [t[1] for t in treads] == sorted(t[1] for t in treads)   # rising toward the 堂
         # 阼階 east, 西階 west, each between its 楹 and its 序
         for side, s in (("east", 1), ("west", -1)):
             x = xyz(lay, f"hall.{side}_steps")[0]

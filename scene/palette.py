@@ -1,0 +1,92 @@
+"""The colours of the scene: a period palette (not a chart's).
+
+Vermilion 楹 (丹楹), dark grey tiles, a rammed-earth 堂 (夯土) a little paler
+on its swept floor, undyed hemp cloth for the 侯 with its two 正 in 朱 and 綠
+(鄭 on 周禮 射人: 二正 朱綠), bronze vessels, lacquer red-black wood.  Actors
+take their colours from ``assets/cast.toml``.
+"""
+from __future__ import annotations
+
+#: material → '#rrggbb'
+COLOURS: dict[str, str] = {
+    # ground
+    "field": "#a3a57c",          # outside the court walls: grass and dust
+    "court": "#c7b48e",          # 庭: beaten earth
+    "court_path": "#cdbd9a",
+    "houdao": "#f6f1e2",         # the 侯道 axis, a chalk line (also what the plan test measures)
+    "shadow_ground": "#a08c69",
+    "shadow_tang": "#a98c62",
+    # the hall
+    "tang_side": "#a98560",      # rammed earth 堂 sides
+    "tang_floor": "#d2b88e",     # swept floor
+    "tang_edge": "#8e7152",      # the 廉 (edge) stones
+    "steps": "#b39066",
+    "pillar": "#b8321e",         # 丹楹, vermilion
+    "pillar_base": "#6f6a5e",
+    "timber": "#4b3222",         # purlins 庪 楣 棟 and rafters
+    "wall": "#e6dcc5",           # lime-plastered 序 and walls
+    "wall_base": "#9a8668",
+    "roof": "#3c3e44",           # grey-black tiles
+    "roof_ridge": "#2a2b30",
+    "roof_under": "#6b5140",
+    "door": "#5a3a26",
+    "window": "#7b6a4f",
+    "court_wall": "#b09371",     # rammed-earth 垣
+    "coping": "#4a4b50",
+    "gate": "#6a4128",
+    # the range
+    "hou_cloth": "#ece2c8",      # undyed 布
+    "hou_cloth_dark": "#ddd0b0",
+    "hou_centre": "#f3ead4",
+    "zheng_outer": "#3d7a4d",    # 綠
+    "zheng_inner": "#c0382a",    # 朱
+    "beast_ground": "#b23b2c",   # 丹質 of the 獸侯
+    "beast": "#f0e6cf",
+    "post": "#6a482c",
+    "rope": "#bba47a",
+    "fa": "#7c5533",             # 乏, leather screen
+    "wu_mark": "#a12a1c",        # 物, painted cross
+    # furniture
+    "bronze": "#7f6a42",
+    "bronze_dark": "#5b4b30",
+    "water": "#6d8fa0",
+    "basket": "#b79a5c",         # 篚, bamboo
+    "lacquer_red": "#8e2a1f",
+    "lacquer_black": "#2c1d18",
+    "stone": "#56605a",          # 磬
+    "mat": "#cdb986",            # 蒲筵
+    "mat_border": "#2a2420",     # 緇布純
+    "wood": "#7b5533",
+    "meat": "#a4553f",
+    "counter": "#e0cc8e",        # 筭, bamboo counters
+    "flag_pole": "#5a3f27",
+    "feather": "#eceae3",        # 鴻脰 sheath
+    "flag_red": "#c0392b",
+    "bow": "#6a3f22",
+    "string": "#efe6cf",
+    "arrow": "#c9ac72",
+    "fletch": "#f4f2ec",
+    # people
+    "skin": "#e2b993",
+    "hair": "#1d1b1c",
+    "shoe": "#2a2522",
+    "sash_default": "#f1ead8",   # 大帶 of undyed silk
+    "band_red": "#c0392b",
+    "band_black": "#1f1f22",
+    # page
+    "sky_top": "#c9d7e3",
+    "sky_bottom": "#efe9dc",
+    "paper": "#f3eee1",
+    "ink": "#1e1b18",
+    "ink_soft": "#5b5147",
+    "rule": "#8c7b66",
+}
+
+#: the sun: from the south-south-east and fairly high (a morning rite: 朝服), warm
+SUN_DIR = (-0.38, 0.62, -0.69)     # direction the light travels (towards the ground)
+SUN_COLOUR = (1.0, 0.95, 0.86)
+FILL_COLOUR = (0.80, 0.86, 1.0)
+
+
+def c(name: str) -> str:
+    return COLOURS[name]
