@@ -173,15 +173,16 @@ class Site:
         crossed = (t1 - t0) > 1e-6
         return ~crossed.any(axis=2)
 
-    def _plan2d(self, a, b, obstacles: list[Box], cores: list[Box] = ()) -> list[tuple[float, float]]:
+    def _plan2d(self, a, b, obstacles: list[Box], cores: list[Box] = (),
+                core_clear: float | None = None) -> list[tuple[float, float]]:
         """Shortest polyline a → b round the obstacles (Dijkstra on a visibility graph).
 
         Each obstacle is kept at CLEAR; people (``cores``, already their own size) at CLEAR
         too, except that when a or b is within that margin their bare size is used instead,
         and an obstacle that holds a or b itself is ignored (someone is going right up to it)."""
         boxes: list[Box] = []
-        for core in [*obstacles, *cores]:
-            grown = core.grow(self.CLEAR)
+        for k, core in enumerate([*obstacles, *cores]):
+            grown = core.grow(self.CLEAR if (k < len(obstacles) or core_clear is None) else core_clear)
             if not (grown.contains(*a) or grown.contains(*b)):
                 boxes.append(grown)
             elif not (core.contains(*a) or core.contains(*b)):
@@ -235,6 +236,12 @@ class Site:
             near += more
             cores = [Box("person", x - half, y - half, x + half, y + half) for x, y, _ in near]
             found = self._plan2d(a[:2], b[:2], obstacles, cores)
+            if len(found) == 2 and not self._visible(np.array([a[:2]]), np.array([b[:2]]), np.array(
+                    [(c.x0, c.y0, c.x1, c.y1) for c in cores]))[0, 0]:
+                # no way round them at a comfortable distance: squeeze past at the closest allowed
+                tight = 0.41 / self.layout.reading.chi_m
+                cores = [Box("person", x - tight, y - tight, x + tight, y + tight) for x, y, _ in near]
+                found = self._plan2d(a[:2], b[:2], obstacles, cores, core_clear=0.0)
             if len(found) == 2 and len(path) > 2:
                 break       # no way round them all: keep the way round the first ones
             path = found

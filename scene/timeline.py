@@ -261,14 +261,15 @@ class Director:
         pts = np.array([x[1] for x in timed])
         if ts[-1] - ts[0] < 1e-6:
             return False
-        grid = np.append(np.arange(ts[0] + 0.2, ts[-1], 0.2), ts[-1])
+        # my walk, then a few seconds standing where I arrive (someone timed earlier may still pass there)
+        grid = np.append(np.arange(ts[0] + 0.2, ts[-1], 0.2), np.arange(ts[-1], ts[-1] + 3.0, 0.25))
         me = np.column_stack([np.interp(grid, ts, pts[:, c]) for c in range(3)])
         for other, o in self.actors.items():
             if other == aid or not o.visible or other in self._exempt:
                 continue
             k = self._track_arrays(other)
             i0 = int(np.searchsorted(k[:, 0], ts[0], side="right"))
-            if i0 >= len(k) or (k[i0, 0] > ts[-1] and np.array_equal(k[i0, 1:4], k[i0 - 1, 1:4])):
+            if i0 >= len(k) or (k[i0, 0] > grid[-1] and np.array_equal(k[i0, 1:4], k[i0 - 1, 1:4])):
                 # he stands still all the while: the route already goes round him, and waiting
                 # would not make him move
                 continue
@@ -572,14 +573,13 @@ class Director:
         # up the stairs: 上射 first, the 下射 one 等 empty between them (中等)
         for i, a in enumerate(who):
             pts = self.site.stair_points(stairs[a], up=True, lane=self.site.lane(stairs[a], True))
+            if shared and i == 0:
+                # 上射升堂少左: at the top he steps aside to the west, clear of the stair, and waits
+                hx, hy, hz = pts[-1]
+                pts = [*pts, (hx - max(2.0, self.min_gap * 1.1), hy + 1.0, hz)]
             start = times[a] + (2 * TREAD_S + 0.2 if (shared and i == 1) else 0.0)
             self._key(a, start, self.actors[a].pos, self.actors[a].heading)
             times[a] = self._walk_path(a, start, [self.actors[a].pos, *pts])
-        # 上射升堂少左: the first steps aside to the west and waits for his partner
-        if shared:
-            a0 = who[0]
-            p = self.actors[a0].pos
-            times[a0] = self._goto(a0, times[a0], (p[0] - 2.0, p[1] + 1.0, p[2]))
         self._sync(who, times)
         for a in who:
             times[a] = self._salute(a, times[a], None)                    # 升堂揖
@@ -725,7 +725,8 @@ class Director:
                 pts += pair if east_first else pair[::-1]
             else:
                 pts.append((x, y, z))
-        return tuple(pts)
+        # a waypoint is no place to brush past someone standing there
+        return tuple(self._free_spot(aid, p) for p in pts)
 
     def _macro_collect_arrows(self, step: chor.Step, t0: float) -> float:
         """§22: the 弟子 fetch every arrow from the range and lay them on the 楅 (北括)."""
@@ -843,25 +844,30 @@ class Director:
                 t = self._forfeit_notable(loser, t)
                 continue
             winner = pair[0] if pair[1] == loser else pair[1]
+            if winner in ("bin", "zhuren", "dafu"):
+                # 若大夫之耦不勝則亦執弛弓特升飲: the partner goes up alone; the 大夫 keeps his mat
+                pair = (loser,)
             home = {a: self.actors[a].pos for a in pair}
-            self._event(winner, t, "holding", "張弓")      # 勝者執張弓
-            self._event(loser, t, "holding", "弛弓")       # 不勝者執弛弓
+            if len(pair) == 2:
+                self._event(winner, t, "holding", "張弓")      # 勝者執張弓
+            self._event(loser, t, "holding", "弛弓")           # 不勝者執弛弓
             times = {a: t for a in pair}
             h = self.lay.hall
             up_lane = -h.stairs_x + self.site.lane("west", True)
-            for k, a in enumerate((winner, loser)):   # the winner on the up lane, the loser at his right
+            order = (winner, loser) if len(pair) == 2 else (loser,)
+            for k, a in enumerate(order):   # the winner on the up lane, the loser at his right
                 times[a] = self._goto(a, times[a], self._free_spot(a, (up_lane + 2.5 * k, -h.stair_run - 1.0, 0.0)),
                                       "west")
             self._sync(pair, times)
-            for k, a in enumerate((winner, loser)):                     # 勝者先升
+            for k, a in enumerate(order):                               # 勝者先升
                 st = self.site.stair_points("west", up=True, lane=self.site.lane("west", True))
                 start = times[a] + (2 * TREAD_S + 0.2) * k
                 self._key(a, start, self.actors[a].pos, self.actors[a].heading)
                 times[a] = self._walk_path(a, start, [self.actors[a].pos, *st])
-            wp = self.actors[winner].pos
-            times[winner] = self._goto(winner, times[winner], (wp[0] + 2.5, wp[1] + 1.0, wp[2]))   # 少右
-            times[loser] = self._goto(loser, times[loser], (feng[0], feng[1] - 2.5, feng[2]),
-                                      "west", (self.site.ying_waypoint("west"),) if False else ())
+            if len(pair) == 2:
+                wp = self.actors[winner].pos
+                times[winner] = self._goto(winner, times[winner], (wp[0] + 2.5, wp[1] + 1.0, wp[2]))   # 少右
+            times[loser] = self._goto(loser, times[loser], (feng[0], feng[1] - 2.5, feng[2]), "west")
             tl = self._turn(loser, times[loser], 0.0)
             self._event(loser, tl, "posture", "sit")
             self._give("zhi_fa", tl + 1.0, None, loser)
@@ -872,14 +878,16 @@ class Director:
             self._give("zhi_fa", tl + 5.5, loser, None, (feng[0], feng[1], feng[2] + 0.6))
             self._event(loser, tl + 6.0, "posture", "stand")
             times[loser] = tl + 6.5
-            times[winner] = max(times[winner], times[loser])
-            for k, a in enumerate((loser, winner)):                     # 不勝者先降
+            down = order[::-1]                                          # 不勝者先降
+            for a in down:
+                times[a] = max(times[a], times[loser])
+            for k, a in enumerate(down):
                 head = self.site.stair_points("west", up=False, lane=self.site.lane("west", False))
-                times[a] = self._goto(a, max(times[a], times[loser] + 1.5 * k), head[0], "west")
+                times[a] = self._goto(a, times[a] + 1.5 * k, head[0], "west")
                 times[a] = self._walk_path(a, times[a] + (2 * TREAD_S) * k, head)
-            for i, a in enumerate(pair):
-                via = (self._resolve(chor.parse_ref("pos.sima@南3"), a),)
-                times[a] = self._goto(a, times[a], self._free_spot(a, home[a]), "west", via)
+            for k, a in enumerate(down):   # back by 司馬之南, one after the other
+                via = self._pass_by((chor.parse_ref("pos.sima@南4"),), a, home[a], extra=SPACING * k)
+                times[a] = self._goto(a, times[a] + 1.0 * k, self._free_spot(a, home[a]), "west", via)
                 times[a] = self._turn(a, times[a], 90.0)
             t = max(times.values()) + 0.5
         return t
