@@ -101,6 +101,8 @@ class Site:
         self.tang_obstacles = t_obs
         self.court_half_width = layout["hall.court"].size_chi[0] / 2
         self.gate_y = layout["hall.gate"].xyz_chi[1]
+        # the walkable ground: inside the walls of the 庭, and out through the 門 to 門外
+        self.court = Box("庭", -self.court_half_width + 1, self.gate_y - 30, self.court_half_width - 1, h.house_depth + 20)
 
     # --- surfaces -----------------------------------------------------------
     def on_tang(self, x: float, y: float) -> bool:
@@ -174,7 +176,7 @@ class Site:
         return ~crossed.any(axis=2)
 
     def _plan2d(self, a, b, obstacles: list[Box], cores: list[Box] = (),
-                core_clear: float | None = None) -> list[tuple[float, float]]:
+                core_clear: float | None = None, bounds: Box | None = None) -> list[tuple[float, float]]:
         """Shortest polyline a → b round the obstacles (Dijkstra on a visibility graph).
 
         Each obstacle is kept at CLEAR; people (``cores``, already their own size) at CLEAR
@@ -195,6 +197,9 @@ class Site:
         if len(corners):
             free = ~((corners[:, None, 0] > arr[None, :, 0]) & (corners[:, None, 0] < arr[None, :, 2]) &
                      (corners[:, None, 1] > arr[None, :, 1]) & (corners[:, None, 1] < arr[None, :, 3])).any(axis=1)
+            if bounds is not None:   # turn only where one can walk: on the 堂 floor, inside the 庭
+                free &= ((corners[:, 0] >= bounds.x0) & (corners[:, 0] <= bounds.x1) &
+                         (corners[:, 1] >= bounds.y0) & (corners[:, 1] <= bounds.y1))
             corners = corners[free]
         pts = np.vstack([ends, corners])
         vis = self._visible(pts, pts, arr)
@@ -225,7 +230,8 @@ class Site:
         on = a[2] > self.h.height / 2
         obstacles = self.tang_obstacles if on else self.ground_obstacles
         z = self.h.height if on else 0.0
-        path = self._plan2d(a[:2], b[:2], obstacles)
+        bounds = self.platform.grow(-0.3) if on else self.court
+        path = self._plan2d(a[:2], b[:2], obstacles, bounds=bounds)
         half = self.person_half
         level = [p for p in persons if abs(p[2] - z) < self.h.height / 2]
         near: list[Point] = []
@@ -235,13 +241,13 @@ class Site:
                 break
             near += more
             cores = [Box("person", x - half, y - half, x + half, y + half) for x, y, _ in near]
-            found = self._plan2d(a[:2], b[:2], obstacles, cores)
+            found = self._plan2d(a[:2], b[:2], obstacles, cores, bounds=bounds)
             if len(found) == 2 and not self._visible(np.array([a[:2]]), np.array([b[:2]]), np.array(
                     [(c.x0, c.y0, c.x1, c.y1) for c in cores]))[0, 0]:
                 # no way round them at a comfortable distance: squeeze past at the closest allowed
                 tight = 0.41 / self.layout.reading.chi_m
                 cores = [Box("person", x - tight, y - tight, x + tight, y + tight) for x, y, _ in near]
-                found = self._plan2d(a[:2], b[:2], obstacles, cores, core_clear=0.0)
+                found = self._plan2d(a[:2], b[:2], obstacles, cores, core_clear=0.0, bounds=bounds)
             if len(found) == 2 and len(path) > 2:
                 break       # no way round them all: keep the way round the first ones
             path = found

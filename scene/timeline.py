@@ -265,7 +265,8 @@ class Director:
         grid = np.append(np.arange(ts[0] + 0.2, ts[-1], 0.2), np.arange(ts[-1], ts[-1] + 3.0, 0.25))
         me = np.column_stack([np.interp(grid, ts, pts[:, c]) for c in range(3)])
         for other, o in self.actors.items():
-            if other == aid or not o.visible or other in self._exempt:
+            # (someone already gone out was still walking out during my walk: not skipped)
+            if other == aid or other in self._exempt:
                 continue
             k = self._track_arrays(other)
             i0 = int(np.searchsorted(k[:, 0], ts[0], side="right"))
@@ -288,10 +289,11 @@ class Director:
         return t
 
     def _free_spot(self, aid: str, target: Point) -> Point:
-        """Nobody stands on someone else's spot: step aside from whoever already stands there."""
+        """Nobody stands on someone else's spot: step aside from whoever already stands there
+        (except the other party of a hand-over, who may come within reach)."""
         x, y, z = target
         for _ in range(12):
-            crowd = [o.pos for k, o in self.actors.items() if k != aid and o.visible
+            crowd = [o.pos for k, o in self.actors.items() if k != aid and o.visible and k not in self._exempt
                      and abs(o.pos[2] - z) < 1.0 and math.dist(o.pos[:2], (x, y)) < self.min_gap * 1.3]
             if not crowd:
                 break
@@ -451,8 +453,7 @@ class Director:
                     target = (target[0] + k * SPACING * math.cos(math.radians(hd)),
                               target[1] - k * SPACING * math.sin(math.radians(hd)), target[2])
                     target = (target[0], target[1], self.site.surface_z(target[0], target[1]))
-                if step.do not in ("hand", "offer", "receive"):
-                    target = self._free_spot(aid, target)
+                target = self._free_spot(aid, target)
                 via = tuple(self._resolve(v, aid) for v in step.via)
                 t = self._goto(aid, t, target, step.by, via)
             elif step.do == "exit":
@@ -494,13 +495,14 @@ class Director:
     def _effects(self, step: chor.Step, aid: str, t0: float, t1: float) -> None:
         """What a step does to objects and to the other party."""
         do, obj = step.do, step.obj
+        if do in ("hand", "offer", "receive") and step.to is not None:
+            self.handovers.append((t0 - 0.5, t1 + 0.5, aid, step.to))   # within reach of each other
         if obj is None:
             return
         oids = self._objects_of(aid, obj, step.to)
         if do == "receive" and step.to is not None:
             for oid in oids:
                 self._give(oid, t0, step.to, aid)
-            self.handovers.append((t0 - 0.5, t1 + 0.5, aid, step.to))
         elif do == "take":
             for oid in oids:
                 self._give(oid, t0, None, aid)
@@ -509,7 +511,6 @@ class Director:
         elif do in ("hand", "offer") and step.to is not None:
             for oid in oids:
                 self._give(oid, t1, aid, step.to)
-            self.handovers.append((t0 - 0.5, t1 + 0.5, aid, step.to))
         elif do in ("set_down", "lean"):
             a = self.actors[aid]
             h = math.radians(a.heading)
