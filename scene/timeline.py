@@ -961,11 +961,14 @@ class _Linear:
     def sample(self, times: np.ndarray) -> np.ndarray:
         """(len(times), n, d) — np.interp per track and component."""
         d = self.vals.shape[1]
-        out = np.empty((len(times), self.n, d), dtype=np.float32)
+        out = np.empty((self.n, d, len(times)))      # filled in contiguous rows, returned as a view
         for k, (t, v) in enumerate(self.tracks):
+            if len(t) == 1 or v[0].tolist() == v[-1].tolist() and (v == v[0]).all():
+                out[k] = v[0][:, None]                # never moves: no interpolation needed
+                continue
             for c in range(d):
-                out[:, k, c] = np.interp(times, t, v[:, c])
-        return out
+                out[k, c] = np.interp(times, t, v[:, c])
+        return out.transpose(2, 0, 1)
 
 
 class _Steps:
