@@ -15,7 +15,6 @@ to its anchor when it had to move.
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path

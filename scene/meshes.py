@@ -27,14 +27,14 @@ import math
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Iterable
+from typing import Any
 
 import numpy as np
 
 from . import figures
 from .layout import Layout, build_layout
 from .palette import COLOURS as C, SUN_DIR
-from .shapes import (Batch, Mesh, box, box_between, ellipsoid, extrude, flat_polygon, frame_rot, frustum,
+from .shapes import (Batch, Mesh, box, box_between, ellipsoid, extrude, flat_polygon, frustum,
                      heading_rot, merge, rgb, rod, rot_x, rot_z, shade, slab, tube)
 
 #: roof modes: the whole roof; the south slope cut away (purlins and rafters left, 庪 楣 棟 readable);
@@ -358,7 +358,6 @@ _BOAR = [(-0.5, 0.05), (-0.4, 0.05), (-0.36, 0.22), (0.25, 0.22), (0.3, 0.05), (
 
 
 def _furniture(b: Batch, lay: Layout) -> None:
-    r, h = lay.reading, lay.hall
     # 洗 on its stand, 水 (a 罍 with its 勺) to the east, the 篚 to the west (南肆: laid N–S)
     x, y, _ = lay["court.xi"].xyz_chi
     m, col = _box_top((2.2, 2.2, 0.9), (x, y, 0.45), C["lacquer_black"], C["lacquer_red"])

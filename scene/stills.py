@@ -20,7 +20,6 @@ import os
 import pickle
 import re
 import sys
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Sequence
@@ -658,7 +657,7 @@ class Studio:
                  (x0, y - 9 * s), (x0 + mpx, y - 9 * s)]
         B.append(self._poly2d(ticks, lines=[(0, 1), (2, 3), (4, 5)], colour=C["ink_soft"], renderer=self.band,
                               width=max(1.0, 1.2 * s)))
-        B.append(self._text(f"0", fs, x0, y - 12 * s, C["ink_soft"], renderer=self.band, halign="center",
+        B.append(self._text("0", fs, x0, y - 12 * s, C["ink_soft"], renderer=self.band, halign="center",
                             valign="top"))
         B.append(self._text(f"{m_len:g} m", fs, x0 + mpx, y - 12 * s, C["ink_soft"], renderer=self.band,
                             halign="center", valign="top"))

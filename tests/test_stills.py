@@ -7,7 +7,6 @@ os.environ["PYVISTA_OFF_SCREEN"] = "true"
 
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
