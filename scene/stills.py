@@ -19,6 +19,7 @@ import math
 import os
 import pickle
 import re
+import shutil
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -795,10 +796,16 @@ def write_index(out_dir: Path, done, rite, views_: Sequence[str]) -> Path:
         rows.append(f'<section class="stage"><h3>§{st.n}　{html.escape(st.title)}</h3>'
                     f'<div class="row n{len(cells)}">{"".join(cells)}</div>'
                     f'<p class="cap">{cap}<span class="t">t = {t:.0f} s</span></p></section>')
+    # the sheet carries its own CJK font, so its captions are glyphs on any machine (OFL)
+    from .labels import font_path
+    font = Path(font_path())
+    font_name = font.name
+    shutil.copyfile(font, out_dir / font_name)
     doc = f"""<!doctype html>
 <html lang="zh-Hant"><head><meta charset="utf-8">
 <title>鄉射禮 — 五十一節 contact sheet ({html.escape(r.name)})</title>
 <style>
+@font-face {{ font-family: "Noto Sans TC"; src: url("{font_name}") format("opentype"); }}
 body {{ font-family: "Noto Sans TC", "Noto Sans CJK TC", "PingFang TC", "Microsoft JhengHei", sans-serif;
        margin: 1.5em; color: #1e1b18; background: #fbf8f0; }}
 h1 {{ font-size: 1.5em; margin: 0 0 .2em; }}

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import re
 
 os.environ["PYVISTA_OFF_SCREEN"] = "true"
 
@@ -174,6 +175,9 @@ def test_stills_contact_sheet_and_clip(tmp_path):
     assert names == ["01_戒賓.overview.png", "01_戒賓.plan.png", "21_三耦射.overview.png", "21_三耦射.plan.png"]
     html = (tmp_path / "index.html").read_text(encoding="utf-8")
     assert "三耦射" in html and "21_三耦射.plan.png" in html and len(done) == 4
+    # the sheet brings its own CJK font, so the captions are glyphs wherever it is opened
+    font = re.search(r'src: url\("([^"]+)"\)', html)[1]
+    assert (tmp_path / font).stat().st_size > 1_000_000
     gif = tmp_path / "c.gif"
     n = stills.export_clip(gif, 2, "overview", (160, 90), fps=2, max_seconds=2)
     assert gif.stat().st_size > 1000 and n >= 2
