@@ -27,14 +27,24 @@ def _dump(obj: Any) -> None:
     print(json.dumps(obj, ensure_ascii=False, indent=1))
 
 
+def _named_lengths(reading) -> dict[str, float]:
+    """The lengths the text's relational forms refer to (倍中, 參侯道 …), in 尺, from 記61."""
+    from .layout import build_layout
+    lay = build_layout(reading)
+    return {"侯道": lay["range.houdao"].size_chi[1], "中": lay["target.centre"].size_chi[0],
+            "躬": lay["target.body_upper"].size_chi[0], "上舌": lay["target.upper_strip"].size_chi[0]}
+
+
 def cmd_measure(args: argparse.Namespace) -> None:
     from . import readings, units
     reading = readings.get(args.reading)
+    refs = _named_lengths(reading)
     try:
-        found = [units.parse_length(args.text, reading)]
+        found = [units.parse_length(args.text, reading, refs)]
     except ValueError as whole_error:
-        found = units.find_measures(args.text, reading)
-        if not found:
+        # a sentence: report every measure in it — but a measure left hanging on 有 is malformed
+        found = units.find_measures(args.text, reading, refs)
+        if not found or any(args.text[m.span[1]:m.span[1] + 1] == "有" for m in found):
             raise whole_error
     rows = [{"text": m.text, "chi": round(m.chi, 6), "metres": round(m.metres, 4),
              "derivation": m.derivation, "span": list(m.span)} for m in found]

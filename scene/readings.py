@@ -53,7 +53,7 @@ class Field:
                 raise ReadingError(f"{where}: key '{self.key}' must be an integer, got {value!r}")
             if self.open_range is not None and not self.open_range[0] <= value <= self.open_range[1]:
                 lo, hi = self.open_range
-                raise ReadingError(f"{where}: key '{self.key}' = {value} is out of range (allowed: {lo:g} to {hi:g})")
+                raise ReadingError(f"{where}: key '{self.key}' = {value} is out of range (allowed: {lo} to {hi})")
             return value
         if value not in self.options:
             allowed = ", ".join(str(v) for v in self.options)

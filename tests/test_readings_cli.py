@@ -76,6 +76,8 @@ def test_cli_measure_json(capsys):
 
 @pytest.mark.parametrize("args, expect", [
     (["measure", "五十马"], "position 2 ('马')"),
+    (["measure", "三丈有"], "cannot parse '三丈有'"),
+    (["stages", "--seed", "-3"], "key 'seed' = -3 is out of range (allowed: 0 to 2147483647)"),
     (["layout", "--reading", "nosuch"], "unknown reading 'nosuch'"),
     (["layout", "--reading", "/no/such/file.toml"], "no such reading file"),
     (["frobnicate"], "invalid choice"),
@@ -90,3 +92,12 @@ def test_cli_bad_input_is_one_line_and_nonzero(args, expect):
 def test_cli_readings_lists_presets():
     out = run("readings")
     assert out.returncode == 0 and "zheng" in out.stdout and "xiang" in out.stdout
+
+
+def test_cli_measure_a_sentence_with_relations(capsys):
+    """經 §2 乏參侯道居侯黨之一西五步: a third of the 侯道 north, five 步 west — 侯道 taken from 記61."""
+    assert main(["measure", "乏參侯道居侯黨之一西五步", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [(r["text"], r["chi"]) for r in rows] == [("參侯道居侯黨之一", 100.0), ("五步", 30.0)]
+    assert main(["measure", "乏參侯道居侯黨之一西五步", "--json", "--reading", "wangzhi"]) == 0
+    assert [r["chi"] for r in json.loads(capsys.readouterr().out)] == [100.0, 40.0]
