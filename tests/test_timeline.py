@@ -61,10 +61,12 @@ def test_every_place_resolves_and_the_rite_compiles_in_every_reading(name):
     assert rite.duration > 600
 
 
-@pytest.mark.parametrize("name", ["zheng", "xiang", "zhou8cun"])
-def test_physics_at_10_hz(name):
+@pytest.mark.parametrize("reading", [
+    PRESETS["zheng"], PRESETS["xiang"], PRESETS["zhou8cun"], PRESETS["wangzhi"],
+    DEFAULT.replace(dafu_present=False), DEFAULT.replace(seed=3)], ids=lambda r: f"{r.name}-{r.dafu_present}-{r.seed}")
+def test_physics_at_10_hz(reading):
     """Nobody within 0.4 m of another (unless handing over), off a walkable surface, too fast, or inside a solid."""
-    found = audit(build_rite(name), hz=10.0)
+    found = audit(build_rite(reading), hz=10.0)
     assert not found, "\n".join(map(str, found[:20]))
 
 
