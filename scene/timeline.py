@@ -44,22 +44,47 @@ class _Linear:
         w = np.clip(np.where(j > i, (q - t0) / span, 0.0), 0.0, 1.0)
         return self.vals[i] + (self.vals[j] - self.vals[i]) * w[:, None]
 
+    @staticmethod
+    def _runs(t: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Split a track into runs of still and moving key segments: (start key, end key, moving)."""
+        moving = (v[1:] != v[:-1]).any(axis=1)
+        change = np.flatnonzero(moving[1:] != moving[:-1]) + 1
+        starts = np.concatenate([[0], change])
+        ends = np.concatenate([change, [len(moving)]])
+        return starts, ends, moving[starts]
+
     def sample(self, times: np.ndarray) -> np.ndarray:
-        """(len(times), n, d) — np.interp per track and component."""
+        """(len(times), n, d). Where a track stands still its value is copied; only where it
+        moves is it interpolated (people stand far more than they walk; arrows lie far more than they fly)."""
         d = self.vals.shape[1]
-        out = np.empty((self.n, d, len(times)))      # filled in contiguous rows, returned as a view
         times = np.asarray(times, dtype=float)
-        ordered = bool(np.all(np.diff(times) >= 0))
+        out = np.empty((self.n, d, len(times)))      # filled in contiguous rows, returned as a view
+        if len(times) and not bool(np.all(np.diff(times) >= 0)):
+            for k, (t, v) in enumerate(self.tracks):
+                for c in range(d):
+                    out[k, c] = np.interp(times, t, v[:, c])
+            return out.transpose(2, 0, 1)
+        if not hasattr(self, "_run_cache"):
+            self._run_cache = [self._runs(t, v) if len(t) > 1 else None for t, v in self.tracks]
         for k, (t, v) in enumerate(self.tracks):
-            if len(t) == 1 or (v == v[0]).all():
-                out[k] = v[0][:, None]                # never moves: no interpolation needed
+            runs = self._run_cache[k]
+            if runs is None or not runs[2].any():
+                out[k] = v[0][:, None]                # never moves
                 continue
-            # before its first key and after its last a track holds still: interpolate only between
-            i0, i1 = np.searchsorted(times, (t[0], t[-1])) if ordered else (0, len(times))
-            out[k, :, :i0] = v[0][:, None]
-            out[k, :, i1:] = v[-1][:, None]
-            for c in range(d):
-                out[k, c, i0:i1] = np.interp(times[i0:i1], t, v[:, c])
+            starts, ends, moving = runs
+            a = np.searchsorted(times, t[starts], side="left")
+            b = np.searchsorted(times, t[ends], side="left")
+            out[k, :, :a[0]] = v[0][:, None]
+            out[k, :, b[-1]:] = v[-1][:, None]
+            for s0, e0, lo, hi, mv in zip(starts, ends, a, b, moving):
+                if hi <= lo:
+                    continue
+                if mv:
+                    seg_t, seg_v = t[s0:e0 + 1], v[s0:e0 + 1]
+                    for c in range(d):
+                        out[k, c, lo:hi] = np.interp(times[lo:hi], seg_t, seg_v[:, c])
+                else:
+                    out[k, :, lo:hi] = v[s0][:, None]
         return out.transpose(2, 0, 1)
 
 

@@ -234,3 +234,15 @@ def test_cli_stages_and_pose_json():
 def test_cli_bad_input_one_line(args, expect):
     out = _cli(*args)
     assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1 and expect in out.stderr
+
+
+def test_sampling_equals_pose_at_and_plain_interpolation():
+    """sample() copies where a track stands still and interpolates where it moves: same numbers."""
+    times = np.linspace(0, RITE.duration, 701)
+    s = RITE.sample(times)
+    for k in (0, 350, 700):
+        p = RITE.pose_at(times[k])
+        assert np.allclose(s["actor_xyz_m"][k], p.actor_xyz_m, atol=1e-6)
+        assert np.allclose(s["object_xyz_m"][k], p.object_xyz_m, atol=1e-6)
+    ref = np.stack([np.interp(times, t, v[:, 1]) for t, v in RITE._objects.tracks], axis=1)
+    assert np.array_equal(s["object_xyz_m"][:, :, 1], ref)
