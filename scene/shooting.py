@@ -51,7 +51,7 @@ from .units import to_numeral
 
 __all__ = [
     "ARROWS", "HAND_CHI", "G_M_S2", "ARROW_SPEED_M_S", "JIE_S",
-    "Shot", "RoundResult", "rite_pairs", "shoot_round",
+    "Shot", "RoundResult", "shoot_round", "demonstrate",
     "count_display", "announce", "flight_time", "arrow_path",
 ]
 
@@ -112,30 +112,6 @@ class RoundResult:
     announcement: str
     winner: str | None
     losers: tuple[str, ...]
-
-
-# ------------------------------------------------------------------ pairs
-def rite_pairs(round_no: int, *, dafu_present: bool = True, zhongbin_pairs: int = 1) -> list[tuple[str, str]]:
-    """The pairs (上射 id, 下射 id) of a round in the text's order.
-
-    Round 1: the 三耦 only (§21).  Rounds 2 and 3: the 三耦, then 賓 (上射) with
-    主人 (下射, §28 主人為下射), then — if a 大夫 is present — a 眾賓 as 上射 with the
-    大夫 as 下射 (§29 大夫為下射), then ``zhongbin_pairs`` pairs of 眾賓 (§30; the
-    text gives no number: 射無算).
-    """
-    _check_round(round_no)
-    pairs = [(f"ou{k}.shang", f"ou{k}.xia") for k in (1, 2, 3)]
-    if round_no == 1:
-        return pairs
-    pairs.append(("bin", "zhuren"))
-    k = 1
-    if dafu_present:
-        pairs.append((f"zhongbin{k}", "dafu"))
-        k += 1
-    for _ in range(zhongbin_pairs):
-        pairs.append((f"zhongbin{k}", f"zhongbin{k + 1}"))
-        k += 2
-    return pairs
 
 
 # ------------------------------------------------------------------ counting

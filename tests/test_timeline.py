@@ -246,3 +246,17 @@ def test_sampling_equals_pose_at_and_plain_interpolation():
         assert np.allclose(s["object_xyz_m"][k], p.object_xyz_m, atol=1e-6)
     ref = np.stack([np.interp(times, t, v[:, 1]) for t, v in RITE._objects.tracks], axis=1)
     assert np.array_equal(s["object_xyz_m"][:, :, 1], ref)
+
+
+def test_the_pairs_of_each_round_follow_the_text():
+    """Round 1: the 三耦 (§21). Rounds 2–3: the 三耦, 賓 上射 with 主人 下射 (§28), a 眾賓 with the
+    大夫 as 下射 (§29 大夫為下射), then the 眾賓 (§30)."""
+    from scene.director import _pairs_in
+    sanou = [("ou1_up", "ou1_low"), ("ou2_up", "ou2_low"), ("ou3_up", "ou3_low")]
+    assert _pairs_in(RITE.results[1]) == sanou
+    for rnd in (2, 3):
+        pairs = _pairs_in(RITE.results[rnd])
+        assert pairs[:3] == sanou and pairs[3] == ("bin", "zhuren") and pairs[4][1] == "dafu"
+        assert all(a.startswith("zhongbin") for p in pairs[5:] for a in p)
+    no_dafu = build_rite(DEFAULT.replace(dafu_present=False))
+    assert all("dafu" not in p for p in _pairs_in(no_dafu.results[2]))
