@@ -27,6 +27,7 @@ Section::
     with_prev = true             # starts together with the previous step
     role = "司馬"                # the actor's role from this step on
     round = 1                    # for shoot / count / forfeit: 0 (誘射), 1, 2, 3
+    when = "dafu_present"        # played only when this switch of the reading is on (若有遵者)
     note = "…"                   # why, when the data makes a choice
 
 PLACE REFS: ``<layout place id>`` · ``<id>#<slot>`` (a person's place in a
@@ -190,6 +191,7 @@ class Step:
     round: int | None = None
     note: str = ""
     offset: int = 0       # where the phrase starts in the passage
+    when: str | None = None   # a reading switch (WHEN) that must be on
 
 
 @dataclass(frozen=True)
@@ -219,7 +221,9 @@ class Choreography:
 ROUND_VERBS = {"shoot", "count", "forfeit"}
 PAIR_VERBS = {"approach", "shoot", "retire", "pick_arrows"}
 _STEP_KEYS = {"phrase", "who", "do", "at", "facing", "obj", "to", "by", "via", "dur", "with_prev", "role",
-              "round", "note"}
+              "round", "note", "when"}
+#: reading switches a step may depend on (``when``): the step is played only if the switch is on
+WHEN = {"dafu_present"}
 
 
 def _check_facing(facing: Any, where: str) -> None:
@@ -274,9 +278,12 @@ def _step(raw: dict[str, Any], sec_n: int, text: str, where: str, actors: dict[s
     dur = raw.get("dur")
     if dur is not None and (not isinstance(dur, (int, float)) or dur <= 0):
         raise ChoreographyError(f"{where}: dur must be a positive number of seconds")
+    when = raw.get("when")
+    if when is not None and when not in WHEN:
+        raise ChoreographyError(f"{where}: when {when!r} is not a reading switch ({', '.join(sorted(WHEN))})")
     return Step(phrase, who, raw["do"], at, raw.get("facing"), obj, to, by, via,
                 None if dur is None else float(dur), bool(raw.get("with_prev", False)), raw.get("role"),
-                raw.get("round"), raw.get("note", ""), offset)
+                raw.get("round"), raw.get("note", ""), offset, when)
 
 
 def _load_toml(path: Path) -> dict[str, Any]:

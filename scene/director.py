@@ -154,6 +154,8 @@ class Director:
         self.counters = {"zhong": 0, "right": 0, "left": 0, "spare": 0}
 
     def _kept(self, step: chor.Step) -> bool:
+        if step.when is not None and not getattr(self.r, step.when):
+            return False
         return all(w in self.present for w in step.who) and (step.to is None or step.to in self.present)
 
     def _shoot_rounds(self) -> None:
