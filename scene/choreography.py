@@ -19,7 +19,8 @@ Section::
     do = "order"                 # a verb of VERBS
     at = "pos.sima"              # where the step happens (walk there first); see PLACE REFS
     facing = "北面"              # 北面 東面 西南面 … or "toward:<place ref>"
-    obj = "jing"                 # object handled (take, set_down, hand, receive, lean, tie, untie …)
+    obj = "jing"                 # object handled (take, set_down, hand, receive, lean, tie, untie …);
+                                 # "bow" / "arrows": the archer's own; "arrows.sishe": that actor's arrows
     to = "huozhe"                # the other party of hand / offer / receive
     by = "west"                  # stairs for ascend / descend (default: the actor's own)
     via = ["pos.sima@南3"]       # waypoints the text names (由司射之西, 出于司馬之南 …)
@@ -263,8 +264,11 @@ def _step(raw: dict[str, Any], sec_n: int, text: str, where: str, actors: dict[s
             raise ChoreographyError(f"{where}: unknown actor {ref.actor!r} in place reference")
     _check_facing(raw.get("facing"), where)
     obj = raw.get("obj")
-    if obj is not None and obj not in things and not obj.startswith(("bow", "arrows")):
+    owned = re.fullmatch(r"(bow|arrows)(?:\.([a-z0-9_]+))?", obj or "")
+    if obj is not None and obj not in things and not owned:
         raise ChoreographyError(f"{where}: unknown object {obj!r}")
+    if owned and owned[2] is not None and owned[2] not in actors:
+        raise ChoreographyError(f"{where}: unknown actor {owned[2]!r} in object {obj!r}")
     to = raw.get("to")
     if to is not None and to not in actors:
         raise ChoreographyError(f"{where}: unknown actor {to!r} in 'to'")

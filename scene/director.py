@@ -368,15 +368,20 @@ class Director:
             self.actors[dst].holding.append(label)
             self._hold_event(dst, t)
             self._obj(oid, t, "held", dst)
+            if oid.startswith(("arrow.", "bow.")):
+                self._obj(oid, t, "state", "in hand")
         elif at is not None:
             self._obj(oid, t, "at", at)
 
     def _objects_of(self, aid: str, obj: str, other: str | None = None) -> list[str]:
         """Object ids of a step's ``obj``; "bow"/"arrows" are the archer's own, whichever of the
         two parties of a hand-over the archer is (有司 hands an archer his bow, §19; back, §43)."""
-        if obj not in ("bow", "arrows"):
+        if "." in obj and obj.split(".", 1)[0] in ("bow", "arrows"):   # someone else's: arrows.sishe
+            obj, owner = obj.split(".", 1)
+        elif obj not in ("bow", "arrows"):
             return [obj]
-        owner = aid if f"bow.{aid}" in self.objects or other is None else other
+        else:
+            owner = aid if f"bow.{aid}" in self.objects or other is None else other
         if f"bow.{owner}" not in self.objects:
             raise chor.ChoreographyError(f"{owner} has no {obj} (not an archer)")
         if obj == "bow":
