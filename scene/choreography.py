@@ -26,6 +26,7 @@ Section::
     via = ["pos.sima@南3"]       # waypoints the text names (由司射之西, 出于司馬之南 …)
     dur = 4.0                    # seconds, overriding the verb's default
     with_prev = true             # starts together with the previous step
+    delay = 1.2                  # … but so many seconds later (主人升一等賓升: not together)
     role = "司馬"                # the actor's role from this step on
     round = 1                    # for shoot / count / forfeit: 0 (誘射), 1, 2, 3
     when = "dafu_present"        # played only when this switch of the reading is on (若有遵者)
@@ -193,6 +194,7 @@ class Step:
     note: str = ""
     offset: int = 0       # where the phrase starts in the passage
     when: str | None = None   # a reading switch (WHEN) that must be on
+    delay: float = 0.0        # seconds after the step would otherwise start (with_prev: 不俱升)
 
 
 @dataclass(frozen=True)
@@ -222,7 +224,7 @@ class Choreography:
 ROUND_VERBS = {"shoot", "count", "forfeit"}
 PAIR_VERBS = {"approach", "shoot", "retire", "pick_arrows"}
 _STEP_KEYS = {"phrase", "who", "do", "at", "facing", "obj", "to", "by", "via", "dur", "with_prev", "role",
-              "round", "note", "when"}
+              "round", "note", "when", "delay"}
 #: reading switches a step may depend on (``when``): the step is played only if the switch is on
 WHEN = {"dafu_present"}
 
@@ -285,9 +287,12 @@ def _step(raw: dict[str, Any], sec_n: int, text: str, where: str, actors: dict[s
     when = raw.get("when")
     if when is not None and when not in WHEN:
         raise ChoreographyError(f"{where}: when {when!r} is not a reading switch ({', '.join(sorted(WHEN))})")
+    delay = raw.get("delay", 0.0)
+    if isinstance(delay, bool) or not isinstance(delay, (int, float)) or delay < 0:
+        raise ChoreographyError(f"{where}: delay must be a number of seconds ≥ 0")
     return Step(phrase, who, raw["do"], at, raw.get("facing"), obj, to, by, via,
                 None if dur is None else float(dur), bool(raw.get("with_prev", False)), raw.get("role"),
-                raw.get("round"), raw.get("note", ""), offset, when)
+                raw.get("round"), raw.get("note", ""), offset, when, float(delay))
 
 
 def _load_toml(path: Path) -> dict[str, Any]:

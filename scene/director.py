@@ -397,9 +397,9 @@ class Director:
             for i, step in enumerate(sec.steps):
                 if not self._kept(step):
                     continue
-                t0 = group_start if step.with_prev else group_end
+                t0 = (group_start if step.with_prev else group_end) + step.delay
                 if not step.with_prev:
-                    group_start = t0
+                    group_start = t0 - step.delay
                 try:
                     end = self._do(sec, step, t0)
                 except (RuntimeError, ValueError, KeyError) as exc:

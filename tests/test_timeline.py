@@ -260,3 +260,10 @@ def test_the_pairs_of_each_round_follow_the_text():
         assert all(a.startswith("zhongbin") for p in pairs[5:] for a in p)
     no_dafu = build_rite(DEFAULT.replace(dafu_present=False))
     assert all("dafu" not in p for p in _pairs_in(no_dafu.results[2]))
+
+
+def test_host_goes_up_one_step_before_the_guest():
+    """§4 主人升一等賓升 (鄭: 不俱升): the 賓 starts up while the 主人 is already on the stairs."""
+    host = next(s for s in RITE.spans if s.phrase == "主人升一等")
+    guest = next(s for s in RITE.spans if s.phrase == "賓升")
+    assert host.start_s < guest.start_s < host.end_s
