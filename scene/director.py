@@ -21,7 +21,7 @@ from . import choreography as chor
 from .layout import Layout, build_layout
 from .places import FACING_DEG
 from .readings import Reading
-from .routes import Site, heading_deg, keep_lane, offset_polyline, subdivide
+from .routes import Site, heading_deg, offset_polyline, subdivide
 from .shooting import ARROWS, RoundResult, arrow_path, demonstrate, shoot_round
 
 Point = tuple[float, float, float]
@@ -327,15 +327,11 @@ class Director:
         return t
 
     def _goto(self, aid: str, t: float, target: Point, stairs: str | None = None,
-              via: tuple[Point, ...] = (), lane: float = 0.0) -> float:
+              via: tuple[Point, ...] = ()) -> float:
         a = self.actors[aid]
         if math.dist(a.pos, target) < 0.05 and not via:
             return t
-        path = self._plan(aid, a.pos, target, stairs, via)
-        if lane:
-            fine = subdivide(path, 4.0)
-            path = keep_lane(self.site, fine, offset_polyline(fine, lane))
-        return self._walk_path(aid, t, path)
+        return self._walk_path(aid, t, self._plan(aid, a.pos, target, stairs, via))
 
     def _plan(self, aid: str, start: Point, target: Point, stairs: str | None = None,
               via: tuple[Point, ...] = ()) -> list[Point]:
@@ -622,40 +618,36 @@ class Director:
         if rnd in (2, 3) and self.counters["zhong"] < 8:
             self._load_zhong(t0)
         t = t0 + 1.0
-        shot_no = {a: 0 for a in step.who}
+        last_call = t
         for shot in shots:
             a = shot.archer
             t_draw = t if (rnd != 3 or shot.release_s is None) else max(t, t0 + shot.release_s - 2.5)
             self._event(a, t_draw, "posture", "shoot")
             t_rel = t_draw + 2.5
             self._event(a, t_rel + 0.6, "posture", "stand")
-            shot_no[a] += 1
-            oid = f"arrow.{a}.{shot.n}"
-            self._release(a, oid, t_rel, shot)
+            t_land = self._release(a, f"arrow.{a}.{shot.n}", t_rel, shot)
             t = t_rel + 1.2
-            t_land = self._land_time
             if rnd >= 1 and shot.hit:
-                self._call(t_land, shot, rnd)
+                last_call = self._call(t_land, shot, rnd)
         if rnd in (2, 3):   # 若有餘筭則反委之，又取中之八筭改實八筭于中
             self._counters(t + 1.0, zhong=8, spare=self.counters["spare"] + self.counters["zhong"] - 8)
-        return max(t, self._last_call) + 1.0
+        return max(t, last_call) + 1.0
 
-    _land_time = 0.0
-    _last_call = 0.0
-
-    def _release(self, archer: str, oid: str, t_rel: float, shot) -> None:
+    def _release(self, archer: str, oid: str, t_rel: float, shot) -> float:
+        """The arrow's flight; returns when it lands."""
         ts, xyz = arrow_path(shot.start_chi, shot.landing_chi, self.r.chi_m)
         self._obj(oid, t_rel, "path", (t_rel + ts, xyz))
         self._obj(oid, t_rel, "state", "in flight")
         where = "stuck in the 侯" if shot.landing_chi[2] > 0.01 else "on the ground"
-        self._land_time = t_rel + float(ts[-1])
-        self._obj(oid, self._land_time, "state", ("hit (獲) — " if shot.hit else "miss — ") + where)
+        t_land = t_rel + float(ts[-1])
+        self._obj(oid, t_land, "state", ("hit (獲) — " if shot.hit else "miss — ") + where)
         a = self.actors[archer]
         if "矢" in a.holding:
             a.holding.remove("矢")
             self._hold_event(archer, t_rel)
+        return t_land
 
-    def _call(self, t: float, shot, rnd: int) -> None:
+    def _call(self, t: float, shot, rnd: int) -> float:
         """獲者坐而獲，舉旌以宮，偃旌以商; 釋獲者 lays a 筭 (rounds 2–3, 上射 right / 下射 left)."""
         hz = "huozhe"
         self._event(hz, t, "posture", "stand")
@@ -664,7 +656,6 @@ class Director:
         self._event(hz, t + 1.2, "posture", "sit")
         self._event(hz, t + 1.2, "say", "")
         self._obj("jing", t + 1.2, "state", "lowered (偃旌以商)")
-        self._last_call = t + 1.2
         if shot.scored:
             s = "shihuozhe"
             self._event(s, t + 0.3, "posture", "sit")
@@ -672,6 +663,7 @@ class Director:
             self._event(s, t + 1.3, "say", "")
             pile = "right" if shot.side == "right" else "left"
             self._counters(t + 0.8, zhong=self.counters["zhong"] - 1, **{pile: self.counters[pile] + 1})
+        return t + 1.2
 
     def _load_zhong(self, t: float) -> None:
         """§26 坐實八筭于中，橫委其餘于中西: 80 counters (記62 箭籌八十), 8 of them in the 中."""

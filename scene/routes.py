@@ -297,30 +297,6 @@ class Site:
         return out
 
 
-def keep_lane(site: "Site", original: list[Point], shifted: list[Point]) -> list[Point]:
-    """Drop the sideways shift wherever it would leave the level walked on or enter an obstacle."""
-    if len(shifted) != len(original):
-        return [q for q in shifted if abs(site.surface_z(q[0], q[1]) - q[2]) < 1e-6
-                and site.solid_at(*q) is None] or original
-    def ok(q: Point) -> bool:
-        return abs(site.surface_z(q[0], q[1]) - q[2]) < 1e-6 and site.solid_at(*q) is None
-
-    out = [q if ok(q) else p for p, q in zip(original, shifted)]
-    for _ in range(3):   # a shifted segment may still cut a corner: fall back on both its ends
-        changed = False
-        for i in range(len(out) - 1):
-            a, b = out[i], out[i + 1]
-            if a[2] != b[2]:
-                continue
-            if not all(ok(tuple(a[c] + (b[c] - a[c]) * f for c in range(3))) for f in (0.25, 0.5, 0.75)):
-                if out[i] != original[i] or out[i + 1] != original[i + 1]:
-                    out[i], out[i + 1] = original[i], original[i + 1]
-                    changed = True
-        if not changed:
-            break
-    return out
-
-
 def _near_path(p: Point, path: list[tuple[float, float]], d: float) -> bool:
     """Is p within d of the polyline (in plan)?"""
     px, py = p[0], p[1]
