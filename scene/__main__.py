@@ -174,17 +174,25 @@ def _check_views(text: str) -> list[str]:
     return views
 
 
-def cmd_still(args: argparse.Namespace) -> None:
-    from . import glprobe, readings, stills
+def _render_args(args: argparse.Namespace, stages: Sequence[str]) -> tuple[tuple[int, int], list[str]]:
+    """Check everything a rendering command was given, then start the OpenGL probe (it runs
+    while the rite is loaded); returns (size, views)."""
+    from . import glprobe, readings
     size = _size(args.size)
-    view = _check_views(args.view)
-    if len(view) != 1:
-        raise ValueError("--view: one view for a still (stills takes a list)")
+    views = _check_views(args.view)
     readings.get(args.reading)
-    if args.stage is not None:
-        _check_stage(args.stage)
+    for s in stages:
+        _check_stage(s)
     glprobe.configure()
-    glprobe.start()                      # the OpenGL probe runs while the rite is loaded
+    glprobe.start()
+    return size, views
+
+
+def cmd_still(args: argparse.Namespace) -> None:
+    from . import stills
+    if len(_check_views(args.view)) != 1:
+        raise ValueError("--view: one view for a still (stills takes a list)")
+    size, view = _render_args(args, [] if args.stage is None else [args.stage])
     t0 = time.perf_counter()
     still = stills.export_still(args.out, args.stage, args.t, view[0], size, args.reading, args.labels,
                                 args.caption, args.roof)
@@ -193,15 +201,8 @@ def cmd_still(args: argparse.Namespace) -> None:
 
 
 def cmd_stills(args: argparse.Namespace) -> None:
-    from . import glprobe, readings, stills
-    size = _size(args.size)
-    views = _check_views(args.view)
-    readings.get(args.reading)
-    if args.stage:
-        for s in args.stage.split(","):
-            _check_stage(s)
-    glprobe.configure()
-    glprobe.start()
+    from . import stills
+    size, views = _render_args(args, args.stage.split(",") if args.stage else [])
     t0 = time.perf_counter()
     done = stills.export_stills(args.out, views, size, args.reading,
                                 args.stage.split(",") if args.stage else None, args.labels, args.caption,
@@ -213,15 +214,10 @@ def cmd_stills(args: argparse.Namespace) -> None:
 
 
 def cmd_clip(args: argparse.Namespace) -> None:
-    from . import glprobe, readings, stills
-    size = _size(args.size)
-    view = _check_views(args.view)
-    readings.get(args.reading)
-    _check_stage(args.stage)
+    from . import stills
     if args.fps <= 0 or args.fps > 60:
         raise ValueError(f"--fps {args.fps:g} must be in (0, 60]")
-    glprobe.configure()
-    glprobe.start()
+    size, view = _render_args(args, [args.stage])
     n = stills.export_clip(args.out, args.stage, view[0], size, args.reading, args.fps, args.speed,
                            args.labels, args.caption, roof=args.roof)
     print(f"{args.out}: {n} frames at {args.fps:g} fps")

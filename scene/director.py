@@ -167,6 +167,7 @@ class Director:
         for rnd, ps in pairs.items():
             if ps:
                 self.results[rnd] = shoot_round(rnd, ps, self.lay, self.r.seed)
+        self.round_pairs = pairs
         self.demo = demonstrate("sishe", self.lay, self.r.seed)
 
     # ------------------------------------------------------------------ places
@@ -611,7 +612,7 @@ class Director:
             shots = list(self.demo)
         else:
             res = self.results[rnd]
-            pair_index = [p for p in _pairs_in(res)].index(tuple(step.who))
+            pair_index = self.round_pairs[rnd].index(tuple(step.who))
             shots = [s for s in res.shots if s.pair == pair_index]
         for a in step.who:
             self._key(a, t0, self.actors[a].pos, self.actors[a].heading)
@@ -907,15 +908,6 @@ class Director:
         t = self._goto(loser, t, mat, self.c.actors[loser].stairs)
         t = self._turn(loser, t, 180.0)
         return t
-
-
-def _pairs_in(res: RoundResult) -> list[tuple[str, str]]:
-    pairs: dict[int, list[str]] = {}
-    for s in res.shots:
-        pairs.setdefault(s.pair, [])
-        if s.archer not in pairs[s.pair]:
-            pairs[s.pair].append(s.archer)
-    return [tuple(v) for _, v in sorted(pairs.items())]  # type: ignore[misc]
 
 
 def _last_state(o: _ObjectState) -> str:

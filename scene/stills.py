@@ -502,20 +502,17 @@ class Studio:
             pts.InsertNextPoint(float(x), float(y), 0.0)
         pd = vtkPolyData()
         pd.SetPoints(pts)
-        if polys:
+        def cells(groups) -> vtkCellArray:
             ca = vtkCellArray()
-            for poly in polys:
-                ca.InsertNextCell(len(poly))
-                for i in poly:
+            for g in groups:
+                ca.InsertNextCell(len(g))
+                for i in g:
                     ca.InsertCellPoint(i)
-            pd.SetPolys(ca)
+            return ca
+        if polys:
+            pd.SetPolys(cells(polys))
         if lines:
-            la = vtkCellArray()
-            for line in lines:
-                la.InsertNextCell(len(line))
-                for i in line:
-                    la.InsertCellPoint(i)
-            pd.SetLines(la)
+            pd.SetLines(cells(lines))
         m = vtkPolyDataMapper2D()
         m.SetInputData(pd)
         coord = vtkCoordinate()

@@ -157,17 +157,14 @@ class Rite:
         self.names = {a.id: a.name for a in self.choreography.actors.values()}
         chi = reading.chi_m
         tracks = []
+        self._hand_tracks = {}   # keys in 尺 with unwrapped headings: what carried objects follow
         for aid in self.actor_ids:
             k = np.array(d.actors[aid].keys, dtype=float)
             k = k[np.argsort(k[:, 0], kind="stable")]
             k[:, 4] = np.degrees(np.unwrap(np.radians(k[:, 4])))
+            self._hand_tracks[aid] = k
             tracks.append((k[:, 0], np.column_stack([k[:, 1:4] * chi, k[:, 4]])))
         self._actors = _Linear(tracks)
-        self._hand_tracks = {}
-        for aid in self.actor_ids:
-            k = np.array(d.actors[aid].keys, dtype=float)
-            k = k[np.argsort(k[:, 0], kind="stable")]
-            self._hand_tracks[aid] = (k, np.degrees(np.unwrap(np.radians(k[:, 4]))))
         ev = {aid: d.actors[aid].events for aid in self.actor_ids}
         self._posture = _Steps([_step_track(ev[a], "posture", "stand") for a in self.actor_ids])
         self._holding = _Steps([_step_track(ev[a], "holding", "") for a in self.actor_ids])
@@ -206,7 +203,8 @@ class Rite:
 
     def _in_hands(self, actor: str, t0: float, t1: float) -> tuple[list[float], list[Point]]:
         """An object carried by ``actor`` from t0 to t1: in front of him at hand height."""
-        k, hdg = self._hand_tracks[actor]
+        k = self._hand_tracks[actor]
+        hdg = k[:, 4]
         inner = k[(k[:, 0] > t0) & (k[:, 0] < t1), 0]
         times = np.concatenate([[t0], inner, [t1]])
         x, y, z = (np.interp(times, k[:, 0], k[:, c]) for c in (1, 2, 3))

@@ -251,7 +251,14 @@ def test_sampling_equals_pose_at_and_plain_interpolation():
 def test_the_pairs_of_each_round_follow_the_text():
     """Round 1: the 三耦 (§21). Rounds 2–3: the 三耦, 賓 上射 with 主人 下射 (§28), a 眾賓 with the
     大夫 as 下射 (§29 大夫為下射), then the 眾賓 (§30)."""
-    from scene.director import _pairs_in
+    def _pairs_in(res):   # (上射, 下射) in shooting order, read back from the shots themselves
+        pairs: dict[int, list[str]] = {}
+        for shot in res.shots:
+            pairs.setdefault(shot.pair, [])
+            if shot.archer not in pairs[shot.pair]:
+                pairs[shot.pair].append(shot.archer)
+        return [tuple(v) for _, v in sorted(pairs.items())]
+
     sanou = [("ou1_up", "ou1_low"), ("ou2_up", "ou2_low"), ("ou3_up", "ou3_low")]
     assert _pairs_in(RITE.results[1]) == sanou
     for rnd in (2, 3):
