@@ -1,4 +1,4 @@
-"""Command line: ``python -m scene {measure,layout,readings} …``.
+"""Command line: ``python -m scene {measure,layout,readings,stages,pose,audit,still,stills,clip,pack} …``.
 
 Every failure the user can cause (a bad measurement, an unknown reading, a
 broken TOML file) prints one line naming what was wrong and exits 2.
@@ -6,6 +6,7 @@ broken TOML file) prints one line naming what was wrong and exits 2.
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import sys
 import time
@@ -189,13 +190,14 @@ def _render_args(args: argparse.Namespace, stages: Sequence[str]) -> tuple[tuple
 
 
 def cmd_still(args: argparse.Namespace) -> None:
-    from . import stills
+    from . import stills, views
     if len(_check_views(args.view)) != 1:
         raise ValueError("--view: one view for a still (stills takes a list)")
     size, view = _render_args(args, [] if args.stage is None else [args.stage])
     t0 = time.perf_counter()
+    cam = views.camera_from_json(args.camera, view[0]) if args.camera else None
     still = stills.export_still(args.out, args.stage, args.t, view[0], size, args.reading, args.labels,
-                                args.caption, args.roof)
+                                args.caption, args.roof, camera=cam)
     print(f"{args.out}: §{still.stage.n} {still.stage.title}, t = {still.t:.1f} s, view {still.view}, "
           f"{size[0]}x{size[1]} ({time.perf_counter() - t0:.2f} s)")
 
@@ -221,6 +223,19 @@ def cmd_clip(args: argparse.Namespace) -> None:
     n = stills.export_clip(args.out, args.stage, view[0], size, args.reading, args.fps, args.speed,
                            args.labels, args.caption, roof=args.roof)
     print(f"{args.out}: {n} frames at {args.fps:g} fps")
+
+
+def cmd_pack(args: argparse.Namespace) -> None:
+    from . import readings, webpack
+    readings.get(args.reading)                 # a bad reading fails before anything is built
+    t0 = time.perf_counter()
+    out = webpack.write_pack(args.out, args.reading, args.seed)
+    dt = time.perf_counter() - t0
+    fonts = webpack.write_font(out / "font" / "cjk.otf", (out / "scene.json").read_text(encoding="utf-8"))
+    for f in [out / "scene.json", out / "scene.bin"] + fonts:
+        raw = f.read_bytes()
+        print(f"{f}: {len(raw):,} bytes ({len(gzip.compress(raw, 6)):,} gzipped)")
+    print(f"pack {args.out} in {dt:.1f} s")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -256,6 +271,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                      help="seconds from the start of the stage (default: a representative moment); "
                           "without --stage, seconds from the start of the rite")
     st1.add_argument("--out", required=True, help="the PNG to write")
+    st1.add_argument("--camera", default=None,
+                     help="a camera as JSON (position, focal_point, view_up, view_angle, parallel, "
+                          "parallel_scale; the app's export) instead of the named view")
     st1.set_defaults(func=cmd_still)
 
     stl = sub.add_parser("stills", help="every stage as a PNG, and an index.html contact sheet")
@@ -272,12 +290,16 @@ def main(argv: Sequence[str] | None = None) -> int:
                      help="rite seconds per clip second (default: fit the stage into 30 s)")
     clp.set_defaults(func=cmd_clip)
 
+    pk = sub.add_parser("pack", help="the scene pack for the browser player (scene.json, scene.bin, font/)")
+    pk.add_argument("--out", required=True, help="the folder to write")
+    pk.set_defaults(func=cmd_pack)
+
     for sp, size in ((st1, "1920x1080"), (stl, "1920x1080"), (clp, "960x540")):
         sp.add_argument("--view", default="overview" if sp is not stl else "overview",
                         help="overview, hall, range, plan, archer, guest, target, follow[:ACTOR]"
                              + (" (comma-separated for several)" if sp is stl else ""))
         sp.add_argument("--size", default=size, help="WxH, up to 7680x4320")
-        sp.add_argument("--reading", default=None, help="a preset name or a TOML file")
+        sp.add_argument("--reading", default=None, help="a preset name, a TOML file, or preset,key=value,…")
         sp.add_argument("--labels", action=argparse.BooleanOptionalAction, default=True,
                         help="Chinese labels on places and actors")
         sp.add_argument("--caption", action=argparse.BooleanOptionalAction, default=True,
@@ -286,9 +308,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     for sp in (m, lay, rd, stg, pose):
         sp.add_argument("--json", action="store_true", help="machine-readable output")
-    for sp in (m, lay, stg, pose, aud):
-        sp.add_argument("--reading", default=None, help="a preset name or a TOML file")
-    for sp in (stg, pose, aud):
+    for sp in (m, lay, stg, pose, aud, pk):
+        sp.add_argument("--reading", default=None, help="a preset name, a TOML file, or preset,key=value,…")
+    for sp in (stg, pose, aud, pk):
         sp.add_argument("--seed", type=int, default=None, help="the shooting seed (default: the reading's)")
 
     args = p.parse_args(argv)

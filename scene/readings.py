@@ -273,4 +273,55 @@ def get(spec: str | Reading | None) -> Reading:
         return PRESETS[spec]
     if spec.endswith(".toml") or Path(spec).exists():
         return load_toml(spec)
-    raise ReadingError(f"unknown reading {spec!r} (presets: {', '.join(PRESETS)}; or a path to a .toml file)")
+    if "=" in spec or "," in spec:
+        return from_query(spec)
+    raise ReadingError(f"unknown reading {spec!r} (presets: {', '.join(PRESETS)}; a path to a .toml file; "
+                       f"or preset,key=value,…)")
+
+
+def from_query(text: str) -> Reading:
+    """A reading from a URL's ``reading=`` value: a preset, then ``key=value`` changes, comma-separated
+    (``xiang``, ``zheng,bu_chi=8,dafu_present=false``). Bad parts give a one-line :class:`ReadingError`."""
+    parts = [p.strip() for p in str(text).split(",") if p.strip()]
+    if not parts or "=" in parts[0]:
+        parts.insert(0, "zheng")
+    base = PRESETS.get(parts[0])
+    if base is None:
+        raise ReadingError(f"reading={text!r}: unknown preset {parts[0]!r} (presets: {', '.join(PRESETS)})")
+    changes: dict[str, Any] = {}
+    for p in parts[1:]:
+        key, sep, raw = p.partition("=")
+        key = key.strip()
+        field = FIELD_BY_KEY.get(key)
+        if not sep or field is None:
+            raise ReadingError(f"reading={text!r}: {p!r} is not key=value with a known key "
+                               f"(known: {', '.join(FIELD_BY_KEY)})")
+        changes[key] = field.check(_query_value(field, raw.strip(), text), f"reading={text!r}")
+    if not changes:
+        return base
+    return dataclasses.replace(base, title=f"{base.title} (changed: {', '.join(changes)})", **changes)
+
+
+def _query_value(field: Field, raw: str, text: str) -> Any:
+    try:
+        if field.kind is bool:
+            if raw.lower() not in ("true", "false", "1", "0"):
+                raise ValueError
+            return raw.lower() in ("true", "1")
+        if field.kind is float:
+            return float(raw)
+        if field.kind is int:
+            return int(raw)
+    except ValueError:
+        raise ReadingError(f"reading={text!r}: {field.key}={raw!r} is not a {field.kind.__name__}") from None
+    return raw
+
+
+def to_query(r: Reading) -> str:
+    """The shortest ``reading=`` value that :func:`from_query` turns back into ``r`` (its choices)."""
+    base = PRESETS.get(r.name) or min(PRESETS.values(), key=lambda p: sum(
+        getattr(p, f.key) != getattr(r, f.key) for f in FIELDS))
+    diff = [f for f in FIELDS if getattr(base, f.key) != getattr(r, f.key)]
+    def fmt(v: Any) -> str:
+        return str(v).lower() if isinstance(v, bool) else f"{v:g}" if isinstance(v, float) else str(v)
+    return ",".join([base.name] + [f"{f.key}={fmt(getattr(r, f.key))}" for f in diff])

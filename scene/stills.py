@@ -434,7 +434,8 @@ class Studio:
         return w, h - self.band_px
 
     def render(self, t: float, view: str = "overview", *, labels: bool = True, caption: bool = True,
-               stage=None) -> Still:
+               stage=None, camera=None) -> Still:
+        """One still at time t from a named view, or from ``camera`` (a :class:`views.Camera`: the app's)."""
         from . import meshes, views
         from .meshes import to_vtk
         rite = self.rite
@@ -448,7 +449,7 @@ class Studio:
         span = rite.span_at(pose.t)
         focus = tuple(span.who) if span is not None and span.section == stage.n else ()
         vw, vh = self._viewport_size()
-        cam = views.camera(view, rite, pose, vw / vh, focus)
+        cam = camera if camera is not None else views.camera(view, rite, pose, vw / vh, focus)
         views.apply(cam, self.ren)
         self._roof_for(cam)
         ppm = cam.px_per_m(vh)
@@ -700,8 +701,8 @@ def save_png(img: np.ndarray, path: str | Path) -> None:
 
 def export_still(out: str | Path, stage: str | int | None = None, t: float | None = None, view: str = "overview",
                  size: tuple[int, int] = (1920, 1080), reading=None, labels: bool = True,
-                 caption: bool = True, roof: str = "cutaway") -> Still:
-    """``python -m scene still``: one stage (or an absolute time) to a PNG."""
+                 caption: bool = True, roof: str = "cutaway", camera=None) -> Still:
+    """``python -m scene still``: one stage (or an absolute time) to a PNG (from ``camera`` if given)."""
     from . import views
     views.parse(view)
     glprobe.configure()
@@ -710,7 +711,7 @@ def export_still(out: str | Path, stage: str | int | None = None, t: float | Non
     st, tt = _stage_and_time(rite, stage, t)
     studio = Studio(reading, size, roof=roof, rite=rite)
     try:
-        still = studio.render(tt, view, labels=labels, caption=caption, stage=st)
+        still = studio.render(tt, view, labels=labels, caption=caption, stage=st, camera=camera)
     finally:
         studio.close()
     save_png(still.image, out)

@@ -206,3 +206,21 @@ def apply(cam: Camera, renderer) -> None:
         c.SetViewAngle(cam.view_angle)
         d = math.dist(cam.position, cam.focal_point)
         c.SetClippingRange(max(0.3, d * 0.02), d + 400.0)
+
+
+def camera_from_json(text: str | dict, name: str = "free") -> Camera:
+    """A camera from JSON (the app sends the browser's camera for an export); one-line errors."""
+    import json
+    try:
+        d = json.loads(text) if isinstance(text, str) else dict(text)
+        vec = {k: tuple(float(c) for c in d[k]) for k in ("position", "focal_point", "view_up")}
+        if any(len(v) != 3 for v in vec.values()):
+            raise ValueError("position, focal_point and view_up need three numbers")
+        cam = Camera(str(d.get("name", name)), VIEWS.get(name.split(":")[0], name), vec["position"],
+                     vec["focal_point"], vec["view_up"], float(d.get("view_angle", 30.0)),
+                     bool(d.get("parallel", False)), float(d.get("parallel_scale", 1.0)))
+    except (ValueError, KeyError, TypeError) as exc:
+        raise ViewError(f"--camera: not a camera ({exc})") from None
+    if math.dist(cam.position, cam.focal_point) < 1e-6 or not 1.0 <= cam.view_angle <= 120.0:
+        raise ViewError("--camera: position equals focal_point, or view_angle is outside 1–120°")
+    return cam

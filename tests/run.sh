@@ -3,4 +3,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+# the browser tests drive Debian's Chromium (never `playwright install`, which downloads from outside)
+if [ ! -x /usr/bin/chromium ]; then
+    echo "tests/run.sh: installing the Debian package chromium for the browser tests" >&2
+    SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+    $SUDO apt-get update -qq >/dev/null 2>&1 || true
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
+fi
 python -m pytest "$@"

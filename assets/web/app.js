@@ -1,0 +1,319 @@
+// The app's bridge: per-tab trame state <-> the player (player.js).
+// The Vuetify layout (scene/ui.py) binds state and calls window.xsl.*; the player draws and plays;
+// the server is asked only for packs (a reading), exports and zips (trame triggers).
+import { Player } from './player.js';
+
+const VIEWS = ['overview', 'hall', 'range', 'plan', 'archer', 'target', 'guest'];
+const PARAMS = ['stage', 't', 'view', 'reading', 'classroom'];
+
+let T = null;          // window.trame
+let player = null;
+let manifest = null;
+let lastUrlWrite = 0;
+let applying = false;  // state changes we make ourselves do not echo back to the player
+
+const get = (k) => T.state.get(k);
+const set = (k, v) => T.state.set(k, v);
+
+function fmtTime(s) {
+  s = Math.max(0, s);
+  const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), x = Math.floor(s % 60);
+  return `${h}:${String(m).padStart(2, '0')}:${String(x).padStart(2, '0')}`;
+}
+
+function stageOf(n) { return manifest.stages.find((s) => s.n === n); }
+
+// ---------------------------------------------------------------- text panel
+function textFor(n, phrase, offset) {
+  const tx = manifest.texts[String(n)];
+  if (!tx) return null;
+  const simp = get('lang') === 'simp';
+  const jing = simp && tx.jing_s ? tx.jing_s : tx.jing;
+  let at = -1, len = 0;
+  if (phrase) {
+    at = offset >= 0 && tx.jing.substr(offset, phrase.length) === phrase ? offset : tx.jing.indexOf(phrase);
+    len = phrase.length;
+  }
+  const notes = (tx.notes || []).map((g) => ({
+    after: tx.jing.slice(Math.max(0, g.at - 6), g.at), text: simp && g.text_s ? g.text_s : g.text }));
+  const seed = (tx.seed || []).map((s) => ({ n: s.n, text: simp && s.text_s ? s.text_s : s.text }));
+  return {
+    n, title: tx.title,
+    pre: at >= 0 ? jing.slice(0, at) : jing, hit: at >= 0 ? jing.slice(at, at + len) : '',
+    post: at >= 0 ? jing.slice(at + len) : '', notes, seed,
+  };
+}
+
+function refreshText() {
+  if (!manifest || !player) return;
+  const s = player.state();
+  const step = s.stepIndex >= 0 ? manifest.steps[s.stepIndex] : null;
+  const onStage = step && step.section === s.stage;
+  set('text', textFor(s.stage, onStage ? step.phrase : '', onStage ? step.offset : -1));
+}
+
+// ---------------------------------------------------------------- player -> state
+let lastStage = -1, lastStep = -2;
+function onState(s) {
+  if (!manifest) return;
+  applying = true;
+  try {
+    set('t', Math.round(s.t * 10) / 10);
+    const st = stageOf(s.stage);
+    set('t_label', `${fmtTime(s.t)} / ${fmtTime(manifest.duration_s)}` +
+        (st ? ` · §${st.n} +${(s.t - st.start).toFixed(1)} s` : ''));
+    set('playing', !!s.playing);
+    if (s.view && get('view') !== s.view) set('view', s.view);
+    if (s.labels !== undefined && get('labels') !== s.labels) set('labels', s.labels);
+    if (s.stage !== lastStage || s.stepIndex !== lastStep) {
+      lastStage = s.stage; lastStep = s.stepIndex;
+      set('stage_n', s.stage);
+      set('stage_title', st ? st.title : '');
+      set('step_phrase', s.phrase || (st ? st.incipit : ''));
+      refreshText();
+      writeUrl(true);
+    } else {
+      writeUrl(false);
+    }
+  } finally { applying = false; }
+}
+
+function onPick(info) {
+  if (!info) { set('inspect', null); return; }
+  const rows = [];
+  const m = (v) => (v === undefined || v === null || v === '' ? null : v);
+  const fmt3 = (a) => a.map((c) => c.toFixed(2)).join(', ');
+  if (info.kind) rows.push(['kind', info.kind]);
+  if (m(info.role)) rows.push(['role 職', info.role]);
+  if (m(info.posture)) rows.push(['posture', info.posture]);
+  if (info.xyz_chi) rows.push(['position (尺)', fmt3(info.xyz_chi)]);
+  if (info.xyz_m) rows.push(['position (m)', fmt3(info.xyz_m)]);
+  if (info.heading !== undefined && info.heading !== null) rows.push(['facing', `${Math.round(info.heading)}° (0 = north)`]);
+  if (m(info.phrase)) rows.push(['sentence 經', info.phrase]);
+  if (m(info.source)) rows.push(['placed by', info.source]);
+  if (m(info.derivation)) rows.push(['arithmetic', info.derivation]);
+  if (m(info.commentary)) rows.push(['commentary', info.commentary]);
+  if (m(info.status)) rows.push(['status', info.status]);
+  if (info.near) {
+    rows.push(['at the place', `${info.near.name} (${info.near.id})`]);
+    if (m(info.near.source)) rows.push(['its passage', info.near.source]);
+    if (m(info.near.derivation)) rows.push(['its arithmetic', info.near.derivation]);
+  }
+  if (m(info.part)) rows.push(['part', info.part]);
+  set('inspect', { title: `${info.name || info.id} ${info.id && info.name ? '· ' + info.id : ''}`, rows });
+  if (!get('classroom')) set('right_tab', 'inspect');
+}
+
+// ---------------------------------------------------------------- URL (deep links)
+function linkParams() {
+  const s = player.state();
+  const st = stageOf(s.stage);
+  const p = new URLSearchParams();
+  p.set('stage', String(s.stage));
+  p.set('t', (s.t - (st ? st.start : 0)).toFixed(1));
+  p.set('view', s.view || get('view'));
+  if (get('reading_q') && get('reading_q') !== 'zheng') p.set('reading', get('reading_q'));
+  if (get('classroom')) p.set('classroom', '1');
+  return p;
+}
+
+function writeUrl(force) {
+  const now = performance.now();
+  if (!force && now - lastUrlWrite < 1000) return;
+  lastUrlWrite = now;
+  history.replaceState(null, '', `${location.pathname}?${linkParams().toString()}`);
+}
+
+// validate ?stage=&t=&view=&reading=&classroom= against the pack; problems -> one visible message
+function readParams() {
+  const q = new URLSearchParams(location.search);
+  const out = { problems: [] };
+  for (const k of q.keys()) if (!PARAMS.includes(k)) out.problems.push(`unknown parameter '${k}'`);
+  if (q.has('reading')) out.reading = q.get('reading');
+  if (q.has('stage')) {
+    const n = Number(q.get('stage'));
+    if (!Number.isInteger(n) || !stageOf(n)) out.problems.push(`stage=${q.get('stage')} is not a section of the rite (1–${manifest.stages.length})`);
+    else out.stage = n;
+  }
+  if (q.has('t')) {
+    const t = Number(q.get('t'));
+    const st = out.stage ? stageOf(out.stage) : null;
+    const max = st ? st.end - st.start : manifest.duration_s;
+    if (q.get('t') === '' || !Number.isFinite(t) || t < 0 || t > max) out.problems.push(`t=${q.get('t')} is not a time within ${st ? '§' + st.n : 'the rite'} (0–${max.toFixed(1)} s)`);
+    else out.t = t;
+  }
+  if (q.has('view')) {
+    if (!VIEWS.includes(q.get('view'))) out.problems.push(`view=${q.get('view')} is not a view (${VIEWS.join(', ')})`);
+    else out.view = q.get('view');
+  }
+  if (q.has('classroom')) {
+    if (!['1', '0', 'true', 'false'].includes(q.get('classroom'))) out.problems.push(`classroom=${q.get('classroom')} is not 1 or 0`);
+    else out.classroom = ['1', 'true'].includes(q.get('classroom'));
+  }
+  return out;
+}
+
+function applyParams(p) {
+  if (p.stage) player.gotoStage(p.stage);
+  if (p.t !== undefined) player.setTime((p.stage ? stageOf(p.stage).start : 0) + p.t);
+  if (p.view) player.setView(p.view);
+  if (p.classroom) setClassroom(true);
+}
+
+function say(msg) { set('message', msg); }
+
+// ---------------------------------------------------------------- readings
+function setReadingState(query, title) {
+  set('reading_q', query);
+  set('reading_title', title || '');
+  const vals = {};
+  const f = manifest.reading.fields || {};
+  for (const k of Object.keys(f)) vals[k] = f[k];
+  set('reading_vals', vals);
+  set('reading_preset', query.split(',')[0]);
+}
+
+async function loadReading(query, { ghost = false } = {}) {
+  set('busy', 'computing the scene under this reading …');
+  try {
+    const res = await T.trigger('xsl_pack', [query]);
+    if (!res || res.error) { say(res ? res.error : 'the server did not answer'); return false; }
+    const keep = player.state();
+    await player.setPack(res.url, { ghost });
+    manifest = player.pack;
+    player.setTime(Math.min(keep.t, manifest.duration_s));
+    fillNav();
+    setReadingState(res.query, res.title);
+    lastStage = -1;
+    onState(player.state());
+    return true;
+  } finally { set('busy', ''); }
+}
+
+function queryFromPanel() {
+  const base = get('reading_preset') || 'zheng';
+  const vals = get('reading_vals') || {};
+  const presetVals = (get('xsl_preset_vals') || {})[base] || {};
+  const parts = [base];
+  for (const [k, v] of Object.entries(vals)) {
+    if (presetVals[k] === undefined || presetVals[k] === v || v === '' || v === null) continue;
+    parts.push(`${k}=${typeof v === 'boolean' ? String(v) : v}`);
+  }
+  return parts.join(',');
+}
+
+// ---------------------------------------------------------------- navigator
+function fillNav() {
+  const groups = [];
+  for (const s of manifest.stages) {
+    let g = groups[groups.length - 1];
+    if (!g || g.phase !== s.phase) { g = { phase: s.phase, title: s.phase_title || s.phase, items: [] }; groups.push(g); }
+    g.items.push({ n: s.n, title: s.title, round: s.round });
+  }
+  set('nav', groups);
+  set('marks', manifest.stages.map((s) => ({ n: s.n, title: s.title, round: s.round, x: (100 * s.start / manifest.duration_s).toFixed(3) })));
+  set('duration', manifest.duration_s);
+}
+
+// ---------------------------------------------------------------- exports
+function download(url, name) {
+  const a = document.createElement('a');
+  a.href = url; a.download = name; document.body.appendChild(a); a.click(); a.remove();
+}
+
+async function exportPng(size) {
+  set('busy', `rendering a ${size} PNG with the still exporter …`);
+  try {
+    const s = player.state();
+    const res = await T.trigger('xsl_export', [get('reading_q'), s.t, player.camera(), s.view || get('view'), size, !!get('labels'), get('roof')]);
+    if (!res || res.error) { say(res ? res.error : 'the server did not answer'); return; }
+    download(res.url, res.name);
+  } finally { set('busy', ''); }
+}
+
+async function exportZip(size) {
+  set('busy', `rendering every stage at ${size} (about a minute) …`);
+  try {
+    const res = await T.trigger('xsl_zip', [get('reading_q'), size]);
+    if (!res || res.error) { say(res ? res.error : 'the server did not answer'); return; }
+    download(res.url, res.name);
+  } finally { set('busy', ''); }
+}
+
+// ---------------------------------------------------------------- classroom & keys
+function setClassroom(on) {
+  set('classroom', !!on);
+  document.body.classList.toggle('xsl-classroom', !!on);
+  writeUrl(true);
+}
+
+function onKey(ev) {
+  const tag = (ev.target && ev.target.tagName) || '';
+  if (['INPUT', 'TEXTAREA', 'SELECT'].includes(tag) || (ev.target && ev.target.isContentEditable)) return;
+  if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+  if (ev.key === 'Escape' && get('classroom')) { setClassroom(false); ev.preventDefault(); return; }
+  if (ev.key === 'c' || ev.key === 'C') { setClassroom(!get('classroom')); ev.preventDefault(); return; }
+  if (player && player.handleKey(ev)) { ev.preventDefault(); ev.stopPropagation(); }
+}
+
+// ---------------------------------------------------------------- boot
+async function boot() {
+  T = window.trame;
+  const el = document.getElementById('xsl-view');
+  player = new Player(el, { fontUrl: get('xsl_font_urls')[0], onState, onPick, onError: (m) => say(String(m)) });
+  window.__xslPlayer = player;
+  await player.load(get('xsl_default_pack'));
+  manifest = player.pack;
+  fillNav();
+  setReadingState('zheng', manifest.reading.label || '');
+  const p = readParams();
+  if (p.reading && p.reading !== 'zheng') {
+    const ok = await loadReading(p.reading);
+    if (!ok) p.problems.push(`reading=${p.reading} was not applied`);
+  }
+  const again = readParams();           // stage/t are checked against the pack of the reading in force
+  applyParams(again);
+  if (p.problems.length) say(`Link not understood: ${p.problems.join('; ')}. Showing the default instead.`);
+  if (!again.stage && again.t === undefined) player.gotoStage(manifest.stages[0].n);
+  lastStage = -1;
+  onState(player.state());
+  set('ready', true);
+  document.addEventListener('keydown', onKey, true);
+  // controls bound to state drive the player (unless the change came from the player itself)
+  const w = (keys, fn) => T.state.watch(keys, (...v) => { if (!applying && player) fn(...v); });
+  w(['view'], (v) => player.setView(v));
+  w(['labels'], (v) => player.setLabels(!!v));
+  w(['roof'], (v) => player.setRoof(v));
+  w(['dims'], (v) => player.setDims(!!v));
+  w(['speed'], (v) => player.setSpeed(Number(v)));
+  w(['lang'], () => refreshText());
+  w(['ghost'], (v) => { if (!v && player.clearGhost) player.clearGhost(); });
+  setInterval(() => { if (player.state().playing) set('fps', Math.round(player.stats().fps)); }, 1000);
+}
+
+window.xsl = {
+  gotoStage: (n) => player.gotoStage(n),
+  nextStep: () => player.nextStep(), prevStep: () => player.prevStep(),
+  nextStage: () => player.nextStage(), prevStage: () => player.prevStage(),
+  togglePlay: () => player.togglePlay(),
+  seek: (t) => { if (!applying) player.setTime(Number(t)); },
+  toggleNav: () => set('nav_open', !get('nav_open')),
+  setClassroom,
+  copyLink: async () => {
+    const url = `${location.origin}${location.pathname}?${linkParams().toString()}`;
+    try { await navigator.clipboard.writeText(url); say(`Link copied: ${url}`); } catch (e) { say(`Link: ${url}`); }
+    set('link_copied', true);
+    return url;
+  },
+  exportPng, exportZip,
+  // a new reading keeps a ghost of the old one until the ghost switch is turned off
+  choosePreset: async (name) => { if (await loadReading(name, { ghost: true })) set('ghost', true); },
+  readingChanged: async () => { if (await loadReading(queryFromPanel(), { ghost: true })) set('ghost', true); },
+  loadReading,
+};
+
+(function wait() {
+  if (window.trame && window.trame.state && window.trame.state.get('xsl_default_pack') && document.getElementById('xsl-view')) {
+    boot().catch((e) => { console.error(e); if (window.trame) window.trame.state.set('message', `The 3D view could not start: ${e.message || e}`); });
+  } else setTimeout(wait, 30);
+})();

@@ -1,0 +1,213 @@
+// The standalone page around the Player (player.html): stage list, transport, scrubber, the
+// section's text with the current phrase marked, the inspector, deep links, classroom keys.
+import { Player } from './player.js';
+
+const $ = (id) => document.getElementById(id);
+const params = new URLSearchParams(location.search);
+const problems = [];
+
+function message(text) {
+  const m = $('xsl-message');
+  m.textContent = text;
+  m.hidden = !text;
+}
+
+function hms(s) {
+  s = Math.max(0, Math.floor(s));
+  const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), x = s % 60;
+  return (h ? `${h}:${String(m).padStart(2, '0')}` : `${m}`) + `:${String(x).padStart(2, '0')}`;
+}
+
+let pack = params.get('pack') || 'pack/';
+if (!pack.endsWith('/')) pack += '/';
+const fontUrl = params.get('font') || new URL('font/cjk.otf', new URL(pack, location.href)).href;
+const scale = params.has('scale') ? Number(params.get('scale')) : 1;
+if (!(scale >= 0.25 && scale <= 1)) problems.push(`scale=${params.get('scale')} (0.25–1)`);
+
+let scrubbing = false;
+let shownSection = null;
+let shownStep = -2;
+let stageItems = new Map();
+
+const player = new Player($('xsl-player'), {
+  fontUrl,
+  renderScale: scale >= 0.25 && scale <= 1 ? scale : 1,
+  onState: (s) => updateUi(s),
+  onPick: (info) => showInfo(info),
+  onError: (e) => message(String(e && e.message || e)),
+});
+
+function updateUi(s) {
+  $('xsl-play').classList.toggle('playing', s.playing);
+  $('xsl-time').textContent = `${hms(s.t)} / ${hms(player.duration)}`;
+  if (!scrubbing) $('xsl-scrub').value = String(s.t);
+  $('xsl-speed').value = String(s.speed);
+  if ($('xsl-view').value !== s.view) $('xsl-view').value = s.view;
+  $('xsl-roof').value = s.roof;
+  $('xsl-labels').checked = s.labels;
+  $('xsl-dims').checked = s.dims;
+  const cur = stageItems.get(s.stage);
+  for (const li of stageItems.values()) li.classList.toggle('current', li === cur);
+  if (s.section !== shownSection || s.stepIndex !== shownStep) showText(s);
+  document.body.dataset.stage = String(s.stage);
+}
+
+function showText(s) {
+  const n = s.stage;
+  const txt = (player.pack.texts || {})[String(n)] || null;
+  const stage = player.stages.find((x) => x.n === n);
+  $('xsl-section-n').textContent = `§${n}`;
+  $('xsl-section-title').textContent = stage ? stage.title : (txt ? txt.title : '');
+  const p = $('xsl-jing');
+  p.textContent = '';
+  shownSection = s.section;
+  shownStep = s.stepIndex;
+  if (!txt) return;
+  const chars = Array.from(txt.jing);            // offsets count characters, not UTF-16 units
+  const step = s.stepIndex >= 0 ? player.steps[s.stepIndex] : null;
+  if (step && step.section === n && step.offset != null && step.phrase) {
+    const a = step.offset, b = a + Array.from(step.phrase).length;
+    p.append(chars.slice(0, a).join(''));
+    const mk = document.createElement('mark');
+    mk.textContent = chars.slice(a, b).join('');
+    p.append(mk);
+    p.append(chars.slice(b).join(''));
+    mk.scrollIntoView({ block: 'nearest' });
+  } else {
+    p.textContent = txt.jing;
+  }
+}
+
+function esc(x) {
+  return String(x ?? '').replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
+}
+
+function showInfo(info) {
+  const box = $('xsl-info');
+  if (!info) { box.hidden = true; return; }
+  const rows = [];
+  const row = (k, v) => { if (v !== undefined && v !== null && v !== '') rows.push(`<dt>${esc(k)}</dt><dd>${esc(v)}</dd>`); };
+  row('id', info.id);
+  if (info.part && info.part !== info.id) row('part', info.part);
+  if (info.kind === 'actor') {
+    row('role', info.role); row('posture', info.posture); row('holding', info.holding); row('says', info.say);
+    row('heading', `${info.heading}°`);
+    if (info.step) row(`§${info.step.section} ${info.step.current ? 'now' : 'last'}`, info.step.phrase);
+  }
+  if (info.kind === 'object') { row('kind', info.object_kind); row('state', info.state); row('held by', info.holder); }
+  if (info.xyz_m) row('xyz', `${info.xyz_m.join(', ')} m = ${info.xyz_chi.join(', ')} 尺`);
+  if (info.kind === 'place' || info.kind === 'dim') {
+    row('source', info.source); row('commentary', info.commentary); row('derivation', info.derivation);
+    row('status', info.status);
+  }
+  if (info.near_place) row('at', `${info.near_place.name} (${info.near_place.id}) — ${info.near_place.derivation || ''}`);
+  $('xsl-info-body').innerHTML = `<h3>${esc(info.name || info.id)}</h3><dl>${rows.join('')}</dl>`;
+  box.hidden = false;
+}
+
+function buildUi() {
+  const list = $('xsl-stage-list');
+  list.textContent = '';
+  stageItems = new Map();
+  let phase = null;
+  for (const st of player.stages) {
+    if (st.phase_title && st.phase_title !== phase) {
+      phase = st.phase_title;
+      const h = document.createElement('li');
+      h.className = 'phase';
+      h.textContent = phase;
+      list.append(h);
+    }
+    const li = document.createElement('li');
+    li.textContent = `${st.n}　${st.title}`;
+    li.title = st.incipit || st.title;
+    li.dataset.n = String(st.n);
+    li.addEventListener('click', () => player.gotoStage(st.n));
+    list.append(li);
+    stageItems.set(st.n, li);
+  }
+  const vs = $('xsl-view');
+  vs.textContent = '';
+  for (const [i, v] of player.viewOrder.entries()) {
+    const o = document.createElement('option');
+    o.value = v;
+    o.textContent = `${i < 6 ? i + 1 + ' ' : ''}${(player.views.titles || {})[v] || v}`;
+    vs.append(o);
+  }
+  $('xsl-scrub').max = String(player.duration);
+}
+
+function wire() {
+  $('xsl-play').addEventListener('click', () => player.togglePlay());
+  $('xsl-prev-stage').addEventListener('click', () => player.prevStage());
+  $('xsl-next-stage').addEventListener('click', () => player.nextStage());
+  $('xsl-prev-step').addEventListener('click', () => player.prevStep());
+  $('xsl-next-step').addEventListener('click', () => player.nextStep());
+  const sc = $('xsl-scrub');
+  sc.addEventListener('input', () => { scrubbing = true; player.setTime(Number(sc.value)); });
+  sc.addEventListener('change', () => { scrubbing = false; player.setTime(Number(sc.value)); });
+  $('xsl-speed').addEventListener('change', (e) => player.setSpeed(Number(e.target.value)));
+  $('xsl-view').addEventListener('change', (e) => player.setView(e.target.value));
+  $('xsl-roof').addEventListener('change', (e) => player.setRoof(e.target.value));
+  $('xsl-labels').addEventListener('change', (e) => player.setLabels(e.target.checked));
+  $('xsl-dims').addEventListener('change', (e) => player.setDims(e.target.checked));
+  $('xsl-stages-toggle').addEventListener('click', () => { $('xsl-stages').hidden = !$('xsl-stages').hidden; });
+  $('xsl-text-toggle').addEventListener('click', () => $('xsl-text').classList.toggle('collapsed'));
+  $('xsl-info-close').addEventListener('click', () => { $('xsl-info').hidden = true; });
+  window.addEventListener('keydown', (ev) => {
+    const tg = ev.target;
+    if (tg && (tg.tagName === 'SELECT' || tg.tagName === 'TEXTAREA' ||
+      (tg.tagName === 'INPUT' && tg.type !== 'range' && tg.type !== 'checkbox'))) return;
+    if (player.handleKey(ev)) ev.stopPropagation();
+  }, true);
+}
+
+// deep link: stage (section number), t (absolute seconds; wins over stage), view, and the toggles
+function applyParams() {
+  const p = params;
+  if (p.has('stage')) {
+    if (!player.gotoStage(p.get('stage'))) problems.push(`stage=${p.get('stage')} (sections 1–${player.stages.length})`);
+  }
+  if (p.has('view')) {
+    if (!player.setView(p.get('view'))) problems.push(`view=${p.get('view')} (${player.viewOrder.join(', ')})`);
+  }
+  if (p.has('t')) {
+    const t = Number(p.get('t'));
+    if (p.get('t').trim() === '' || !Number.isFinite(t) || t < 0 || t > player.duration) {
+      problems.push(`t=${p.get('t')} (0–${Math.floor(player.duration)} s)`);
+    } else {
+      player.setTime(t);
+      player._updateStageStep();
+      player._cameraForStage(true);
+    }
+  }
+  if (p.has('roof') && !player.setRoof(p.get('roof'))) problems.push(`roof=${p.get('roof')} (cutaway, solid, ghost, none)`);
+  if (p.has('labels')) player.setLabels(p.get('labels') !== '0');
+  if (p.has('dims')) player.setDims(p.get('dims') === '1');
+  if (p.has('speed')) {
+    const s = Number(p.get('speed'));
+    if (!(s >= 0.5 && s <= 8)) problems.push(`speed=${p.get('speed')} (0.5–8)`); else player.setSpeed(s);
+  }
+  if (p.get('play') === '1') player.play();
+}
+
+async function main() {
+  wire();
+  try {
+    await player.load(pack);
+  } catch (e) {
+    message(`cannot load the pack ${pack}: ${e && e.message || e}`);
+    document.body.dataset.ready = 'error';
+    return;
+  }
+  buildUi();
+  applyParams();
+  if (window.innerWidth >= 1500) $('xsl-stages').hidden = false;
+  if (problems.length) message(`ignored: ${problems.join('; ')}`);
+  updateUi(player.state());
+  await player._nextFrame();
+  window.__xslFirstFrame = performance.now();
+  document.body.dataset.ready = '1';
+}
+
+main();

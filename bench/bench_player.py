@@ -1,0 +1,164 @@
+"""Bench of the browser player (assets/web/player.js) in real headless Chromium (Mesa llvmpipe).
+
+    python bench/bench_player.py [--pack DIR] [--stage 21] [--size 1280x720] [--seconds 5] [--speed 8]
+                                 [--scale 1] [--jumps 10]
+
+One run: the time from navigation to the first drawn frame, the stage-jump latency (PageDown
+keydown → the animation frame after the one that drew the new stage; median of N jumps), and
+the frame rate during playback at the given size and speed in a busy stage.  Without --pack
+the pack is written to a temporary folder with scene.webpack.write_pack.  The machine is
+shared with other processes: the load average is printed with the figures.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT))
+
+import webtools  # noqa: E402
+
+JUMP_JS = """() => {
+  const p = window.__xslPlayer;
+  window.__jump = new Promise((resolve) => {
+    const on = (ev) => {
+      window.removeEventListener('keydown', on, true);
+      const t0 = ev.timeStamp, f0 = p._frameCount;
+      const wait = () => {
+        if (p._frameCount > f0) requestAnimationFrame(() => resolve({ms: performance.now() - t0,
+            drawn: p._lastRender - t0, stage: p.state().stage}));
+        else requestAnimationFrame(wait);
+      };
+      requestAnimationFrame(wait);
+    };
+    window.addEventListener('keydown', on, true);
+  });
+}"""
+
+FPS_JS = """(seconds) => new Promise((resolve) => {
+  const p = window.__xslPlayer;
+  let n = 0, t0 = null, f0 = 0, t_start = p.t;
+  const gaps = [];
+  let last = null;
+  const tick = (now) => {
+    if (t0 === null) { t0 = now; f0 = p._frameCount; last = now; }
+    else { n++; gaps.push(now - last); last = now; }
+    if (now - t0 < seconds * 1000) requestAnimationFrame(tick);
+    else {
+      gaps.sort((a, b) => a - b);
+      resolve({raf_fps: n / ((now - t0) / 1000), drawn_fps: (p._frameCount - f0) / ((now - t0) / 1000),
+               worst_ms: gaps[gaps.length - 1], p95_ms: gaps[Math.floor(gaps.length * 0.95)],
+               t_advanced: p.t - t_start, stats: p.stats(),
+               actors_shown: p.actors.filter((a) => a.shown).length,
+               objects_shown: p.objects.filter((o) => o.shown).length});
+    }
+  };
+  requestAnimationFrame(tick);
+})"""
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--pack", type=Path, help="a pack folder (default: write one with scene.webpack)")
+    ap.add_argument("--stage", type=int, default=21, help="the busy stage to play (section number)")
+    ap.add_argument("--size", default="1280x720")
+    ap.add_argument("--seconds", type=float, default=5.0)
+    ap.add_argument("--speed", type=float, default=8.0)
+    ap.add_argument("--scale", type=float, default=1.0, help="renderScale (1 = full resolution)")
+    ap.add_argument("--jumps", type=int, default=10)
+    ap.add_argument("--json", action="store_true")
+    a = ap.parse_args(argv)
+    why = webtools.chromium_missing_reason()
+    if why:
+        print(f"bench_player: {why}", file=sys.stderr)
+        return 2
+    w, h = (int(x) for x in a.size.lower().split("x"))
+    tmp = None
+    if a.pack is None:
+        from scene import webpack
+        tmp = tempfile.TemporaryDirectory(prefix="xsl-bench-pack-")
+        t = time.perf_counter()
+        webpack.write_pack(Path(tmp.name))
+        print(f"pack written in {time.perf_counter() - t:.1f} s")
+        a.pack = Path(tmp.name)
+    out: dict = {"size": [w, h], "stage": a.stage, "speed": a.speed, "scale": a.scale,
+                 "cpus": os.cpu_count(), "load_before": [round(x, 2) for x in os.getloadavg()]}
+    try:
+        with webtools.site(a.pack) as (_root, url), webtools.chromium() as browser:
+            page = browser.new_page(viewport={"width": w, "height": h})
+            rec = webtools.RequestRecorder(page)
+            errors: list[str] = []
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            # 1. navigation → first drawn frame
+            t = time.perf_counter()
+            page.goto(f"{url}player.html?stage={a.stage}&scale={a.scale}")
+            page.wait_for_function("document.body.dataset.ready", timeout=120_000)
+            out["first_frame_ms_wall"] = round((time.perf_counter() - t) * 1000, 1)
+            out["first_frame_ms_page"] = round(page.evaluate("window.__xslFirstFrame"), 1)
+            out["canvas"] = page.evaluate("(() => { const c = document.querySelector('canvas');"
+                                          " return [c.width, c.height]; })()")
+            # 2. stage jumps: PageDown from stage 12 on (a real key press through the input pipeline)
+            page.evaluate("window.__xslPlayer.gotoStage(12)")
+            page.wait_for_timeout(300)
+            jumps = []
+            for _ in range(a.jumps):
+                page.evaluate(JUMP_JS)
+                page.keyboard.press("PageDown")
+                r = page.evaluate("window.__jump")
+                jumps.append(r)
+                page.wait_for_timeout(150)
+            ms = [j["ms"] for j in jumps]
+            out["jump_ms_median"] = round(statistics.median(ms), 1)
+            out["jump_ms_max"] = round(max(ms), 1)
+            out["jump_drawn_ms_median"] = round(statistics.median(j["drawn"] for j in jumps), 1)
+            out["jump_stages"] = [j["stage"] for j in jumps]
+            # 3. playback
+            page.evaluate(f"(() => {{ const p = window.__xslPlayer; p.gotoStage({a.stage}); p.setSpeed({a.speed});"
+                          f" p.play(); }})()")
+            page.wait_for_timeout(500)
+            out["load_during"] = [round(x, 2) for x in os.getloadavg()]
+            r = page.evaluate(FPS_JS, a.seconds)
+            page.evaluate("window.__xslPlayer.pause()")
+            out.update({"fps_raf": round(r["raf_fps"], 1), "fps_drawn": round(r["drawn_fps"], 1),
+                        "frame_worst_ms": round(r["worst_ms"], 1), "frame_p95_ms": round(r["p95_ms"], 1),
+                        "t_advanced_s": round(r["t_advanced"], 2), "draw_calls": r["stats"]["drawCalls"],
+                        "triangles": r["stats"]["triangles"], "actors_shown": r["actors_shown"],
+                        "objects_shown": r["objects_shown"]})
+            out["gl_renderer"] = page.evaluate("""(() => { const gl = window.__xslPlayer.renderer.getContext();
+                const e = gl.getExtension('WEBGL_debug_renderer_info');
+                return e ? gl.getParameter(e.UNMASKED_RENDERER_WEBGL) : gl.getParameter(gl.RENDERER); })()""")
+            out["foreign_requests"] = rec.foreign
+            out["page_errors"] = errors
+    finally:
+        if tmp is not None:
+            tmp.cleanup()
+    out["load_after"] = [round(x, 2) for x in os.getloadavg()]
+    if a.json:
+        print(json.dumps(out, ensure_ascii=False))
+    else:
+        print(f"player bench  {w}×{h}  stage {a.stage}  {a.speed}× speed  renderScale {a.scale}  "
+              f"({out['cpus']} CPUs, {out['gl_renderer']})")
+        print(f"  load average      before {out['load_before']}  during {out['load_during']}  after {out['load_after']}")
+        print(f"  first frame       {out['first_frame_ms_page']} ms after navigation start "
+              f"({out['first_frame_ms_wall']} ms wall, incl. browser round trips)")
+        print(f"  stage jump        median {out['jump_ms_median']} ms, max {out['jump_ms_max']} ms "
+              f"(keydown → next rAF after the new pose drawn; drawn after {out['jump_drawn_ms_median']} ms)")
+        print(f"  playback          {out['fps_raf']} fps (rAF), {out['fps_drawn']} drawn/s, p95 frame "
+              f"{out['frame_p95_ms']} ms, worst {out['frame_worst_ms']} ms; t advanced {out['t_advanced_s']} s")
+        print(f"  scene             {out['draw_calls']} draw calls, {out['triangles']} triangles, "
+              f"{out['actors_shown']} actors and {out['objects_shown']} objects shown; canvas {out['canvas']}")
+        if out["foreign_requests"] or out["page_errors"]:
+            print(f"  !! foreign requests {out['foreign_requests']}  page errors {out['page_errors']}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,264 @@
+"""The browser app (``python app.py``) in a real headless Chromium: one server for the module,
+a fresh page per test. Pixels are looked at, not trusted."""
+from __future__ import annotations
+
+import io
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from webtools import RequestRecorder, chromium, chromium_missing_reason, diff_fraction, distinct_colours, ink, screenshot
+
+ROOT = Path(__file__).resolve().parents[1]
+pytestmark = pytest.mark.skipif(chromium_missing_reason() is not None, reason=str(chromium_missing_reason()))
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_app(port: int, *extra: str) -> subprocess.Popen:
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen([sys.executable, "app.py", "--port", str(port), *extra], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    deadline = time.time() + 240
+    lines = []
+    while time.time() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        lines.append(line)
+        if "open http://" in line:
+            return proc
+    proc.kill()
+    raise RuntimeError("app did not start:\n" + "".join(lines))
+
+
+@pytest.fixture(scope="module")
+def app_url():
+    port = free_port()
+    proc = start_app(port)
+    yield f"http://127.0.0.1:{port}/"
+    proc.terminate()
+    proc.wait(10)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with chromium() as b:
+        yield b
+
+
+@pytest.fixture
+def page(browser):
+    ctx = browser.new_context(viewport={"width": 1600, "height": 900}, accept_downloads=True)
+    pg = ctx.new_page()
+    pg.errors = []
+    pg.on("pageerror", lambda e: pg.errors.append(str(e)))
+    yield pg
+    ctx.close()
+
+
+def open_app(page, url: str, query: str = ""):
+    rec = RequestRecorder(page)
+    page.goto(url + query)
+    page.wait_for_function("window.trame && window.trame.state && window.trame.state.get('ready') === true", timeout=60000)
+    page.wait_for_timeout(300)
+    return rec
+
+
+def st(page, key: str):
+    return page.evaluate(f"window.trame.state.get({key!r})")
+
+
+def view_img(page) -> np.ndarray:
+    box = page.locator("#xsl-view").bounding_box()
+    return screenshot(page, {"x": box["x"], "y": box["y"], "width": box["width"], "height": box["height"]})
+
+
+# ---------------------------------------------------------------------------
+
+def test_page_loads_with_a_drawn_scene_and_makes_no_foreign_request(page, app_url):
+    rec = open_app(page, app_url)
+    img = view_img(page)
+    assert img.shape[0] > 400 and img.shape[1] > 600
+    assert distinct_colours(img) > 200                # a lit scene, not a cleared canvas
+    assert ink(img) > 0.2 * img.shape[0] * img.shape[1]
+    assert st(page, "stage_n") == 1 and "戒賓" in page.inner_text("#xsl-stage-title")
+    assert len(page.locator("#xsl-nav .xsl-nav-item").all()) == 51
+    assert rec.urls and not rec.foreign, rec.foreign
+    assert not page.errors, page.errors
+
+
+def test_chinese_renders_as_glyphs_in_panels_and_labels(page, app_url):
+    open_app(page, app_url)
+    page.evaluate("document.fonts.ready")
+    assert page.evaluate("document.fonts.check('19px XSLCJK', '鄉射之禮')")
+    # the same text drawn with the shipped font and with none: boxes (tofu) would look alike
+    same = page.evaluate("""() => {
+        const draw = (fam) => { const c = document.createElement('canvas'); c.width = 200; c.height = 40;
+            const g = c.getContext('2d'); g.font = `28px ${fam}`; g.fillText('堂侯乏', 4, 32); return c.toDataURL(); };
+        return draw('XSLCJK') === draw('NoSuchFontAnywhere'); }""")
+    assert not same
+    label = page.locator(".xsl-label", has_text="西階").first
+    label.wait_for(state="visible")
+    box = label.bounding_box()
+    crop = screenshot(page, {"x": box["x"], "y": box["y"], "width": box["width"], "height": box["height"]})
+    assert ink(crop, tol=60) > 20                     # dark strokes on the label's light ground
+    assert "鄉射之禮" in page.inner_text("#xsl-jing")
+
+
+def test_keyboard_changes_stage_step_and_picture(page, app_url):
+    open_app(page, app_url)
+    before = view_img(page)
+    page.keyboard.press("PageDown")
+    page.wait_for_function("window.trame.state.get('stage_n') === 2")
+    assert "陳設" in page.inner_text("#xsl-stage-title")
+    for n in (3, 4, 5):                               # by §5 (主人獻賓) the guest is in and the cast has moved
+        page.keyboard.press("PageDown")
+        page.wait_for_function(f"window.trame.state.get('stage_n') === {n}")
+    page.wait_for_timeout(200)
+    after = view_img(page)
+    assert diff_fraction(after, view_img(page)) < 0.0005      # a still picture does not change by itself
+    assert diff_fraction(before, after) > 0.003               # the small figures of a whole-court view moved
+    t0 = st(page, "t")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function(f"window.trame.state.get('t') > {t0}")
+    page.keyboard.press("PageUp")                     # mid-stage: back to the start of this stage (§5) …
+    start5 = page.evaluate("window.__xslPlayer.pack.stages.find(s => s.n === 5).start")
+    page.wait_for_function(f"Math.abs(window.trame.state.get('t') - {start5}) < 0.06")
+    assert st(page, "stage_n") == 5
+    page.keyboard.press("PageUp")                     # … at its start: the previous stage
+    page.wait_for_function("window.trame.state.get('stage_n') === 4")
+    page.keyboard.press("4")                          # the fourth named view: plan
+    page.wait_for_function("window.trame.state.get('view') === 'plan'")
+
+
+def test_text_panel_highlights_the_phrase_and_switches_script(page, app_url):
+    open_app(page, app_url, "?stage=21&t=30")
+    hit = page.inner_text("#xsl-hit")
+    assert hit and hit in page.inner_text("#xsl-jing")
+    assert hit == st(page, "step_phrase")
+    trad = page.inner_text("#xsl-jing")
+    page.click("#xsl-lang-simp")
+    page.wait_for_function("window.trame.state.get('lang') === 'simp'")
+    simp = page.inner_text("#xsl-jing")
+    assert simp != trad and len(simp) == len(trad)
+    page.click("#xsl-notes-switch")
+    assert page.locator("#xsl-notes .xsl-note").count() > 0
+
+
+def test_reading_switch_moves_the_fa_and_leaves_a_ghost(page, app_url):
+    open_app(page, app_url, "?stage=21")
+    fa = "window.__xslPlayer.pack.places.find(p => p.id === 'range.fa').xyz_m"
+    before = page.evaluate(fa)
+    img0 = view_img(page)
+    page.click("#tab-reading")
+    page.click("#rf-fa_west_from", force=True)
+    page.locator(".v-overlay .v-list-item", has_text="左个").click()
+    page.wait_for_function("window.trame.state.get('reading_q').includes('fa_west_from')", timeout=120000)
+    after = page.evaluate(fa)
+    assert after[0] < before[0] - 1.0                  # 西五步 from the 左个, not from the 侯道: further west
+    assert abs(after[1] - before[1]) < 1e-6
+    assert st(page, "ghost") is True
+    page.wait_for_timeout(300)
+    assert diff_fraction(img0, view_img(page)) > 0.002
+    assert "fa_west_from" in page.url
+
+
+def test_deep_link_restores_stage_time_and_view(page, app_url):
+    open_app(page, app_url, "?stage=21&t=12.5&view=plan")
+    assert st(page, "stage_n") == 21 and st(page, "view") == "plan"
+    start = page.evaluate("window.__xslPlayer.pack.stages.find(s => s.n === 21).start")
+    assert abs(st(page, "t") - (start + 12.5)) < 0.11
+    assert "三耦射" in page.inner_text("#xsl-stage-title")
+    assert not page.locator("#xsl-message").count()
+    url = page.evaluate("window.xsl.copyLink()")
+    assert "stage=21" in url and "view=plan" in url
+
+
+def test_bad_parameters_show_a_message_and_the_default_state(page, app_url):
+    open_app(page, app_url, "?stage=999&view=sideways&t=abc&colour=red&reading=nosuch")
+    msg = page.inner_text("#xsl-message")
+    for part in ("stage=999", "view=sideways", "t=abc", "'colour'", "nosuch"):
+        assert part in msg, msg
+    assert st(page, "stage_n") == 1 and st(page, "view") == "overview"
+    assert distinct_colours(view_img(page)) > 200
+
+
+def test_classroom_mode_hides_controls_and_keeps_the_keys(page, app_url):
+    open_app(page, app_url, "?classroom=1&stage=21")
+    for sel in ("#xsl-timeline", "#xsl-nav", "#xsl-panels", "#xsl-tools"):
+        assert page.locator(sel).count() == 0, sel
+    cap = page.locator("#xsl-class-phrase")
+    assert float(cap.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")) >= 32
+    title_px = page.locator(".xsl-class-title").evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
+    assert title_px >= 32
+    box = page.locator("#xsl-view").bounding_box()
+    assert box["width"] >= 1595 and box["height"] >= 895          # the view fills the window
+    p0 = page.inner_text("#xsl-class-phrase")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_timeout(200)
+    assert page.inner_text("#xsl-class-phrase") != p0 or st(page, "t") > 0
+    page.keyboard.press("l")
+    page.wait_for_function("window.trame.state.get('labels') === false")
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#xsl-timeline")
+
+
+def test_export_png_downloads_the_asked_size(page, app_url):
+    from PIL import Image
+    open_app(page, app_url, "?stage=21&view=hall")
+    page.click("#xsl-export-menu")
+    with page.expect_download(timeout=120000) as dl:
+        page.click("#xsl-export-1080p")
+    img = Image.open(io.BytesIO(Path(dl.value.path()).read_bytes()))
+    assert img.size == (1920, 1080)
+    arr = np.asarray(img.convert("RGB"))
+    assert distinct_colours(arr[:900]) > 500
+
+
+def test_two_tabs_do_not_disturb_each_other(browser, app_url):
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    a, b = ctx.new_page(), ctx.new_page()
+    open_app(a, app_url)
+    open_app(b, app_url)
+    a.keyboard.press("PageDown")
+    a.keyboard.press("PageDown")
+    a.wait_for_function("window.trame.state.get('stage_n') === 3")
+    a.evaluate("window.xsl.loadReading('xiang')")
+    a.wait_for_function("window.trame.state.get('reading_q') === 'xiang'", timeout=120000)
+    b.wait_for_timeout(500)
+    assert st(b, "stage_n") == 1 and st(b, "reading_q") == "zheng"
+    assert b.evaluate("window.__xslPlayer.pack.reading.name") == "zheng"
+    ctx.close()
+
+
+def test_busy_port_is_one_line():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        port = s.getsockname()[1]
+        r = subprocess.run([sys.executable, "app.py", "--port", str(port)], cwd=ROOT, capture_output=True,
+                           text=True, timeout=120)
+    assert r.returncode == 2
+    err = r.stderr.strip()
+    assert len(err.splitlines()) == 1 and str(port) in err and "Traceback" not in r.stderr
+
+
+def test_bad_reading_at_start_is_one_line():
+    r = subprocess.run([sys.executable, "app.py", "--port", str(free_port()), "--reading", "zheng,bu_chi=7"],
+                       cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2
+    assert len(r.stderr.strip().splitlines()) == 1 and "bu_chi" in r.stderr

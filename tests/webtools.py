@@ -1,0 +1,169 @@
+"""Helpers for the browser tests and benches: a real headless Chromium (Mesa llvmpipe through
+ANGLE/EGL, no GPU), a local static server, a recorder of requests that leave the machine, and
+pixel helpers (screenshots as numpy arrays).
+
+Used as pytest fixtures from tests (``from webtools import *`` in a test module's namespace, or
+the plain functions from bench/).
+"""
+from __future__ import annotations
+
+import contextlib
+import functools
+import http.server
+import io
+import os
+import shutil
+import socketserver
+import tempfile
+import threading
+from pathlib import Path
+from urllib.parse import urlparse
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+WEB = ROOT / "assets" / "web"
+CHROMIUM = os.environ.get("XIANGSHELI_CHROMIUM", "/usr/bin/chromium")
+
+#: Chromium as the player is measured: headless (new), ANGLE on EGL → Mesa llvmpipe (SwiftShader,
+#: Chromium's own software GL, is slower), and nothing that calls home.
+CHROMIUM_ARGS = [
+    "--headless=new", "--no-sandbox", "--use-gl=angle", "--use-angle=gl-egl", "--ignore-gpu-blocklist",
+    "--disable-background-networking", "--disable-component-update", "--no-first-run",
+    "--disable-default-apps", "--disable-sync", "--metrics-recording-only", "--no-default-browser-check",
+    "--disable-domain-reliability", "--disable-client-side-phishing-detection",
+]
+
+
+def chromium_missing_reason() -> str | None:
+    """Why the browser tests cannot run here, or None."""
+    if not Path(CHROMIUM).exists():
+        return f"{CHROMIUM} is missing (apt-get install chromium; the test command installs it)"
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "the Python package playwright is missing (pip install playwright)"
+    return None
+
+
+@contextlib.contextmanager
+def chromium():
+    """A Playwright Chromium browser (sync API), closed on exit."""
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=False, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
+                      ".js": "text/javascript", ".mjs": "text/javascript", ".json": "application/json",
+                      ".bin": "application/octet-stream", ".otf": "font/otf", ".woff2": "font/woff2",
+                      ".css": "text/css", ".html": "text/html; charset=utf-8"}
+
+    def log_message(self, *args) -> None:       # no request log on stderr
+        pass
+
+    def end_headers(self) -> None:
+        self.send_header("Cache-Control", "no-store")
+        super().end_headers()
+
+
+class _Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+
+@contextlib.contextmanager
+def static_server(root: Path):
+    """Serve ``root`` on 127.0.0.1 (a free port); yields the base URL ('http://127.0.0.1:PORT/')."""
+    handler = functools.partial(_QuietHandler, directory=str(root))
+    srv = _Server(("127.0.0.1", 0), handler)
+    th = threading.Thread(target=srv.serve_forever, daemon=True)
+    th.start()
+    try:
+        yield f"http://127.0.0.1:{srv.server_address[1]}/"
+    finally:
+        srv.shutdown()
+        srv.server_close()
+
+
+@contextlib.contextmanager
+def site(pack_dir: Path, web_dir: Path = WEB):
+    """A temporary document root: the player's files (assets/web, linked) and the pack at pack/.
+    Yields (root, base_url); the page is base_url + 'player.html'."""
+    tmp = Path(tempfile.mkdtemp(prefix="xsl-site-"))
+    try:
+        for entry in web_dir.iterdir():
+            (tmp / entry.name).symlink_to(entry)
+        (tmp / "pack").symlink_to(Path(pack_dir).resolve())
+        with static_server(tmp) as url:
+            yield tmp, url
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+class RequestRecorder:
+    """Records every request a page makes; ``foreign`` lists those that leave the machine."""
+
+    LOCAL = {"127.0.0.1", "localhost", "::1", "[::1]"}
+
+    def __init__(self, page) -> None:
+        self.urls: list[str] = []
+        page.on("request", lambda req: self.urls.append(req.url))
+
+    @property
+    def foreign(self) -> list[str]:
+        out = []
+        for u in self.urls:
+            p = urlparse(u)
+            if p.scheme in ("data", "blob", "about", "chrome", "devtools"):
+                continue
+            if p.hostname not in self.LOCAL:
+                out.append(u)
+        return out
+
+
+def screenshot(page, clip: dict | None = None) -> np.ndarray:
+    """The page (or a clip {x, y, width, height}) as an (h, w, 3) uint8 array."""
+    from PIL import Image
+    png = page.screenshot(clip=clip) if clip else page.screenshot()
+    return np.asarray(Image.open(io.BytesIO(png)).convert("RGB"))
+
+
+def save_png(img: np.ndarray, path: Path) -> None:
+    from PIL import Image
+    Image.fromarray(img).save(path)
+
+
+def background_fraction(img: np.ndarray, tol: int = 6) -> float:
+    """The share of pixels that have the most common colour (± tol)."""
+    flat = img.reshape(-1, 3).astype(np.int16)
+    colours, counts = np.unique(flat, axis=0, return_counts=True)
+    bg = colours[counts.argmax()]
+    near = np.all(np.abs(flat - bg) <= tol, axis=1)
+    return float(near.mean())
+
+
+def ink(img: np.ndarray, background=None, tol: int = 40) -> int:
+    """How many pixels differ from the background colour (default: the most common one) by > tol."""
+    flat = img.reshape(-1, 3).astype(np.int16)
+    if background is None:
+        colours, counts = np.unique(flat, axis=0, return_counts=True)
+        background = colours[counts.argmax()]
+    d = np.abs(flat - np.asarray(background, dtype=np.int16)).sum(axis=1)
+    return int((d > tol).sum())
+
+
+def diff_fraction(a: np.ndarray, b: np.ndarray, tol: int = 24) -> float:
+    """The share of pixels whose colours differ by more than tol (sum over channels)."""
+    assert a.shape == b.shape, (a.shape, b.shape)
+    d = np.abs(a.astype(np.int16) - b.astype(np.int16)).sum(axis=2)
+    return float((d > tol).mean())
+
+
+def distinct_colours(img: np.ndarray) -> int:
+    return int(len(np.unique(img.reshape(-1, 3), axis=0)))
