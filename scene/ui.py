@@ -28,6 +28,8 @@ def _app_bar() -> None:
         v.VSpacer()
         _btn("mdi-projector-screen", "window.xsl.setClassroom(true)", "classroom mode (C)", id="xsl-classroom")
         _btn("mdi-link-variant", "window.xsl.copyLink()", "copy a link to this moment", id="xsl-copy")
+        _btn("mdi-broadcast", "window.xsl.present()", "present: tabs opened with ?follow=1 follow this one",
+             id="xsl-present")
         with v.VMenu():
             with v.Template(v_slot_activator="{ props }"):
                 v.VBtn(icon="mdi-image-move", v_bind="props", title="export", variant="text", id="xsl-export-menu")
@@ -84,6 +86,11 @@ def _view() -> None:
             v.VProgressCircular(indeterminate=True, size=22, width=3, classes="mr-2")
             html.Span("{{ busy }}")
         html.Div("{{ fps }} fps", v_if="!classroom && playing", classes="xsl-fps", id="xsl-fps")
+        with html.Div(v_if="live_role", classes="xsl-live", id="xsl-live"):
+            html.Span("{{ live_role === 'present' ? '● presenting: tabs opened with ?follow=1 follow this one'"
+                      " : '● following the presenter' }}")
+            v.VBtn("explore on my own", v_if="live_role === 'follow'", size="x-small", variant="tonal",
+                   click="window.xsl.explore()", classes="ml-2", id="xsl-explore")
 
 
 def _timeline() -> None:

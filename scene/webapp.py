@@ -39,7 +39,7 @@ CLIENT_ONLY = (
     "t", "t_label", "duration", "stage_n", "stage_title", "stage_idx", "step_phrase", "playing", "speed",
     "view", "labels", "roof", "dims", "lang", "show_notes", "classroom", "message", "busy", "inspect",
     "text", "nav", "marks", "reading_q", "reading_title", "reading_vals", "reading_preset", "ghost",
-    "right_tab", "link_copied", "export_size", "fps", "ready",
+    "right_tab", "link_copied", "export_size", "fps", "ready", "live_role", "live_seen",
 )
 
 
@@ -106,12 +106,12 @@ class Service:
             return {"error": str(exc)}
         q = readings_mod.to_query(r)
         if q not in self._building:       # one build per reading, however many tabs ask at once
-            loop = asyncio.get_running_loop()
-            self._building[q] = loop.run_in_executor(None, self.pack_url, r)
+            fut = asyncio.get_running_loop().run_in_executor(None, self.pack_url, r)
+            fut.add_done_callback(lambda _f: self._building.pop(q, None))   # the disk cache answers next time
+            self._building[q] = fut
         try:
             url = await self._building[q]
         except Exception as exc:           # a reading that cannot be timed: say so, keep serving
-            self._building.pop(q, None)
             return {"error": f"reading {q}: {str(exc).splitlines()[0]}"}
         return {"url": url, "query": q, "title": r.title}
 
@@ -200,7 +200,9 @@ def build(server, service: Service) -> None:
         "message": "", "busy": "", "inspect": None, "text": None, "nav": [], "marks": [],
         "reading_q": "zheng", "reading_title": "", "reading_vals": {}, "reading_preset": "zheng",
         "ghost": False, "right_tab": "text", "link_copied": False, "export_size": "1080p", "fps": 0,
-        "ready": False,
+        "ready": False, "live_role": "", "live_seen": None,
+        # the one shared key: the presenter's last state, pushed to every tab (followers apply it)
+        "xsl_live": None,
     })
     state.client_only(*CLIENT_ONLY)
     server.enable_module({
@@ -212,6 +214,14 @@ def build(server, service: Service) -> None:
     server.controller.trigger("xsl_pack")(service.pack)
     server.controller.trigger("xsl_export")(service.export_png)
     server.controller.trigger("xsl_zip")(service.export_zip)
+
+    @server.controller.trigger("xsl_present")
+    def present(payload: dict) -> bool:
+        """A presenter tab's stage, time, camera and reading → every follower (last presenter wins)."""
+        if not isinstance(payload, dict) or not isinstance(payload.get("stage"), int):
+            return False
+        state.xsl_live = {**payload, "server_ms": time.time() * 1000.0}
+        return True
     ui.layout(server)
 
 

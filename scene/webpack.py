@@ -686,7 +686,7 @@ def pack_dir(reading=None, seed: int | None = None) -> Path:
     from . import readings
     from .stills import _cache_dir
     r = readings.get(reading)
-    root = _cache_dir()
+    root = _cache_dir() / "packs"          # its own folder: the app serves it (and nothing else of the cache)
     d = root / f"pack-{r.name}-{pack_key(r, seed)}"
     if (d / "scene.json").exists() and (d / "scene.bin").exists():
         return d

@@ -262,3 +262,21 @@ def test_bad_reading_at_start_is_one_line():
                        cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert r.returncode == 2
     assert len(r.stderr.strip().splitlines()) == 1 and "bu_chi" in r.stderr
+
+
+def test_inspector_shows_provenance_of_a_place_and_a_person(page, app_url):
+    open_app(page, app_url, "?stage=5&view=hall")
+    page.locator(".xsl-label", has_text="西階").first.click()
+    page.wait_for_function("window.trame.state.get('inspect') !== null")
+    assert st(page, "right_tab") == "inspect"
+    title = page.inner_text("#xsl-inspect-title")
+    rows = page.inner_text("#xsl-inspect")
+    assert "西階" in title and "hall.west_steps" in title
+    assert "position (尺)" in rows and "arithmetic" in rows and "經" in rows
+    place = page.evaluate("window.__xslPlayer.pack.places.find(p => p.id === 'hall.west_steps')")
+    assert place["derivation"][:20] in rows
+    # a person: the 主人's label → his role, position now, and the sentence he is acting
+    page.locator(".xsl-label", has_text="主人").first.click()
+    page.wait_for_function("(window.trame.state.get('inspect') || {}).title.includes('主人')")
+    rows = page.inner_text("#xsl-inspect")
+    assert "position (m)" in rows and "sentence 經" in rows

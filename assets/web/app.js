@@ -4,7 +4,7 @@
 import { Player } from './player.js';
 
 const VIEWS = ['overview', 'hall', 'range', 'plan', 'archer', 'target', 'guest'];
-const PARAMS = ['stage', 't', 'view', 'reading', 'classroom'];
+const PARAMS = ['stage', 't', 'view', 'reading', 'classroom', 'present', 'follow'];
 
 let T = null;          // window.trame
 let player = null;
@@ -75,6 +75,7 @@ function onState(s) {
     } else {
       writeUrl(false);
     }
+    publish(false);
   } finally { applying = false; }
 }
 
@@ -89,15 +90,21 @@ function onPick(info) {
   if (info.xyz_chi) rows.push(['position (尺)', fmt3(info.xyz_chi)]);
   if (info.xyz_m) rows.push(['position (m)', fmt3(info.xyz_m)]);
   if (info.heading !== undefined && info.heading !== null) rows.push(['facing', `${Math.round(info.heading)}° (0 = north)`]);
-  if (m(info.phrase)) rows.push(['sentence 經', info.phrase]);
+  if (m(info.holding)) rows.push(['holding 執', info.holding]);
+  if (m(info.state)) rows.push(['state', info.state]);
+  if (m(info.say)) rows.push(['says 曰', info.say]);
+  const step = info.step || null;
+  const phrase = info.phrase || (step && step.phrase);
+  if (m(phrase)) rows.push(['sentence 經', step && step.section ? `${phrase}  (§${step.section})` : phrase]);
   if (m(info.source)) rows.push(['placed by', info.source]);
   if (m(info.derivation)) rows.push(['arithmetic', info.derivation]);
   if (m(info.commentary)) rows.push(['commentary', info.commentary]);
   if (m(info.status)) rows.push(['status', info.status]);
-  if (info.near) {
-    rows.push(['at the place', `${info.near.name} (${info.near.id})`]);
-    if (m(info.near.source)) rows.push(['its passage', info.near.source]);
-    if (m(info.near.derivation)) rows.push(['its arithmetic', info.near.derivation]);
+  const near = info.near || info.near_place;
+  if (near) {
+    rows.push(['at the place', `${near.name} (${near.id})`]);
+    if (m(near.source)) rows.push(['its passage', near.source]);
+    if (m(near.derivation)) rows.push(['its arithmetic', near.derivation]);
   }
   if (m(info.part)) rows.push(['part', info.part]);
   set('inspect', { title: `${info.name || info.id} ${info.id && info.name ? '· ' + info.id : ''}`, rows });
@@ -114,6 +121,7 @@ function linkParams() {
   p.set('view', s.view || get('view'));
   if (get('reading_q') && get('reading_q') !== 'zheng') p.set('reading', get('reading_q'));
   if (get('classroom')) p.set('classroom', '1');
+  if (role) p.set(role, '1');
   return p;
 }
 
@@ -146,6 +154,13 @@ function readParams() {
     if (!VIEWS.includes(q.get('view'))) out.problems.push(`view=${q.get('view')} is not a view (${VIEWS.join(', ')})`);
     else out.view = q.get('view');
   }
+  for (const k of ['present', 'follow']) {
+    if (q.has(k)) {
+      if (!['1', '0', 'true', 'false'].includes(q.get(k))) out.problems.push(`${k}=${q.get(k)} is not 1 or 0`);
+      else if (['1', 'true'].includes(q.get(k))) out.role = k;
+    }
+  }
+  if (q.has('present') && q.has('follow')) { out.problems.push('present and follow together'); out.role = ''; }
   if (q.has('classroom')) {
     if (!['1', '0', 'true', 'false'].includes(q.get('classroom'))) out.problems.push(`classroom=${q.get('classroom')} is not 1 or 0`);
     else out.classroom = ['1', 'true'].includes(q.get('classroom'));
@@ -256,6 +271,53 @@ function onKey(ev) {
   if (player && player.handleKey(ev)) { ev.preventDefault(); ev.stopPropagation(); }
 }
 
+// ---------------------------------------------------------------- a classroom on one server
+// ?present=1: this tab drives stage, time and camera for every tab opened with ?follow=1 (the server keeps
+// the presenter's last state in the one shared key xsl_live; everything else stays per tab).
+let role = '';            // '' | 'present' | 'follow'
+let lastSent = '';
+let lastSentAt = 0;
+let liveSeq = 0;
+
+function livePayload() {
+  const s = player.state();
+  return { stage: s.stage, t: s.t, playing: !!s.playing, speed: s.speed, view: s.view,
+           camera: player.free ? player.camera() : null, reading: get('reading_q'), client_ms: Date.now() };
+}
+
+function publish(force) {
+  if (role !== 'present' || !player) return;
+  const p = livePayload();
+  const key = JSON.stringify([p.stage, p.playing, p.speed, p.view, p.camera, p.reading, p.playing ? 0 : p.t]);
+  const now = performance.now();
+  if (!force && key === lastSent && !(p.playing && now - lastSentAt > 2000)) return;
+  lastSent = key; lastSentAt = now;
+  p.seq = ++liveSeq;
+  T.trigger('xsl_present', [p]);
+}
+
+async function follow(live) {
+  if (role !== 'follow' || !live || !player) return;
+  if (live.reading && live.reading !== get('reading_q')) await loadReading(live.reading);
+  const lag = live.playing ? Math.max(0, (Date.now() - live.client_ms) / 1000) * (live.speed || 1) : 0;
+  applying = true;
+  try {
+    player.setSpeed(live.speed || 1);
+    player.setTime(Math.min(live.t + lag, manifest.duration_s));
+    if (live.camera) player.applyCamera(live.camera); else if (live.view) player.setView(live.view);
+    if (live.playing && !player.state().playing) player.play();
+    if (!live.playing && player.state().playing) player.pause();
+  } finally { applying = false; }
+  set('live_seen', { seq: live.seq, stage: live.stage, at: Date.now() });
+}
+
+function setRole(r) {
+  role = r;
+  set('live_role', r);
+  if (r === 'present') publish(true);
+  if (r === 'follow') follow(get('xsl_live'));
+}
+
 // ---------------------------------------------------------------- boot
 async function boot() {
   T = window.trame;
@@ -277,6 +339,10 @@ async function boot() {
   if (!again.stage && again.t === undefined) player.gotoStage(manifest.stages[0].n);
   lastStage = -1;
   onState(player.state());
+  T.state.watch(['xsl_live'], (live) => follow(live));
+  if (again.role) setRole(again.role);
+  // a presenter's free camera (orbit, zoom) reaches the followers too, a few times a second
+  setInterval(() => { if (role === 'present' && player.free) publish(false); }, 250);
   set('ready', true);
   document.addEventListener('keydown', onKey, true);
   // controls bound to state drive the player (unless the change came from the player itself)
@@ -310,6 +376,9 @@ window.xsl = {
   choosePreset: async (name) => { if (await loadReading(name, { ghost: true })) set('ghost', true); },
   readingChanged: async () => { if (await loadReading(queryFromPanel(), { ghost: true })) set('ghost', true); },
   loadReading,
+  present: () => setRole('present'),
+  follow: () => setRole('follow'),
+  explore: () => setRole(''),      // leave the presenter: explore on your own
 };
 
 (function wait() {

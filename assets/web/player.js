@@ -9,7 +9,10 @@
 //
 // Options
 //   fontUrl      a CJK font for the labels (family 'XSLCJK'); without it the labels use the
-//                fallback list (and show tofu on machines without CJK fonts)
+//                fallback list (and show tofu on machines without CJK fonts).  The characters
+//                that font lacks come from 'XSLCJK Fallback': fallbackFontUrl, by default the
+//                same name with '-fallback' before the extension (as scene.webpack.write_font
+//                writes them; a missing one is ignored)
 //   onState(s)   called when stage/step/playing/view/toggles change, and at most 4×/s for t
 //   onPick(info) called with the inspector's info after a click on the picture or a label
 //   onError(e)   called with load errors (load() also rejects)
@@ -17,6 +20,8 @@
 //                resolution; e.g. 0.75 on a slow machine, the canvas is scaled up by CSS)
 //   autoView     (default true) follow the stage's camera preset when playback enters a new
 //                stage, until the user orbits
+//   batchDynamic (default true) draw all figures and objects as one buffer rewritten each frame
+//                (one draw call) rather than one mesh each
 //   staticCache  (default true) draw the static layers (ground, hall, shadows, roofs) once per
 //                camera into a colour + depth target; each frame copies it back (one full-screen
 //                pass) and draws only the people and things.  The picture is the same; playback
@@ -29,7 +34,7 @@ import { OrbitControls } from './vendor/OrbitControls.js';
 const DEG = Math.PI / 180;
 const POSTURES = ['stand', 'walk', 'sit', 'bow', 'salute', 'shoot'];
 const ROOF_MODES = ['cutaway', 'solid', 'ghost', 'none'];
-const FONT_FAMILY = "'XSLCJK', 'Noto Sans CJK TC', 'Noto Serif CJK TC', 'Source Han Sans TC', " +
+const FONT_FAMILY = "'XSLCJK', 'XSLCJK Fallback', 'Noto Sans CJK TC', 'Noto Serif CJK TC', 'Source Han Sans TC', " +
   "'PingFang TC', 'Microsoft JhengHei', 'Hiragino Sans', sans-serif";
 
 // colours are display values already (lit in the pack): no colour management anywhere
@@ -149,6 +154,85 @@ function joinUrl(base, rel) {
 
 function fmt(x, d = 2) { return Math.round(x * 10 ** d) / 10 ** d; }
 
+// ---------------------------------------------------------------- people and things in one draw
+// The figures and objects shown at T, gathered into one buffer: their vertices transformed on the
+// CPU (a few ten thousand: well under a millisecond), colours and indices rewritten only when the
+// set of shown pieces changes (a posture, a variant, someone appearing).  One draw call instead of
+// 130: on a software GL each call costs tens of microseconds in ANGLE and llvmpipe.
+class DynamicBatch {
+  constructor(maxVerts, maxTris, material) {
+    this.pos = new Float32Array(Math.max(3, maxVerts * 3));
+    this.col = new Uint8Array(Math.max(3, maxVerts * 3));
+    this.idx = new Uint32Array(Math.max(3, maxTris * 3));
+    const g = new THREE.BufferGeometry();
+    this.aPos = new THREE.BufferAttribute(this.pos, 3).setUsage(THREE.DynamicDrawUsage);
+    this.aCol = new THREE.BufferAttribute(this.col, 3, true).setUsage(THREE.DynamicDrawUsage);
+    this.aIdx = new THREE.BufferAttribute(this.idx, 1).setUsage(THREE.DynamicDrawUsage);
+    g.setAttribute('position', this.aPos);
+    g.setAttribute('color', this.aCol);
+    g.setIndex(this.aIdx);
+    g.setDrawRange(0, 0);
+    this.geometry = g;
+    this.mesh = new THREE.Mesh(g, material);
+    this.mesh.name = 'people-and-things';
+    this.mesh.frustumCulled = false;
+    this.mesh.matrixAutoUpdate = false;
+    this.items = [];
+    this.nVerts = 0;
+    this.layouts = 0;
+  }
+
+  // list: meshes (geometry + up-to-date .matrix) to draw this frame
+  update(list) {
+    const items = this.items;
+    let same = items.length === list.length;
+    for (let k = 0; same && k < list.length; k++) same = items[k] === list[k];
+    if (!same) this._layout(list);
+    const pos = this.pos;
+    let o = 0;
+    for (let k = 0; k < list.length; k++) {
+      const m = list[k];
+      const e = m.matrix.elements;
+      const src = m.geometry.attributes.position.array;
+      const e0 = e[0], e1 = e[1], e2 = e[2], e4 = e[4], e5 = e[5], e6 = e[6], e8 = e[8], e9 = e[9], e10 = e[10];
+      const e12 = e[12], e13 = e[13], e14 = e[14];
+      for (let i = 0, n = src.length; i < n; i += 3) {
+        const x = src[i], y = src[i + 1], z = src[i + 2];
+        pos[o++] = e0 * x + e4 * y + e8 * z + e12;
+        pos[o++] = e1 * x + e5 * y + e9 * z + e13;
+        pos[o++] = e2 * x + e6 * y + e10 * z + e14;
+      }
+    }
+    this.aPos.clearUpdateRanges();
+    this.aPos.addUpdateRange(0, Math.max(3, o));
+    this.aPos.needsUpdate = true;
+  }
+
+  _layout(list) {
+    this.items = list.slice();
+    let v = 0, t = 0;
+    for (const m of list) {
+      const g = m.geometry;
+      const c = g.attributes.color ? g.attributes.color.array : null;
+      const n = g.attributes.position.count;
+      if (c) this.col.set(c, v * 3); else this.col.fill(160, v * 3, (v + n) * 3);
+      const ix = g.index.array;
+      for (let i = 0; i < ix.length; i++) this.idx[t + i] = ix[i] + v;
+      m.userData.batchTri = t / 3;              // where its triangles start (picking)
+      v += n;
+      t += ix.length;
+    }
+    this.nVerts = v;
+    this.geometry.setDrawRange(0, t);
+    for (const [a, n] of [[this.aCol, v * 3], [this.aIdx, t]]) {
+      a.clearUpdateRanges();
+      a.addUpdateRange(0, Math.max(3, n));
+      a.needsUpdate = true;
+    }
+    this.layouts++;
+  }
+}
+
 // ---------------------------------------------------------------- the player
 export class Player {
   constructor(container, opts = {}) {
@@ -160,6 +244,7 @@ export class Player {
     this.renderScale = Math.min(1, Math.max(0.25, opts.renderScale || 1));
     this.autoView = opts.autoView !== false;
     this.staticCache = opts.staticCache !== false;
+    this.batchDynamic = opts.batchDynamic !== false;
 
     this.pack = null;          // the manifest
     this.t = 0;
@@ -202,7 +287,11 @@ export class Player {
     container.style.overflow = 'hidden';
     container.classList.add('xsl-player');
     this._injectStyle();
-    if (opts.fontUrl) this._fontReady = this._loadFont(opts.fontUrl);
+    if (opts.fontUrl) {
+      this._fontReady = this._loadFont(opts.fontUrl);
+      const fb = opts.fallbackFontUrl || String(opts.fontUrl).replace(/(\.[a-z0-9]+)$/i, '-fallback$1');
+      if (fb !== opts.fontUrl) this._loadFont(fb, 'XSLCJK Fallback', true);
+    }
 
     const renderer = new THREE.WebGLRenderer({
       antialias: false, alpha: false, stencil: true, depth: true,
@@ -300,13 +389,16 @@ export class Player {
     document.head.appendChild(st);
   }
 
-  _loadFont(url) {
+  _loadFont(url, family = 'XSLCJK', quiet = false) {
     try {
-      for (const f of document.fonts) if (f.family.replace(/["']/g, '') === 'XSLCJK') return f.loaded.then(() => true, () => false);
-      const ff = new FontFace('XSLCJK', `url("${url}")`, { display: 'swap' });
+      for (const f of document.fonts) if (f.family.replace(/["']/g, '') === family) return f.loaded.then(() => true, () => false);
+      const ff = new FontFace(family, `url("${url}")`, { display: 'swap' });
       document.fonts.add(ff);
       return ff.load().then(() => { this._remeasure = true; this._dirty = true; return true; },
-        (e) => { this._error(new Error(`label font ${url}: ${e && e.message || e}`)); return false; });
+        (e) => {
+          if (!quiet) this._error(new Error(`label font ${url}: ${e && e.message || e}`));
+          return false;
+        });
     } catch (e) {
       this._error(e);
       return Promise.resolve(false);
@@ -467,7 +559,7 @@ export class Player {
         mesh.renderOrder = 0;
         mesh.userData.actor = A;
         mesh.userData.posture = post;
-        root.add(mesh);
+        if (!this.batchDynamic) root.add(mesh);
         A.meshes[post] = mesh;
       }
       this.actors.push(A);
@@ -493,11 +585,29 @@ export class Player {
         mesh.renderOrder = 0;
         mesh.userData.object = O;
         mesh.userData.variant = key;
-        root.add(mesh);
+        if (!this.batchDynamic) root.add(mesh);
         O.meshes[key] = mesh;
       }
       this.objects.push(O);
       this.objectById.set(o.id, O);
+    }
+
+    this.batch = null;
+    this._batchList = [];
+    if (this.batchDynamic) {
+      let nv = 0, nt = 0;
+      const biggest = (meshes) => {
+        let v = 0, t = 0;
+        for (const m of Object.values(meshes)) {
+          v = Math.max(v, m.geometry.attributes.position.count);
+          t = Math.max(t, m.geometry.index.count / 3);
+        }
+        nv += v; nt += t;
+      };
+      for (const A of this.actors) biggest(A.meshes);
+      for (const O of this.objects) biggest(O.meshes);
+      this.batch = new DynamicBatch(nv, nt, this.matBasic);
+      root.add(this.batch.mesh);
     }
 
     // the 侯's lower strip and rope, by the state of the object hou_rope
@@ -664,7 +774,7 @@ export class Player {
     }
     for (const O of this.objects) O.label = null;
     for (const pl of m.place_labels || []) {
-      const L = mk('place', pl.text, 50, { id: pl.id });
+      const L = mk('place', pl.text, 50, { id: pl.id, views: pl.views || null });
       L.anchor.fromArray(pl.xyz_m);
     }
     for (const dm of m.dims || []) {
@@ -750,6 +860,8 @@ export class Player {
   _applyPose() {
     const T = this.t;
     const tmp = this._tmp;
+    const batch = this.batch ? this._batchList : null;
+    if (batch) batch.length = 0;
     for (const A of this.actors) {
       const vis = !!A.visible.at(T);
       let post = A.posture.at(T);
@@ -770,6 +882,7 @@ export class Player {
       mesh.position.set(tmp[0], tmp[1], tmp[2]);
       mesh.rotation.z = -tmp[3] * DEG;
       if (L) L.anchor.set(tmp[0], tmp[1], tmp[2] + A.label_z);
+      if (batch) { mesh.updateMatrix(); batch.push(mesh); }
     }
     for (const O of this.objects) {
       const key = O.variant.at(T) || '';
@@ -800,7 +913,9 @@ export class Player {
       } else {
         mesh.quaternion.identity();
       }
+      if (batch) { mesh.updateMatrix(); batch.push(mesh); }
     }
+    if (batch) this.batch.update(batch);
     const H = this.houRope;
     if (H) {
       const st = H.obj ? String(H.obj.state.at(T) || '') : '';
@@ -862,7 +977,14 @@ export class Player {
     if (c) this.applyCamera(c, force);
   }
 
+  _placeLabelsForView() {
+    for (const L of this._labels || []) {
+      if (L.kind === 'place') L.active = !L.views || L.views.includes(this.view);
+    }
+  }
+
   applyCamera(c) {
+    this._placeLabelsForView();
     const up = c.view_up || [0, 0, 1];
     if (c.parallel) {
       const o = this.ortho;
@@ -1253,8 +1375,8 @@ export class Player {
       if (L.roof_south && L.roof_south.visible) targets.push(L.roof_south);
       if (L.roof_north && L.roof_north.visible) targets.push(L.roof_north);
     }
-    for (const A of this.actors) if (A.cur) targets.push(A.cur);
-    for (const O of this.objects) if (O.cur) targets.push(O.cur);
+    for (const A of this.actors) if (A.cur) { A.cur.updateMatrixWorld(); targets.push(A.cur); }
+    for (const O of this.objects) if (O.cur) { O.cur.updateMatrixWorld(); targets.push(O.cur); }
     if (this.houRope && this.houRope.cur) targets.push(this.houRope.cur);
     const hits = rc.intersectObjects(targets, false);
     if (!hits.length) { this._emitPick(null); return null; }
