@@ -21,23 +21,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
-from webtools import chromium  # noqa: E402
-
-READY = "window.trame && window.trame.state && window.trame.state.get('ready') === true"
-
-
-def rss_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return float("nan")
+from webtools import READY, chromium, free_port, rss_mb  # noqa: E402
 
 
 def main() -> None:
-    import socket
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     url = f"http://127.0.0.1:{port}/"
     print(f"load average before: {os.getloadavg()[0]:.2f} (2 cores)")
     with chromium() as browser:

@@ -1,4 +1,4 @@
-"""Command line: ``python -m scene {measure,layout,readings,stages,pose,audit,still,stills,clip,pack} …``.
+"""Command line: ``python -m scene {measure,layout,readings,stages,pose,audit,still,stills,clip,pack,export} …``.
 
 Every failure the user can cause (a bad measurement, an unknown reading, a
 broken TOML file) prints one line naming what was wrong and exits 2.
@@ -238,6 +238,17 @@ def cmd_pack(args: argparse.Namespace) -> None:
     print(f"pack {args.out} in {dt:.1f} s")
 
 
+def cmd_export(args: argparse.Namespace) -> None:
+    from . import export, readings
+    fmt = export.resolve_format(args.out, args.format)     # bad names and formats fail before any work
+    readings.get(args.reading)
+    if fmt == "gltf" and args.stage is not None:
+        _check_stage(args.stage)
+    t0 = time.perf_counter()
+    done = export.export(args.out, fmt, args.reading, args.stage, args.t, shadows=args.shadows)
+    print(f"{done.summary} ({time.perf_counter() - t0:.2f} s)")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     from .glprobe import GLUnavailable
     from .readings import ReadingError
@@ -293,6 +304,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     pk = sub.add_parser("pack", help="the scene pack for the browser player (scene.json, scene.bin, font/)")
     pk.add_argument("--out", required=True, help="the folder to write")
     pk.set_defaults(func=cmd_pack)
+
+    ex = sub.add_parser("export", help="open data: the layout as JSON or CSV, the scene as glTF 2.0",
+                        description="The layout with its provenance as JSON or CSV (one row per place), or "
+                                    "the scene as glTF 2.0 (.glb binary, or .gltf with the buffer embedded). "
+                                    "Without --stage/--t the glTF holds the static scene only; with them, also "
+                                    "everything that moves at that moment.")
+    ex.add_argument("--out", required=True, help="FILE.json, FILE.csv, FILE.glb or FILE.gltf")
+    ex.add_argument("--format", default=None,
+                    help="json, csv or gltf (default: from the extension of --out)")
+    ex.add_argument("--stage", default=None,
+                    help="glTF only: section number (21) or id (sanou_she); without it, the static scene only")
+    ex.add_argument("--t", type=float, default=None,
+                    help="glTF only: seconds from the start of the stage (default: its representative moment); "
+                         "without --stage, seconds from the start of the rite")
+    ex.add_argument("--shadows", action="store_true",
+                    help="glTF only: add the baked planar shadows as their own nodes")
+    ex.add_argument("--reading", default=None, help="a preset name, a TOML file, or preset,key=value,…")
+    ex.set_defaults(func=cmd_export)
 
     for sp, size in ((st1, "1920x1080"), (stl, "1920x1080"), (clp, "960x540")):
         sp.add_argument("--view", default="overview" if sp is not stl else "overview",

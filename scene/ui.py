@@ -41,7 +41,7 @@ def _app_bar() -> None:
 
 
 def _navigator() -> None:
-    with v.VNavigationDrawer(v_if="!classroom", v_model=("nav_open", True), width=250, id="xsl-nav"):
+    with v.VNavigationDrawer(v_if="!classroom", v_model="nav_open", width=250, id="xsl-nav"):
         with v.VList(density="compact", nav=True, classes="xsl-nav"):
             with html.Div(v_for="g in nav", key="g.phase"):
                 v.VListSubheader("{{ g.title }}", classes="xsl-phase")

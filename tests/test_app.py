@@ -3,45 +3,19 @@ a fresh page per test. Pixels are looked at, not trusted."""
 from __future__ import annotations
 
 import io
-import os
-import re
 import socket
 import subprocess
 import sys
-import time
-import zipfile
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from webtools import RequestRecorder, chromium, chromium_missing_reason, diff_fraction, distinct_colours, ink, screenshot
+from webtools import (READY, RequestRecorder, chromium, chromium_missing_reason, diff_fraction, distinct_colours,
+                      free_port, ink, screenshot, start_app)
 
 ROOT = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.skipif(chromium_missing_reason() is not None, reason=str(chromium_missing_reason()))
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def start_app(port: int, *extra: str) -> subprocess.Popen:
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    proc = subprocess.Popen([sys.executable, "app.py", "--port", str(port), *extra], cwd=ROOT, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    deadline = time.time() + 240
-    lines = []
-    while time.time() < deadline:
-        line = proc.stdout.readline()
-        if not line:
-            break
-        lines.append(line)
-        if "open http://" in line:
-            return proc
-    proc.kill()
-    raise RuntimeError("app did not start:\n" + "".join(lines))
 
 
 @pytest.fixture(scope="module")
@@ -72,7 +46,7 @@ def page(browser):
 def open_app(page, url: str, query: str = ""):
     rec = RequestRecorder(page)
     page.goto(url + query)
-    page.wait_for_function("window.trame && window.trame.state && window.trame.state.get('ready') === true", timeout=60000)
+    page.wait_for_function(READY, timeout=60000)
     page.wait_for_timeout(300)
     return rec
 

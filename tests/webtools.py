@@ -167,3 +167,48 @@ def diff_fraction(a: np.ndarray, b: np.ndarray, tol: int = 24) -> float:
 
 def distinct_colours(img: np.ndarray) -> int:
     return int(len(np.unique(img.reshape(-1, 3), axis=0)))
+
+
+# ---------------------------------------------------------------------------
+# the app (python app.py) as a subprocess, for tests and benches
+
+#: the app's page is ready: trame connected and the player drew its first pose
+READY = "window.trame && window.trame.state && window.trame.state.get('ready') === true"
+
+
+def free_port() -> int:
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_app(port: int, *extra: str, timeout: float = 240.0):
+    """``python app.py --port PORT`` started and past its 'open http://' line; returns the Popen."""
+    import subprocess
+    import sys
+    import time
+    proc = subprocess.Popen([sys.executable, "app.py", "--port", str(port), *extra], cwd=ROOT,
+                            env={**os.environ, "PYTHONUNBUFFERED": "1"}, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    deadline = time.time() + timeout
+    lines = []
+    while time.time() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        lines.append(line)
+        if "open http://" in line:
+            # keep reading its output so a chatty server never blocks on a full pipe
+            threading.Thread(target=lambda: [None for _ in proc.stdout], daemon=True).start()
+            return proc
+    proc.kill()
+    raise RuntimeError("the app did not start:\n" + "".join(lines))
+
+
+def rss_mb(pid: int) -> float:
+    """Resident memory of a process (Linux /proc), in MB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")

@@ -321,6 +321,8 @@ function setRole(r) {
 // ---------------------------------------------------------------- boot
 async function boot() {
   T = window.trame;
+  // below 1280 px Vuetify lays the stage list over the view: start with it closed there
+  set('nav_open', window.innerWidth >= 1280);
   const el = document.getElementById('xsl-view');
   player = new Player(el, { fontUrl: get('xsl_font_urls')[0], onState, onPick, onError: (m) => say(String(m)) });
   window.__xslPlayer = player;

@@ -295,7 +295,7 @@ export class Player {
 
     const renderer = new THREE.WebGLRenderer({
       antialias: false, alpha: false, stencil: true, depth: true,
-      powerPreference: 'high-performance', preserveDrawingBuffer: false,
+      powerPreference: 'high-performance', preserveDrawingBuffer: !!opts.preserveDrawingBuffer,
     });
     renderer.outputColorSpace = THREE.LinearSRGBColorSpace;   // colours are display values
     renderer.setPixelRatio(this.renderScale);
@@ -412,8 +412,13 @@ export class Player {
     c.screenSpacePanning = true;
     c.zoomToCursor = true;
     if (!rotate) c.mouseButtons = { LEFT: THREE.MOUSE.PAN, MIDDLE: THREE.MOUSE.DOLLY, RIGHT: THREE.MOUSE.PAN };
-    c.addEventListener('change', () => { this._dirty = true; this._cameraMoved = true; });
-    c.addEventListener('start', () => { this.free = true; });
+    c.addEventListener('change', () => {
+      this._dirty = true;
+      this._cameraMoved = true;
+      if (this._interacting) { this.free = true; this._camKey = null; }   // the user moved it
+    });
+    c.addEventListener('start', () => { this._interacting = true; });
+    c.addEventListener('end', () => { this._interacting = false; });
     return c;
   }
 
@@ -432,6 +437,7 @@ export class Player {
     this.persp.updateProjectionMatrix();
     this._updateOrthoFrustum();
     this._staticDirty = true;
+    this._camKey = null;
     this._dirty = true;
   }
 
@@ -491,14 +497,21 @@ export class Player {
     if (!this.opts.fontUrl && manifest.font) {
       this._fontReady = this._loadFont(joinUrl(base, manifest.font));
     }
+    // where we are: the same stage and the same seconds into it in the new pack
+    const old = this.root && this.stages ? this.stages[Math.max(0, this._stageIdx)] : null;
+    const into = old ? this.t - old.start : 0;
     if (ghost && this.root) this._makeGhost();
     else this.clearGhost();
     this._disposePack();
     this.baseUrl = base;
     this._build(manifest, buf);
+    const st = old ? this.stages.find((x) => x.n === old.n) : null;
+    this.t = st ? st.start + Math.min(Math.max(0, into), Math.max(0, st.end - st.start)) : this.t;
     this.t = Math.min(Math.max(0, this.t), this.duration);
     this._poseDirty = true;
-    this._cameraForStage(true);
+    this._updateStageStep();
+    if (ghost && old) this._cameraMoved = true;      // keep the camera: the ghost is compared in place
+    else this._cameraForStage(true);
     this._dirty = true;
   }
 
@@ -546,6 +559,7 @@ export class Player {
         id: a.id, name: a.name, colour: a.colour || '#888888', label_z: a.label_z || 1.9, def: a,
         track: new KeyTrack(accessor(buf, a.track.t), accessor(buf, a.track.v), 4),
         posture: new StepsTrack(a.posture), visible: new StepsTrack(a.visible),
+        figure: new StepsTrack(a.figure || a.posture),
         holding: new StepsTrack(a.holding), role: new StepsTrack(a.role), say: new StepsTrack(a.say),
         meshes: {}, cur: null, xyzh: new Float32Array(4), shown: false, label: null,
         steps: [],
@@ -727,17 +741,34 @@ export class Player {
     const group = new THREE.Group();
     group.name = 'ghost';
     const geos = new Set();
-    const add = (mesh) => {
-      if (!mesh || !mesh.visible) return;
+    const add = (mesh, geometry) => {
+      if (!mesh) return;
       mesh.updateMatrixWorld();
-      const gm = new THREE.Mesh(mesh.geometry, this.matGhost);
+      const gm = new THREE.Mesh(geometry || mesh.geometry, this.matGhost);
       gm.matrixAutoUpdate = false;
       gm.matrix.copy(mesh.matrixWorld);
       gm.renderOrder = 20;
       group.add(gm);
-      geos.add(mesh.geometry);
+      geos.add(geometry || mesh.geometry);
     };
-    add(this.layers.main);
+    // the main layer without the ground (a grey veil over the whole field would hide, not compare)
+    const main = this.layers.main;
+    if (main) {
+      const g = main.geometry, part = g.userData.part, parts = g.userData.parts;
+      const skip = parts.map((p) => /^ground\b|^hall\.court$|^range\.houdao$/.test(p));
+      const src = g.index.array;
+      const keep = [];
+      for (let k = 0; k < src.length / 3; k++) {
+        if (part && skip[part[k]]) continue;
+        keep.push(src[3 * k], src[3 * k + 1], src[3 * k + 2]);
+      }
+      const gg = new THREE.BufferGeometry();
+      gg.setAttribute('position', g.attributes.position);
+      gg.setIndex(new THREE.BufferAttribute(new Uint32Array(keep), 1));
+      gg.boundingSphere = g.boundingSphere;
+      add(main, gg);
+      geos.add(gg);
+    }
     for (const A of this.actors) if (A.shown) add(A.cur);
     for (const O of this.objects) if (O.shown) add(O.cur);
     this.scene.add(group);
@@ -774,7 +805,8 @@ export class Player {
     }
     for (const O of this.objects) O.label = null;
     for (const pl of m.place_labels || []) {
-      const L = mk('place', pl.text, 50, { id: pl.id, views: pl.views || null });
+      const L = mk('place', pl.text, pl.priority != null ? Math.min(90, pl.priority) : 50,
+        { id: pl.id, views: pl.views || null });
       L.anchor.fromArray(pl.xyz_m);
     }
     for (const dm of m.dims || []) {
@@ -864,8 +896,9 @@ export class Player {
     if (batch) batch.length = 0;
     for (const A of this.actors) {
       const vis = !!A.visible.at(T);
-      let post = A.posture.at(T);
-      let mesh = A.meshes[post] || A.meshes.stand || null;
+      const post = A.posture.at(T);
+      const fig = A.figure.at(T);
+      let mesh = A.meshes[fig] || A.meshes[post] || A.meshes.stand || null;
       if (!vis) mesh = null;
       if (mesh !== A.cur) {
         if (A.cur) A.cur.visible = false;
@@ -919,9 +952,10 @@ export class Player {
     const H = this.houRope;
     if (H) {
       const st = H.obj ? String(H.obj.state.at(T) || '') : '';
+      // prefix match: "rolled …", "untied …", anything else → "tied"
       let key = H.keys.find((k) => st.startsWith(k));
-      if (key === undefined) key = H.keys.find((k) => st.includes(k));
-      const mesh = key !== undefined ? H.meshes[key] : (H.meshes.rolled || null);
+      if (key === undefined) key = 'tied';
+      const mesh = H.meshes[key] || null;
       if (mesh !== H.cur) {
         if (H.cur) H.cur.visible = false;
         if (mesh) mesh.visible = true;
@@ -985,6 +1019,10 @@ export class Player {
 
   applyCamera(c) {
     this._placeLabelsForView();
+    // the same preset again (most stages share the overview): nothing to move or redraw
+    const key = JSON.stringify([c.position, c.focal_point, c.view_up, c.view_angle, c.parallel, c.parallel_scale, this._aspect]);
+    if (key === this._camKey && !this.free) { this._dirty = true; return; }
+    this._camKey = key;
     const up = c.view_up || [0, 0, 1];
     if (c.parallel) {
       const o = this.ortho;
@@ -1142,6 +1180,8 @@ export class Player {
       r.setRenderTarget(null);
       this._staticDirty = false;
       this._staticRenders = (this._staticRenders || 0) + 1;
+      this._staticInfo = { calls: r.info.render.calls, triangles: r.info.render.triangles };
+      r.info.reset();
     }
     // copy the static picture (colour, depth, stencil) onto the canvas, through three's state
     // cache so that it keeps knowing what is bound
@@ -1152,11 +1192,16 @@ export class Player {
     st.buffers.depth.setMask(true);
     st.buffers.stencil.setMask(0xff);
     st.setScissorTest(false);
-    st.bindFramebuffer(gl.READ_FRAMEBUFFER, fb);
+    // Chrome clears a composited canvas before the first clear or draw of the next frame (but
+    // not before a blit, which that clear would then wipe): clear first, then copy
+    r.setRenderTarget(null);
+    if (!this.opts.preserveDrawingBuffer) r.clear(true, true, true);
     st.bindFramebuffer(gl.DRAW_FRAMEBUFFER, null);
+    gl.bindFramebuffer(gl.READ_FRAMEBUFFER, fb);     // three's cache does not follow READ bindings
     gl.blitFramebuffer(0, 0, size.x, size.y, 0, 0, size.x, size.y,
       gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT | gl.STENCIL_BUFFER_BIT, gl.NEAREST);
-    st.bindFramebuffer(gl.READ_FRAMEBUFFER, null);
+    gl.bindFramebuffer(gl.READ_FRAMEBUFFER, null);
+    if (this._debugBlit) this._blitErr = gl.getError();
     if (!this._blitChecked) {
       this._blitChecked = true;
       const err = gl.getError();
@@ -1210,8 +1255,13 @@ export class Player {
       const tt = this._frameTimes[(this._frameCount - k) % this._frameTimes.length];
       if (now - tt <= 1000) fps++; else break;
     }
+    // the last frame: draw calls made, and triangles in the picture (the static layers' come from
+    // the cached target when it was not redrawn)
     const info = this.renderer.info.render;
-    return { fps, frames: this._frameCount, drawCalls: info.calls, triangles: info.triangles, lastFrameAt: last };
+    const si = this.staticCache && this._staticInfo ? this._staticInfo : { calls: 0, triangles: 0 };
+    return { fps, frames: this._frameCount, drawCalls: info.calls, triangles: info.triangles + si.triangles,
+      dynamicTriangles: info.triangles, staticCached: !!this.staticCache, staticRedraws: this._staticRenders || 0,
+      batchLayouts: this.batch ? this.batch.layouts : 0, lastFrameAt: last };
   }
 
   // ------------------------------------------------------------ controls
@@ -1476,10 +1526,10 @@ export class Player {
     const v = A.track.at(T, new Float32Array(4));
     const xyz = [v[0], v[1], v[2]];
     const c = this.chi_m;
-    return { kind: 'actor', id: A.id, name: A.name, role: A.role.at(T) || '', posture: A.posture.at(T) || '',
+    return { kind: 'actor', id: A.id, name: A.name, role: A.role.at(T) || '', posture: A.posture.at(T) || '', figure: A.figure.at(T) || '',
       visible: !!A.visible.at(T), holding: A.holding.at(T) || '', say: A.say.at(T) || '',
       xyz_m: xyz.map((x) => fmt(x, 3)), xyz_chi: xyz.map((x) => fmt(x / c, 2)),
-      heading: fmt(((v[3] % 360) + 360) % 360, 1), t: fmt(T, 2), step: this._stepFor(id),
+      heading: ((fmt(v[3], 1) % 360) + 360) % 360, t: fmt(T, 2), step: this._stepFor(id),
       near_place: this._nearestPlace(xyz, 1.0) };
   }
 

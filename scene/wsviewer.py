@@ -1,0 +1,82 @@
+"""A headless classroom viewer: one websocket client of the app, speaking trame's wire protocol.
+
+It connects as a browser tab does (wslink ``hello`` with the default secret, msgpack messages in
+wslink chunks), then records every ``xsl_live`` the server pushes — the presenter's stage, time and
+camera — with the time it arrived. Thirty of them on one asyncio loop stand in for thirty students'
+tabs at the server's end (the browser-side applying is tested with real Chromium tabs).
+"""
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass, field
+
+import msgpack
+from wslink.chunking import UnChunker, generate_chunks
+
+SECRET = "wslink-secret"     # wslink's default: the app runs on loopback with no launcher
+
+
+@dataclass
+class Viewer:
+    """One connected viewer: what it received, when (ms since the epoch), and any error."""
+
+    url: str
+    received: list[tuple[float, dict]] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    connected: asyncio.Event = field(default_factory=asyncio.Event)
+    _rpc: int = 0
+
+    async def _send(self, ws, method: str, args: list) -> None:
+        self._rpc += 1
+        msg = msgpack.packb({"wslink": "1.0", "id": f"system:c0:{self._rpc}" if method.startswith("wslink.")
+                             else f"rpc:c0:{self._rpc}", "method": method, "args": args, "kwargs": {}})
+        for chunk in generate_chunks(msg, 4 * 1024 * 1024):
+            await ws.send_bytes(chunk)
+
+    async def run(self, stop: asyncio.Event) -> None:
+        import aiohttp
+        un = UnChunker()
+        un.set_max_message_size(64 * 1024 * 1024)
+        try:
+            async with aiohttp.ClientSession() as http, http.ws_connect(self.url, max_msg_size=0) as ws:
+                await self._send(ws, "wslink.hello", [{"secret": SECRET}])
+                while not stop.is_set():
+                    try:
+                        msg = await asyncio.wait_for(ws.receive(), 0.5)
+                    except asyncio.TimeoutError:
+                        continue
+                    if msg.type != aiohttp.WSMsgType.BINARY:
+                        if msg.type in (aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.ERROR):
+                            self.errors.append(f"socket {msg.type.name}")
+                            return
+                        continue
+                    full = un.process_chunk(msg.data)
+                    if full is None:
+                        continue
+                    self._handle(full)
+        except Exception as exc:                     # reported, not raised: the bench counts them
+            self.errors.append(f"{type(exc).__name__}: {exc}")
+
+    def _handle(self, full) -> None:
+        now = time.time() * 1000.0
+        if isinstance(full, (bytes, bytearray)):
+            full = msgpack.unpackb(full)
+        if "error" in full:
+            self.errors.append(str(full["error"]))
+            return
+        rid = str(full.get("id", ""))
+        if rid.startswith("system:"):
+            self.connected.set()
+        elif rid.startswith("publish:trame.state.topic"):
+            live = (full.get("result") or {}).get("xsl_live")
+            if live:
+                self.received.append((now, live))
+
+
+async def classroom(url: str, n: int, stop: asyncio.Event) -> tuple[list[Viewer], list[asyncio.Task]]:
+    """Connect n viewers; returns them and their tasks once all have said hello."""
+    viewers = [Viewer(url) for _ in range(n)]
+    tasks = [asyncio.create_task(v.run(stop)) for v in viewers]
+    await asyncio.wait_for(asyncio.gather(*(v.connected.wait() for v in viewers)), 60)
+    return viewers, tasks

@@ -1,0 +1,374 @@
+"""The browser player (assets/web/player.js, player.html) in real headless Chromium on Mesa llvmpipe:
+the picture is drawn, Chinese labels are glyphs, the classroom keys move the rite, play advances
+time, picking the 侯 finds the 侯, the roof modes change the picture, deep links and their errors,
+and no request leaves the machine.  The pack is written by scene.webpack (once per module)."""
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+import webtools
+from webtools import diff_fraction, distinct_colours, screenshot
+
+_why = webtools.chromium_missing_reason()
+if _why:
+    pytest.skip(f"browser tests need Chromium: {_why}", allow_module_level=True)
+
+W, H = 960, 540
+
+
+@pytest.fixture(scope="module")
+def pack(tmp_path_factory):
+    from scene import webpack
+    d = tmp_path_factory.mktemp("pack")
+    webpack.write_pack(d)
+    webpack.write_font(d / "font" / "cjk.otf")
+    return d
+
+
+@pytest.fixture(scope="module")
+def manifest(pack):
+    return json.loads((pack / "scene.json").read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def site(pack):
+    with webtools.site(pack) as (root, url):
+        yield root, url
+
+
+@pytest.fixture(scope="module")
+def served(site):
+    return site[1]
+
+
+@pytest.fixture(scope="module")
+def pack2(site, tmp_path_factory):
+    """A second reading's pack (吳承洛's 19.91-cm 周尺: everything 14 % smaller), served at pack2/."""
+    from scene import webpack
+    d = tmp_path_factory.mktemp("pack2")
+    webpack.write_pack(d, "wu1991")
+    (site[0] / "pack2").symlink_to(d)
+    return "pack2/"
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with webtools.chromium() as b:
+        yield b
+
+
+class Page:
+    """A page of the player with its request recorder and page errors."""
+
+    def __init__(self, browser, url: str, query: str = "") -> None:
+        self.page = browser.new_page(viewport={"width": W, "height": H})
+        self.requests = webtools.RequestRecorder(self.page)
+        self.errors: list[str] = []
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.goto(f"{url}player.html{query}")
+        self.page.wait_for_function("document.body.dataset.ready", timeout=90_000)
+        assert self.page.evaluate("document.body.dataset.ready") == "1", self.message()
+
+    def js(self, expr: str, arg=None):
+        return self.page.evaluate(expr, arg) if arg is not None else self.page.evaluate(expr)
+
+    def frame(self) -> None:
+        """Wait until the player has drawn a frame after now (and the browser painted it)."""
+        self.js("() => window.__xslPlayer._nextFrame().then(() => new Promise(requestAnimationFrame))")
+
+    def state(self) -> dict:
+        return self.js("window.__xslPlayer.state()")
+
+    def message(self) -> str:
+        return self.js("(() => { const m = document.getElementById('xsl-message');"
+                       " return m && !m.hidden ? m.textContent : ''; })()")
+
+    def picture_only(self) -> None:
+        """Hide the page's panels and the labels: screenshots show the WebGL picture alone."""
+        self.page.add_style_tag(content="#xsl-text, #xsl-bar, #xsl-stages, #xsl-info { display: none !important; }")
+        self.js("window.__xslPlayer.setLabels(false)")
+        self.frame()
+
+    def shot(self) -> np.ndarray:
+        return screenshot(self.page)
+
+    def close(self) -> None:
+        assert not self.requests.foreign, self.requests.foreign
+        assert not self.errors, self.errors
+        self.page.close()
+
+
+@pytest.fixture
+def open_page(browser, served):
+    pages = []
+
+    def _open(query: str = "?stage=21") -> Page:
+        p = Page(browser, served, query)
+        pages.append(p)
+        return p
+    yield _open
+    for p in pages:
+        p.close()
+
+
+def test_the_picture_is_drawn_and_not_blank(open_page):
+    p = open_page("?stage=21")
+    p.picture_only()
+    img = p.shot()
+    assert img.shape == (H, W, 3)
+    assert distinct_colours(img) >= 64, distinct_colours(img)
+    assert webtools.background_fraction(img) < 0.75
+    st = p.js("window.__xslPlayer.stats()")
+    assert st["frames"] >= 1 and st["drawCalls"] >= 2 and st["triangles"] > 10_000, st
+    # the court (beaten earth, the palette's 'court' lit) and people's colours are there
+    assert p.state()["stage"] == 21
+
+
+def test_chinese_labels_are_glyphs_of_the_cjk_font(open_page):
+    p = open_page("?stage=21&view=hall")
+    assert p.js("document.fonts.check('16px XSLCJK', '堂')")
+    assert p.js("[...document.fonts].some((f) => f.family.replace(/[\"']/g, '') === 'XSLCJK' && f.status === 'loaded')")
+    box = p.js("window.__xslPlayer.labelBox('place', 'hall.tang')")
+    assert box and box["shown"] and box["text"] == "堂", box
+    clip = {"x": box["x"], "y": box["y"], "width": box["w"], "height": box["h"]}
+    with_font = screenshot(p.page, clip)
+    # ink inside the label box: the glyph's strokes on the label's pale background
+    grey = with_font.astype(int).sum(axis=2)
+    assert (grey < 3 * 120).sum() >= 20, (grey < 3 * 120).sum()
+    # the same label in a font without CJK (DejaVu: tofu boxes) looks different
+    p.js("(() => { const L = window.__xslPlayer._labels.find((l) => l.kind === 'place' && l.id === 'hall.tang');"
+         " L.el.style.fontFamily = 'DejaVu Sans Mono'; })()")
+    p.page.wait_for_timeout(100)
+    tofu = screenshot(p.page, clip)
+    assert diff_fraction(with_font, tofu, tol=60) > 0.05
+    # an actor's label too: '主人' drawn with the font, measured width close to two em
+    w = p.js("(() => { const s = document.createElement('span'); s.style.font = '16px XSLCJK';"
+             " s.textContent = '主人'; document.body.append(s); const w = s.getBoundingClientRect().width;"
+             " s.remove(); return w; })()")
+    assert 30 <= w <= 34, w
+
+
+def test_pagedown_moves_to_the_next_stage_and_changes_the_picture(open_page):
+    p = open_page("?stage=21")
+    p.picture_only()
+    a = p.shot()
+    p.page.keyboard.press("PageDown")
+    p.frame()
+    s = p.state()
+    assert s["stage"] == 22 and s["section"] == 22, s
+    b = p.shot()
+    assert diff_fraction(a, b) > 0.001
+    p.page.keyboard.press("PageUp")
+    p.frame()
+    assert p.state()["stage"] == 21
+
+
+def test_arrow_keys_step_through_the_phrases(open_page, manifest):
+    p = open_page("?stage=21")
+    s0 = p.state()
+    p.page.keyboard.press("ArrowRight")
+    p.frame()
+    s1 = p.state()
+    steps = manifest["steps"]
+    later = [x["start"] for x in steps if x["start"] > s0["t"] + 1e-3]
+    assert math.isclose(s1["t"], min(later), abs_tol=1e-3), (s1, min(later))
+    assert s1["phrase"] == steps[s1["stepIndex"]]["phrase"]
+    # the page marks that phrase in the section's text
+    assert p.js("document.querySelector('#xsl-jing mark').textContent") == s1["phrase"]
+    p.page.keyboard.press("ArrowLeft")
+    p.frame()
+    assert p.state()["t"] <= s0["t"] + 1e-3
+
+
+def test_play_advances_time(open_page):
+    p = open_page("?stage=21")
+    t0 = p.state()["t"]
+    p.js("window.__xslPlayer.setSpeed(4)")
+    p.page.keyboard.press(" ")
+    p.page.wait_for_timeout(1200)
+    s = p.state()
+    assert s["playing"]
+    assert s["t"] - t0 > 1.0, (t0, s["t"])
+    # frames drawn during playback are whole pictures (the static layers too, not just the people)
+    p.page.add_style_tag(content="#xsl-text, #xsl-bar { display: none !important; }")
+    img = p.shot()
+    assert webtools.background_fraction(img) < 0.75 and distinct_colours(img) >= 64
+    p.page.keyboard.press(" ")
+    t1 = p.state()["t"]
+    p.page.wait_for_timeout(300)
+    assert not p.state()["playing"] and p.state()["t"] == t1
+
+
+def test_clicking_the_centre_of_the_hou_picks_the_target(open_page, manifest):
+    p = open_page("?stage=2&view=archer")       # the range is empty: nobody between the 物 and the 侯
+    centre = next(pl for pl in manifest["places"] if pl["id"] == "target.centre")["xyz_m"]
+    xy = p.js("""(xyz) => { const P = window.__xslPlayer; const THREE_V = P._v.clone().fromArray(xyz).project(P.cam);
+                 const r = P.renderer.domElement.getBoundingClientRect();
+                 return [r.left + (THREE_V.x + 1) / 2 * r.width, r.top + (1 - THREE_V.y) / 2 * r.height]; }""", centre)
+    assert 0 < xy[0] < W and 0 < xy[1] < H, xy
+    p.page.mouse.click(xy[0], xy[1])
+    info = p.js("window.__xslPlayer.lastPick")
+    assert info is not None
+    assert info["kind"] == "place" and info["id"].startswith("target"), info
+    assert info["part"].startswith("target"), info
+    for key in ("name", "xyz_m", "xyz_chi", "source", "derivation", "status"):
+        assert info.get(key) not in (None, ""), (key, info)
+    # the inspector panel shows it
+    assert p.js("!document.getElementById('xsl-info').hidden")
+
+
+def test_picking_an_actor_and_his_label(open_page, manifest):
+    p = open_page("?stage=21&view=hall")
+    info = p.js("window.__xslPlayer.actorInfo('zhuren')")
+    assert info["kind"] == "actor" and info["name"] == "主人"
+    chi = manifest["reading"]["chi_m"]
+    assert all(math.isclose(c, m / chi, abs_tol=0.02) for m, c in zip(info["xyz_m"], info["xyz_chi"]))
+    assert 0 <= info["heading"] < 360
+    assert info["step"] is None or "zhuren" in next(
+        s["who"] for s in manifest["steps"] if s["start"] == info["step"]["start"] and s["phrase"] == info["step"]["phrase"])
+    # a click on a shown actor label picks that actor
+    lab = p.js("(() => { const L = window.__xslPlayer._labels.find((l) => l.kind === 'actor' && l.shown);"
+               " return L && {id: L.id, x: L.x + L.w / 2, y: L.y + L.h / 2}; })()")
+    assert lab
+    p.page.mouse.click(lab["x"], lab["y"])
+    picked = p.js("window.__xslPlayer.lastPick")
+    assert picked["kind"] == "actor" and picked["id"] == lab["id"]
+
+
+def test_roof_modes_change_the_picture(open_page):
+    p = open_page("?stage=21&view=hall")
+    p.picture_only()
+    shots = {}
+    for mode in ("cutaway", "solid", "ghost", "none"):
+        assert p.js(f"window.__xslPlayer.setRoof('{mode}')")
+        p.frame()
+        shots[mode] = p.shot()
+    assert diff_fraction(shots["solid"], shots["none"]) > 0.01
+    assert diff_fraction(shots["solid"], shots["ghost"]) > 0.01
+    assert diff_fraction(shots["ghost"], shots["none"]) > 0.005
+    assert not p.js("window.__xslPlayer.setRoof('glass')")
+
+
+def test_views_and_the_camera_export(open_page, manifest):
+    p = open_page("?stage=21")
+    p.picture_only()
+    before = p.shot()
+    p.page.keyboard.press("4")                      # views.order[3] = plan
+    p.frame()
+    s = p.state()
+    assert s["view"] == manifest["views"]["order"][3]
+    cam = p.js("window.__xslPlayer.camera()")
+    assert set(cam) == {"position", "focal_point", "view_up", "view_angle", "parallel", "parallel_scale"}
+    want = manifest["views"]["by_stage"]["21"][s["view"]]
+    assert cam["parallel"] == want["parallel"]
+    assert np.allclose(cam["position"], want["position"], atol=1e-3)
+    assert np.allclose(cam["focal_point"], want["focal_point"], atol=1e-3)
+    if want["parallel"]:
+        assert math.isclose(cam["parallel_scale"], want["parallel_scale"], rel_tol=1e-3)
+    assert diff_fraction(before, p.shot()) > 0.05
+    # a stage jump keeps the view the user chose
+    p.js("window.__xslPlayer.gotoStage(27)")
+    p.frame()
+    assert p.state()["view"] == s["view"] and p.state()["stage"] == 27
+
+
+def test_labels_toggle_with_the_key(open_page):
+    p = open_page("?stage=21")
+    shown = "window.__xslPlayer._labels.filter((l) => l.shown).length"
+    assert p.js(shown) > 3
+    assert p.js("getComputedStyle(document.querySelector('.xsl-labels')).display") != "none"
+    p.page.keyboard.press("l")
+    p.frame()
+    assert p.state()["labels"] is False
+    assert p.js("getComputedStyle(document.querySelector('.xsl-labels')).display") == "none"
+
+
+def test_dimension_lines(open_page, manifest):
+    if not manifest["dims"]:
+        pytest.skip("this pack has no dims")
+    p = open_page("?stage=21&view=plan&dims=1")
+    assert p.state()["dims"] is True
+    n = p.js("window.__xslPlayer._labels.filter((l) => l.kind === 'dim' && l.shown).length")
+    assert n >= 1
+    p.js("window.__xslPlayer.setDims(false)")
+    p.frame()
+    assert p.js("window.__xslPlayer._labels.filter((l) => l.kind === 'dim' && l.shown).length") == 0
+
+
+def test_deep_links(open_page, manifest):
+    p = open_page("?stage=27&view=plan")
+    s = p.state()
+    assert (s["stage"], s["view"]) == (27, "plan") and p.message() == ""
+    st27 = next(x for x in manifest["stages"] if x["n"] == 27)
+    assert math.isclose(s["t"], st27["start"], abs_tol=1e-3)
+    # t is absolute seconds and wins over stage
+    t = st27["start"] + 30.0
+    q = open_page(f"?stage=3&t={t}")
+    assert math.isclose(q.state()["t"], t, abs_tol=1e-3) and q.state()["stage"] == 27
+
+
+def test_bad_deep_link_shows_a_message_and_the_default_state(open_page):
+    p = open_page("?stage=999&view=sideways&t=soon")
+    msg = p.message()
+    assert "stage=999" in msg and "view=sideways" in msg and "t=soon" in msg, msg
+    s = p.state()
+    assert s["stage"] == 1 and s["view"] == "overview" and s["t"] == 0
+
+
+def test_ghost_of_the_previous_pack(open_page, pack2):
+    p = open_page("?stage=21&view=plan")
+    p.picture_only()
+    # the second reading alone, then the first one's ghost over it
+    p.js(f"window.__xslPlayer.setPack('{pack2}')")
+    p.frame()
+    alone = p.shot()
+    p.js("window.__xslPlayer.setPack('pack/')")
+    p.frame()
+    p.js(f"window.__xslPlayer.setPack('{pack2}', {{ghost: true}})")
+    p.frame()
+    assert p.js("window.__xslPlayer._ghost.group.children.length") > 1
+    assert p.js("window.__xslPlayer.pack.reading.name") == "wu1991"
+    # the camera stays where it was (the first reading's plan): compare in place
+    ghosted = p.shot()
+    p.js("window.__xslPlayer.clearGhost()")
+    p.frame()
+    cleared = p.shot()
+    assert diff_fraction(cleared, ghosted, tol=6) > 0.01      # the bigger court's outline, translucent grey
+    p.js("window.__xslPlayer.setView('plan')")               # the second reading's own plan camera
+    p.frame()
+    assert diff_fraction(alone, p.shot()) < 0.002
+    assert p.state()["stage"] == 21 and p.state()["view"] == "plan"
+
+
+def test_no_request_leaves_the_machine(open_page):
+    p = open_page("?stage=21&play=1&speed=8")
+    p.page.wait_for_timeout(800)
+    p.page.keyboard.press("PageDown")
+    p.frame()
+    assert p.requests.urls, "the recorder saw nothing"
+    assert not p.requests.foreign, p.requests.foreign
+
+
+def test_dragging_orbits_the_camera_and_a_click_does_not(open_page):
+    p = open_page("?stage=21")
+    cam0 = p.js("window.__xslPlayer.camera()")
+    p.page.mouse.click(300, 420)                    # a click picks, it does not move the camera
+    p.frame()
+    assert p.js("window.__xslPlayer.camera()") == cam0 and not p.js("window.__xslPlayer.free")
+    p.page.mouse.move(640, 300)
+    p.page.mouse.down()
+    for k in range(1, 6):
+        p.page.mouse.move(640 - 30 * k, 300 + 5 * k)
+    p.page.mouse.up()
+    p.frame()
+    cam1 = p.js("window.__xslPlayer.camera()")
+    assert cam1["position"] != cam0["position"] and p.js("window.__xslPlayer.free")
+    assert np.allclose(cam1["focal_point"], cam0["focal_point"], atol=1e-3)   # orbits about the focal point
+    # choosing the view again puts its preset back
+    p.page.keyboard.press("1")
+    p.frame()
+    assert np.allclose(p.js("window.__xslPlayer.camera()")["position"], cam0["position"], atol=1e-3)
