@@ -238,6 +238,17 @@ def cmd_pack(args: argparse.Namespace) -> None:
     print(f"pack {args.out} in {dt:.1f} s")
 
 
+def cmd_site(args: argparse.Namespace) -> None:
+    from . import readings, webpack
+    readings.get(args.reading)
+    t0 = time.perf_counter()
+    out = webpack.write_site(args.out, args.reading, args.seed)
+    files = [f for f in out.rglob("*") if f.is_file()]
+    size = sum(f.stat().st_size for f in files)
+    print(f"{out}/index.html: the static web edition, {len(files)} files, {size / 1e6:.1f} MB "
+          f"({time.perf_counter() - t0:.1f} s); serve the folder with any static web server")
+
+
 def cmd_export(args: argparse.Namespace) -> None:
     from . import export, readings
     fmt = export.resolve_format(args.out, args.format)     # bad names and formats fail before any work
@@ -305,6 +316,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     pk.add_argument("--out", required=True, help="the folder to write")
     pk.set_defaults(func=cmd_pack)
 
+    sit = sub.add_parser("site", help="the static web edition: a folder any static web server can host")
+    sit.add_argument("--out", required=True, help="the folder to write (index.html at its root)")
+    sit.set_defaults(func=cmd_site)
+
     ex = sub.add_parser("export", help="open data: the layout as JSON or CSV, the scene as glTF 2.0",
                         description="The layout with its provenance as JSON or CSV (one row per place), or "
                                     "the scene as glTF 2.0 (.glb binary, or .gltf with the buffer embedded). "
@@ -337,9 +352,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     for sp in (m, lay, rd, stg, pose):
         sp.add_argument("--json", action="store_true", help="machine-readable output")
-    for sp in (m, lay, stg, pose, aud, pk):
+    for sp in (m, lay, stg, pose, aud, pk, sit):
         sp.add_argument("--reading", default=None, help="a preset name, a TOML file, or preset,key=value,…")
-    for sp in (stg, pose, aud, pk):
+    for sp in (stg, pose, aud, pk, sit):
         sp.add_argument("--seed", type=int, default=None, help="the shooting seed (default: the reading's)")
 
     args = p.parse_args(argv)

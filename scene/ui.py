@@ -55,20 +55,21 @@ def _navigator() -> None:
 
 
 def _view_tools() -> None:
-    """Over the 3D view, top left: the named cameras, labels, dimensions, roof."""
+    """Over the 3D view, top left, in one row: the named cameras, labels, dimensions, roof."""
     with html.Div(v_if="!classroom", classes="xsl-tools", id="xsl-tools"):
         with v.VBtnToggle(v_model="view", mandatory=True, density="compact", variant="elevated", divided=True,
                           id="xsl-views", color="brown-darken-2"):
             v.VBtn("{{ it.title }}", v_for="(it, i) in xsl_views", key="it.value", value=("it.value",),
-                   size="small", classes="text-none", id=("'view-' + it.value",),
-                   title=("(i < 6 ? 'key ' + (i + 1) + ': ' : '') + it.value",))
+                   size="small", classes="text-none px-2", id=("'view-' + it.value",),
+                   title=("it.value + (i < 6 ? ' (key ' + (i + 1) + ')' : '')",))
         with html.Div(classes="xsl-toggles"):
-            v.VCheckbox(v_model="labels", label="標籤 labels (L)", hide_details=True, density="compact",
+            v.VCheckbox(v_model="labels", label="標籤", title="labels (L)", hide_details=True, density="compact",
                         id="xsl-labels")
-            v.VCheckbox(v_model="dims", label="尺寸 dimensions", hide_details=True, density="compact",
-                        id="xsl-dims")
-            v.VSelect(v_model="roof", items=("roof_modes", list(ROOFS)), label="屋頂 roof", hide_details=True,
-                      density="compact", variant="outlined", style="max-width: 130px", id="xsl-roof")
+            v.VCheckbox(v_model="dims", label="尺寸", title="dimension lines", hide_details=True,
+                        density="compact", id="xsl-dims")
+            html.Span("屋頂", classes="xsl-dim ml-1 mr-1", title="roof")
+            with html.Select(v_model="roof", id="xsl-roof", classes="xsl-select", title="roof"):
+                html.Option("{{ r }}", v_for="r in roof_modes", key="r", value=("r",))
 
 
 def _view() -> None:
@@ -94,17 +95,8 @@ def _view() -> None:
 
 
 def _timeline() -> None:
-    with v.VFooter(v_if="!classroom", app=True, height=76, classes="xsl-footer", id="xsl-timeline"):
-        with html.Div(classes="xsl-transport"):
-            _btn("mdi-skip-previous", "window.xsl.prevStage()", "previous stage (PageUp)", id="xsl-prev-stage")
-            _btn("mdi-step-backward", "window.xsl.prevStep()", "previous step (←)", id="xsl-prev-step")
-            v.VBtn(icon=("playing ? 'mdi-pause' : 'mdi-play'",), click="window.xsl.togglePlay()",
-                   title="play / pause (Space)", color="deep-orange", density="comfortable", id="xsl-play")
-            _btn("mdi-step-forward", "window.xsl.nextStep()", "next step (→)", id="xsl-next-step")
-            _btn("mdi-skip-next", "window.xsl.nextStage()", "next stage (PageDown)", id="xsl-next-stage")
-            v.VSelect(v_model="speed", items=("speeds", [{"title": f"{s}×", "value": s} for s in SPEEDS]),
-                      hide_details=True, density="compact", variant="plain", style="max-width: 80px",
-                      id="xsl-speed")
+    """The scrubber over the whole rite (a mark per stage, the rounds in red), and the transport under it."""
+    with v.VFooter(v_if="!classroom", app=True, height=84, classes="xsl-footer", id="xsl-timeline"):
         with html.Div(classes="xsl-scrub"):
             with html.Div(classes="xsl-marks"):
                 html.Div(v_for="m in marks", key="m.n", classes="xsl-mark",
@@ -113,7 +105,18 @@ def _timeline() -> None:
             v.VSlider(model_value=("t",), min=0, max=("duration",), step=0.1, hide_details=True,
                       density="compact", color="deep-orange", track_size=3, thumb_size=12,
                       update_modelValue="window.xsl.seek($event)", id="xsl-scrubber")
-        html.Div("{{ t_label }}", classes="xsl-time", id="xsl-time")
+        with html.Div(classes="xsl-transport"):
+            _btn("mdi-skip-previous", "window.xsl.prevStage()", "previous stage (PageUp)", id="xsl-prev-stage")
+            _btn("mdi-step-backward", "window.xsl.prevStep()", "previous step (←)", id="xsl-prev-step")
+            v.VBtn(icon=("playing ? 'mdi-pause' : 'mdi-play'",), click="window.xsl.togglePlay()",
+                   title="play / pause (Space)", color="deep-orange", density="compact", id="xsl-play")
+            _btn("mdi-step-forward", "window.xsl.nextStep()", "next step (→)", id="xsl-next-step")
+            _btn("mdi-skip-next", "window.xsl.nextStage()", "next stage (PageDown)", id="xsl-next-stage")
+            v.VSelect(v_model="speed", items=("speeds", [{"title": f"{s}×", "value": s} for s in SPEEDS]),
+                      hide_details=True, density="compact", variant="plain", style="max-width: 80px",
+                      id="xsl-speed", title="speed")
+            html.Div("{{ step_phrase }}", classes="xsl-phrase", id="xsl-phrase")
+            html.Div("{{ t_label }}", classes="xsl-time", id="xsl-time")
 
 
 def _text_panel() -> None:
@@ -170,7 +173,7 @@ def _readings() -> None:
 
 
 def _panels() -> None:
-    with v.VNavigationDrawer(v_if="!classroom", location="right", width=400, permanent=True, id="xsl-panels"):
+    with v.VNavigationDrawer(v_if="!classroom", location="right", width=360, permanent=True, id="xsl-panels"):
         with v.VTabs(v_model="right_tab", density="compact", grow=True, color="deep-orange"):
             v.VTab("經 text", value="text", id="tab-text")
             v.VTab("檢視 inspect", value="inspect", id="tab-inspect")

@@ -191,7 +191,8 @@ def build(server, service: Service) -> None:
         "xsl_preset_vals": {k: {f.key: getattr(r, f.key) for f in readings_mod.FIELDS}
                             for k, r in readings_mod.PRESETS.items()},
         "xsl_presets": [{"value": k, "title": f"{k} — {r.title}"} for k, r in readings_mod.PRESETS.items()],
-        "xsl_views": [{"value": k, "title": f"{views_mod.VIEWS[k]} {k}"} for k in ui.VIEW_ORDER],
+        "xsl_views": [{"value": k, "title": views_mod.VIEWS[k]} for k in ui.VIEW_ORDER],
+        "roof_modes": list(ui.ROOFS),
         "xsl_export_sizes": list(EXPORT_SIZES),
         # per-tab (client-only) state, with its initial values
         "t": 0.0, "t_label": "", "duration": 1.0, "stage_n": 0, "stage_title": "", "stage_idx": 0,

@@ -787,3 +787,27 @@ def sizes(folder) -> dict[str, tuple[int, int]]:
             raw = f.read_bytes()
             out[f.name] = (len(raw), len(gzip.compress(raw, 6)))
     return out
+
+
+# ---------------------------------------------------------------------------
+# the static web edition
+
+#: the player's files that a site needs (the app's bridge app.js/app.css stays out: no server behind a site)
+SITE_FILES = ("player.js", "player-page.js", "player.css")
+
+
+def write_site(out_dir, reading=None, seed: int | None = None) -> Path:
+    """``python -m scene site``: a self-contained folder — ``index.html`` (the standalone player page), the
+    player, three.js (vendored, with its licence), the pack at ``pack/`` and the CJK font subset at
+    ``pack/font/`` — that any static web server can host with no Python behind it."""
+    import shutil
+    web = Path(__file__).resolve().parent.parent / "assets" / "web"
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(web / "player.html", out / "index.html")
+    for name in SITE_FILES:
+        shutil.copyfile(web / name, out / name)
+    shutil.copytree(web / "vendor", out / "vendor", dirs_exist_ok=True)
+    pack = write_pack(out / "pack", reading, seed)
+    write_font(pack / "font" / "cjk.otf", (pack / "scene.json").read_text(encoding="utf-8"))
+    return out

@@ -139,12 +139,17 @@ def test_chinese_labels_are_glyphs_of_the_cjk_font(open_page):
     # ink inside the label box: the glyph's strokes on the label's pale background
     grey = with_font.astype(int).sum(axis=2)
     assert (grey < 3 * 120).sum() >= 20, (grey < 3 * 120).sum()
-    # the same label in a font without CJK (DejaVu: tofu boxes) looks different
-    p.js("(() => { const L = window.__xslPlayer._labels.find((l) => l.kind === 'place' && l.id === 'hall.tang');"
-         " L.el.style.fontFamily = 'DejaVu Sans Mono'; })()")
+    # glyphs, not boxes: another character in the same label looks different (missing glyphs
+    # are all the same box), and the label in a font without CJK looks different
+    lab = "window.__xslPlayer._labels.find((l) => l.kind === 'place' && l.id === 'hall.tang').el"
+    p.js(f"{lab}.textContent = '室'")
     p.page.wait_for_timeout(100)
-    tofu = screenshot(p.page, clip)
-    assert diff_fraction(with_font, tofu, tol=60) > 0.05
+    other = screenshot(p.page, clip)
+    assert diff_fraction(with_font, other, tol=60) > 0.05
+    p.js(f"(() => {{ const el = {lab}; el.textContent = '堂'; el.style.fontFamily = 'DejaVu Sans Mono'; }})()")
+    p.page.wait_for_timeout(100)
+    plain = screenshot(p.page, clip)
+    assert diff_fraction(with_font, plain, tol=60) > 0.05
     # an actor's label too: '主人' drawn with the font, measured width close to two em
     w = p.js("(() => { const s = document.createElement('span'); s.style.font = '16px XSLCJK';"
              " s.textContent = '主人'; document.body.append(s); const w = s.getBoundingClientRect().width;"
@@ -372,3 +377,16 @@ def test_dragging_orbits_the_camera_and_a_click_does_not(open_page):
     p.page.keyboard.press("1")
     p.frame()
     assert np.allclose(p.js("window.__xslPlayer.camera()")["position"], cam0["position"], atol=1e-3)
+
+
+def test_a_missing_pack_says_so(browser, served):
+    page = browser.new_page(viewport={"width": W, "height": H})
+    try:
+        page.goto(f"{served}player.html?pack=no-such-pack/")
+        page.wait_for_function("document.body.dataset.ready", timeout=60_000)
+        assert page.evaluate("document.body.dataset.ready") == "error"
+        msg = page.evaluate("document.getElementById('xsl-message').textContent")
+        assert "no-such-pack" in msg and "404" in msg, msg
+        assert page.evaluate("!document.getElementById('xsl-message').hidden")
+    finally:
+        page.close()

@@ -6,10 +6,12 @@ const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
 const problems = [];
 
-function message(text) {
+const messages = [];
+function message(text) {                      // every problem stays listed, one a line
+  if (text && !messages.includes(text)) messages.push(text);
   const m = $('xsl-message');
-  m.textContent = text;
-  m.hidden = !text;
+  m.textContent = messages.join('\n');
+  m.hidden = !messages.length;
 }
 
 function hms(s) {

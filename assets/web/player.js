@@ -562,6 +562,7 @@ export class Player {
         figure: new StepsTrack(a.figure || a.posture),
         holding: new StepsTrack(a.holding), role: new StepsTrack(a.role), say: new StepsTrack(a.say),
         meshes: {}, cur: null, xyzh: new Float32Array(4), shown: false, label: null,
+        baseRole: String((a.role && a.role.v && a.role.v[0]) || '').split(' ')[0],
         steps: [],
       };
       for (const [post, g] of Object.entries(a.figures || {})) {
@@ -825,7 +826,8 @@ export class Player {
   }
 
   _updateActorLabelTexts() {
-    // the label text: 'role（name）' when the role differs, and what he says
+    // the label text: 'role（name）' when the role differs, and what he says; rebuilt only when
+    // the role, the words or the focus change (no strings made per frame otherwise)
     let changed = false;
     const focus = this._focus;
     for (const A of this.actors) {
@@ -833,11 +835,13 @@ export class Player {
       if (!L) continue;
       const role = A.role.at(this.t) || '';
       const say = A.say.at(this.t) || '';
-      const first = String(A.def.role || '').split(' ')[0];
+      const f = focus ? focus.has(A.id) : false;
+      if (role === A._role && say === A._say && f === L.focus) continue;
+      A._role = role; A._say = say;
+      const first = A.baseRole;
       let text = role && role !== first && !A.name.includes(role) && role !== A.name ? `${role}（${A.name}）` : A.name;
       if (say) text += `：「${say.length > 10 ? say.slice(0, 10) + '…' : say}」`;
       if (text !== L.text) { L.text = text; L.el.textContent = text; changed = true; }
-      const f = focus ? focus.has(A.id) : false;
       if (f !== L.focus) { L.focus = f; L.el.classList.toggle('focus', f); changed = true; }
       L.prio = 100 + (f ? 60 : 0) + (say ? 10 : 0);
     }
