@@ -82,12 +82,15 @@ async def main_async(args) -> None:
         proc.terminate()
         proc.wait(10)
     keys = out.get("keys", [])
-    lat = []
+    lat, up, down = [], [], []
     for v in viewers:
         for k in keys:
-            after = [t for t, live in v.received if t >= k - 5]
+            after = [(t, live) for t, live in v.received if t >= k - 5]
             if after:
-                lat.append(after[0] - k)
+                t, live = after[0]
+                lat.append(t - k)
+                up.append(live.get("server_ms", t) - k)          # presenter page → server
+                down.append(t - live.get("server_ms", t))        # server → viewer
     errors = sum(len(v.errors) for v in viewers)
     print(f"{args.viewers} viewers + presenter + follower for {args.seconds:.0f} s, {len(keys)} stage jumps; "
           f"load {os.getloadavg()[0]:.2f} (2 cores)")
@@ -96,6 +99,8 @@ async def main_async(args) -> None:
         print(f"presenter keydown → viewer: median {statistics.median(lat):.0f} ms, "
               f"p95 {lat[int(0.95 * (len(lat) - 1))]:.0f} ms, max {lat[-1]:.0f} ms over {len(lat)} deliveries "
               f"(goal: median ≤ 300 ms)")
+        print(f"  of which presenter keydown → server: median {statistics.median(up):.0f} ms; "
+              f"server → viewer: median {statistics.median(down):.0f} ms")
     missing = len(keys) * len(viewers) - len(lat)
     print(f"errors on viewers: {errors}; deliveries missing: {missing}; follower tab off the presenter's "
           f"stage after a jump: {out.get('mismatch')} of {len(keys)}")

@@ -1,7 +1,7 @@
 """Bench of the browser player (assets/web/player.js) in real headless Chromium (Mesa llvmpipe).
 
     python bench/bench_player.py [--pack DIR] [--stage 21] [--size 1280x720] [--seconds 5] [--speed 8]
-                                 [--scale 1] [--jumps 10]
+                                 [--scale 1] [--jumps 10] [--plain] [--json]
 
 One run: the time from navigation to the first drawn frame, the stage-jump latency (PageDown
 keydown → the animation frame after the one that drew the new stage; median of N jumps), and
@@ -25,6 +25,50 @@ sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT))
 
 import webtools  # noqa: E402
+
+def _chromium_cpu_ms() -> dict[str, float]:
+    """CPU time (user + system, ms) of this process's Chromium descendants by process type (Linux /proc).
+    Per drawn frame it says what a frame costs whatever else the machine is doing (steal and load
+    change the frame rate, much less the CPU a frame needs)."""
+    kids: dict[int, list[int]] = {}
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                ppid = int(Path(f"/proc/{d}/stat").read_text().rsplit(")", 1)[1].split()[1])
+                kids.setdefault(ppid, []).append(int(d))
+            except (OSError, IndexError, ValueError):
+                pass
+    out: dict[str, float] = {}
+    stack, tick = [os.getpid()], os.sysconf("SC_CLK_TCK")
+    while stack:
+        pid = stack.pop()
+        stack += kids.get(pid, [])
+        try:
+            cmd = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace").split()
+            if not cmd or "chrom" not in cmd[0]:
+                continue
+            typ = next((c.split("=", 1)[1] for c in cmd if c.startswith("--type=")), "browser")
+            st = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            out[typ] = out.get(typ, 0.0) + (int(st[11]) + int(st[12])) * 1000.0 / tick
+        except (OSError, IndexError, ValueError):
+            pass
+    return out
+
+
+def _steal_fraction(seconds: float = 1.0) -> float:
+    """The share of CPU time the hypervisor took from this machine over a second (/proc/stat)."""
+    def read():
+        f = Path("/proc/stat").read_text().split("\n")[0].split()[1:]
+        return [int(x) for x in f]
+    try:
+        a = read()
+        time.sleep(seconds)
+        b = read()
+    except OSError:
+        return float("nan")
+    d = [y - x for x, y in zip(a, b)]
+    return d[7] / max(1, sum(d)) if len(d) > 7 else float("nan")
+
 
 JUMP_JS = """() => {
   const p = window.__xslPlayer;
@@ -74,6 +118,8 @@ def main(argv=None) -> int:
     ap.add_argument("--speed", type=float, default=8.0)
     ap.add_argument("--scale", type=float, default=1.0, help="renderScale (1 = full resolution)")
     ap.add_argument("--jumps", type=int, default=10)
+    ap.add_argument("--plain", action="store_true",
+                    help="without the static cache and the batched figures (what they save)")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args(argv)
     why = webtools.chromium_missing_reason()
@@ -89,7 +135,7 @@ def main(argv=None) -> int:
         webpack.write_pack(Path(tmp.name))
         print(f"pack written in {time.perf_counter() - t:.1f} s")
         a.pack = Path(tmp.name)
-    out: dict = {"size": [w, h], "stage": a.stage, "speed": a.speed, "scale": a.scale,
+    out: dict = {"size": [w, h], "stage": a.stage, "speed": a.speed, "scale": a.scale, "plain": a.plain,
                  "cpus": os.cpu_count(), "load_before": [round(x, 2) for x in os.getloadavg()]}
     try:
         with webtools.site(a.pack) as (_root, url), webtools.chromium() as browser:
@@ -99,7 +145,8 @@ def main(argv=None) -> int:
             page.on("pageerror", lambda e: errors.append(str(e)))
             # 1. navigation → first drawn frame
             t = time.perf_counter()
-            page.goto(f"{url}player.html?stage={a.stage}&scale={a.scale}")
+            plain = "&cache=0&batch=0" if a.plain else ""
+            page.goto(f"{url}player.html?stage={a.stage}&scale={a.scale}{plain}")
             page.wait_for_function("document.body.dataset.ready", timeout=120_000)
             out["first_frame_ms_wall"] = round((time.perf_counter() - t) * 1000, 1)
             out["first_frame_ms_page"] = round(page.evaluate("window.__xslFirstFrame"), 1)
@@ -125,7 +172,13 @@ def main(argv=None) -> int:
                           f" p.play(); }})()")
             page.wait_for_timeout(500)
             out["load_during"] = [round(x, 2) for x in os.getloadavg()]
+            out["steal"] = round(_steal_fraction(), 3)
+            c0, f0 = _chromium_cpu_ms(), page.evaluate("window.__xslPlayer._frameCount")
             r = page.evaluate(FPS_JS, a.seconds)
+            c1, f1 = _chromium_cpu_ms(), page.evaluate("window.__xslPlayer._frameCount")
+            n = max(1, f1 - f0)
+            out["cpu_ms_per_frame"] = {k: round((c1[k] - c0.get(k, 0.0)) / n, 1) for k in c1
+                                       if c1[k] - c0.get(k, 0.0) > 0}
             page.evaluate("window.__xslPlayer.pause()")
             out.update({"fps_raf": round(r["raf_fps"], 1), "fps_drawn": round(r["drawn_fps"], 1),
                         "frame_worst_ms": round(r["worst_ms"], 1), "frame_p95_ms": round(r["p95_ms"], 1),
@@ -145,14 +198,19 @@ def main(argv=None) -> int:
         print(json.dumps(out, ensure_ascii=False))
     else:
         print(f"player bench  {w}×{h}  stage {a.stage}  {a.speed}× speed  renderScale {a.scale}  "
+              f"{'PLAIN (no static cache, no batch)  ' if a.plain else ''}"
               f"({out['cpus']} CPUs, {out['gl_renderer']})")
-        print(f"  load average      before {out['load_before']}  during {out['load_during']}  after {out['load_after']}")
+        print(f"  load average      before {out['load_before']}  during {out['load_during']}  after {out['load_after']}"
+              f"  (CPU stolen by the hypervisor during playback: {out['steal']:.0%})")
         print(f"  first frame       {out['first_frame_ms_page']} ms after navigation start "
               f"({out['first_frame_ms_wall']} ms wall, incl. browser round trips)")
         print(f"  stage jump        median {out['jump_ms_median']} ms, max {out['jump_ms_max']} ms "
               f"(keydown → next rAF after the new pose drawn; drawn after {out['jump_drawn_ms_median']} ms)")
         print(f"  playback          {out['fps_raf']} fps (rAF), {out['fps_drawn']} drawn/s, p95 frame "
               f"{out['frame_p95_ms']} ms, worst {out['frame_worst_ms']} ms; t advanced {out['t_advanced_s']} s")
+        cpu = out["cpu_ms_per_frame"]
+        print(f"  CPU per frame     {sum(cpu.values()):.1f} ms in Chromium: "
+              + ", ".join(f"{k} {v}" for k, v in sorted(cpu.items(), key=lambda kv: -kv[1])))
         print(f"  scene             {out['draw_calls']} draw calls, {out['triangles']} triangles, "
               f"{out['actors_shown']} actors and {out['objects_shown']} objects shown; canvas {out['canvas']}")
         if out["foreign_requests"] or out["page_errors"]:

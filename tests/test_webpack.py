@@ -396,7 +396,7 @@ def test_pack_dir_is_cached(pack, tmp_path, monkeypatch):
     monkeypatch.setenv("XIANGSHELI_CACHE", str(tmp_path))
     monkeypatch.setattr(webpack, "build_pack", fake)
     d = webpack.pack_dir()
-    assert d.parent == tmp_path and len(calls) == 1
+    assert d.parent == tmp_path / "packs" and len(calls) == 1
     assert (d / "scene.bin").read_bytes() == data
     assert json.loads((d / "scene.json").read_text(encoding="utf-8"))["key"] == m["key"]
     assert webpack.pack_dir() == d and len(calls) == 1

@@ -193,10 +193,8 @@ async function loadReading(query, { ghost = false } = {}) {
   try {
     const res = await T.trigger('xsl_pack', [query]);
     if (!res || res.error) { say(res ? res.error : 'the server did not answer'); return false; }
-    const keep = player.state();
-    await player.setPack(res.url, { ghost });
+    await player.setPack(res.url, { ghost });      // keeps the stage and the seconds into it
     manifest = player.pack;
-    player.setTime(Math.min(keep.t, manifest.duration_s));
     fillNav();
     setReadingState(res.query, res.title);
     lastStage = -1;
@@ -268,7 +266,7 @@ function onKey(ev) {
   if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
   if (ev.key === 'Escape' && get('classroom')) { setClassroom(false); ev.preventDefault(); return; }
   if (ev.key === 'c' || ev.key === 'C') { setClassroom(!get('classroom')); ev.preventDefault(); return; }
-  if (player && player.handleKey(ev)) { ev.preventDefault(); ev.stopPropagation(); }
+  if (player && player.handleKey(ev)) { ev.preventDefault(); ev.stopPropagation(); publish(false); }
 }
 
 // ---------------------------------------------------------------- a classroom on one server
@@ -279,9 +277,16 @@ let lastSent = '';
 let lastSentAt = 0;
 let liveSeq = 0;
 
+// the stage at time t, now (the player updates its own on the next frame; a presenter must not wait for it)
+function stageAt(t) {
+  let n = manifest.stages[0].n;
+  for (const st of manifest.stages) { if (st.start <= t) n = st.n; else break; }
+  return n;
+}
+
 function livePayload() {
   const s = player.state();
-  return { stage: s.stage, t: s.t, playing: !!s.playing, speed: s.speed, view: s.view,
+  return { stage: stageAt(s.t), t: s.t, playing: !!s.playing, speed: s.speed, view: s.view,
            camera: player.free ? player.camera() : null, reading: get('reading_q'), client_ms: Date.now() };
 }
 

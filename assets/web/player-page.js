@@ -34,6 +34,8 @@ let stageItems = new Map();
 const player = new Player($('xsl-player'), {
   fontUrl,
   renderScale: scale >= 0.25 && scale <= 1 ? scale : 1,
+  staticCache: params.get('cache') !== '0',      // cache=0 / batch=0: the plain way (to measure)
+  batchDynamic: params.get('batch') !== '0',
   onState: (s) => updateUi(s),
   onPick: (info) => showInfo(info),
   onError: (e) => message(String(e && e.message || e)),
@@ -49,9 +51,17 @@ function updateUi(s) {
   $('xsl-labels').checked = s.labels;
   $('xsl-dims').checked = s.dims;
   const cur = stageItems.get(s.stage);
-  for (const li of stageItems.values()) li.classList.toggle('current', li === cur);
+  if (cur && !cur.classList.contains('current')) {
+    for (const li of stageItems.values()) li.classList.toggle('current', li === cur);
+    showCurrentStage();
+  }
   if (s.section !== shownSection || s.stepIndex !== shownStep) showText(s);
   document.body.dataset.stage = String(s.stage);
+}
+
+function showCurrentStage() {
+  const li = document.querySelector('#xsl-stage-list li.current');
+  if (li && !$('xsl-stages').hidden) li.scrollIntoView({ block: 'center' });
 }
 
 function showText(s) {
@@ -153,7 +163,10 @@ function wire() {
   $('xsl-roof').addEventListener('change', (e) => player.setRoof(e.target.value));
   $('xsl-labels').addEventListener('change', (e) => player.setLabels(e.target.checked));
   $('xsl-dims').addEventListener('change', (e) => player.setDims(e.target.checked));
-  $('xsl-stages-toggle').addEventListener('click', () => { $('xsl-stages').hidden = !$('xsl-stages').hidden; });
+  $('xsl-stages-toggle').addEventListener('click', () => {
+    $('xsl-stages').hidden = !$('xsl-stages').hidden;
+    showCurrentStage();
+  });
   $('xsl-text-toggle').addEventListener('click', () => $('xsl-text').classList.toggle('collapsed'));
   $('xsl-info-close').addEventListener('click', () => { $('xsl-info').hidden = true; });
   window.addEventListener('keydown', (ev) => {

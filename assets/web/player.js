@@ -434,6 +434,7 @@ export class Player {
     this.renderer.setSize(w, h, false);
     this._aspect = w / h;
     this.persp.aspect = this._aspect;
+    if (this._baseFov) this.persp.fov = this._fitFov(this._baseFov);
     this.persp.updateProjectionMatrix();
     this._updateOrthoFrustum();
     this._staticDirty = true;
@@ -441,8 +442,16 @@ export class Player {
     this._dirty = true;
   }
 
+  // The pack's cameras frame a 16:9 picture (the stills'). A narrower view (a panel beside it, a 4:3
+  // projector) widens the angle so the same width of the scene stays in the picture.
+  _widen() { return Math.max(1, (16 / 9) / (this._aspect || 16 / 9)); }
+
+  _fitFov(fov) {
+    return 2 * Math.atan(Math.tan(fov * Math.PI / 360) * this._widen()) * 180 / Math.PI;
+  }
+
   _updateOrthoFrustum() {
-    const s = this._orthoScale || 50;
+    const s = (this._orthoScale || 50) * this._widen();
     const a = this._aspect || 16 / 9;
     const o = this.ortho;
     o.top = s; o.bottom = -s; o.left = -s * a; o.right = s * a;
@@ -1052,7 +1061,8 @@ export class Player {
     } else {
       const p = this.persp;
       p.position.fromArray(c.position);
-      p.fov = c.view_angle || 30;
+      this._baseFov = c.view_angle || 30;
+      p.fov = this._fitFov(this._baseFov);
       p.zoom = 1;
       p.updateProjectionMatrix();
       this.controlsP.target.fromArray(c.focal_point);
@@ -1113,16 +1123,20 @@ export class Player {
   }
 
   // the current camera as a PACK.md Camera dict
+  // the camera as the pack and the still exporter have it: framed for 16:9, keeping the width of
+  // the scene this view shows
   camera() {
     const c = this.cam;
     const tg = this.controls.target;
     const r = (a) => a.map((x) => fmt(x, 4));
+    const k = (this._aspect || 16 / 9) / (16 / 9);
     if (c.isOrthographicCamera) {
       return { position: r(c.position.toArray()), focal_point: r(tg.toArray()), view_up: r(c.up.toArray()),
-        view_angle: 30.0, parallel: true, parallel_scale: fmt(c.top / c.zoom, 4) };
+        view_angle: 30.0, parallel: true, parallel_scale: fmt(c.top / c.zoom * k, 4) };
     }
+    const fov = 2 * Math.atan(Math.tan(c.fov / c.zoom * Math.PI / 360) * k) * 180 / Math.PI;
     return { position: r(c.position.toArray()), focal_point: r(tg.toArray()), view_up: r(c.up.toArray()),
-      view_angle: fmt(c.fov / c.zoom, 4), parallel: false, parallel_scale: 1.0 };
+      view_angle: fmt(fov, 4), parallel: false, parallel_scale: 1.0 };
   }
 
   // ------------------------------------------------------------ the frame loop
