@@ -87,6 +87,14 @@ SUN_DIR = (-0.38, 0.62, -0.69)     # direction the light travels (towards the gr
 SUN_COLOUR = (1.0, 0.95, 0.86)
 FILL_COLOUR = (0.80, 0.86, 1.0)
 
+#: the light rig of every picture (the stills light it, the browser pack bakes it into vertex colours):
+#: (direction towards the light, colour, intensity) — the sun, a cool fill from above the SE, a weak back light
+LIGHTS = ((tuple(-c for c in SUN_DIR), SUN_COLOUR, 0.78),
+          ((0.4, -0.3, 0.85), FILL_COLOUR, 0.34),
+          ((-0.5, 0.6, 0.4), (1.0, 0.97, 0.92), 0.18))
+#: the lit material: ambient and diffuse weights
+AMBIENT, DIFFUSE = 0.42, 0.72
+
 
 def c(name: str) -> str:
     return COLOURS[name]

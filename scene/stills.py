@@ -28,7 +28,7 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from . import glprobe
-from .palette import COLOURS as C, FILL_COLOUR, SUN_COLOUR, SUN_DIR
+from .palette import AMBIENT, DIFFUSE, LIGHTS, COLOURS as C
 from .shapes import rgb
 
 MAX_SIZE = (7680, 4320)
@@ -369,9 +369,8 @@ class Studio:
     # ------------------------------------------------------------------ setup
     def _lights(self) -> None:
         from vtkmodules.vtkRenderingCore import vtkLight
-        d = -np.asarray(SUN_DIR, dtype=float)
-        for direction, colour, k in ((d, SUN_COLOUR, 0.78), (np.array([0.4, -0.3, 0.85]), FILL_COLOUR, 0.34),
-                                     (np.array([-0.5, 0.6, 0.4]), (1.0, 0.97, 0.92), 0.18)):
+        for direction, colour, k in LIGHTS:
+            direction = np.asarray(direction, dtype=float)
             lt = vtkLight()
             lt.SetLightTypeToSceneLight()
             lt.SetPositional(False)
@@ -393,8 +392,8 @@ class Studio:
         a = vtkActor()
         a.SetMapper(mapper)
         pr = a.GetProperty()
-        pr.SetAmbient(0.42 if lit else 1.0)
-        pr.SetDiffuse(0.72 if lit else 0.0)
+        pr.SetAmbient(AMBIENT if lit else 1.0)
+        pr.SetDiffuse(DIFFUSE if lit else 0.0)
         pr.SetSpecular(0.04)
         pr.SetSpecularPower(12)
         pr.SetOpacity(opacity)

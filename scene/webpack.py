@@ -26,25 +26,16 @@ import numpy as np
 FORMAT = "xiangsheli-pack/1"
 VIEW_ORDER = ("overview", "hall", "range", "plan", "archer", "target", "guest")
 
-# The still renderer's lights (scene/stills.py Studio._lights and _actor): a material of ambient 0.42
-# and diffuse 0.72 under the sun (0.78), a cool fill from above the south-east (0.34) and a weak
-# back light (0.18).  Baked per vertex: colour × (AMBIENT + DIFFUSE × Σ kᵢ cᵢ max(0, n·lᵢ)).
-AMBIENT = 0.42
-DIFFUSE = 0.72
-
-
 def _lights() -> list[tuple[np.ndarray, np.ndarray, float]]:
-    from .palette import FILL_COLOUR, SUN_COLOUR, SUN_DIR
-    out = []
-    for d, colour, k in ((-np.asarray(SUN_DIR, float), SUN_COLOUR, 0.78),
-                         (np.array([0.4, -0.3, 0.85]), FILL_COLOUR, 0.34),
-                         (np.array([-0.5, 0.6, 0.4]), (1.0, 0.97, 0.92), 0.18)):
-        out.append((d / np.linalg.norm(d), np.asarray(colour, float), k))
-    return out
+    """The stills' light rig (:data:`scene.palette.LIGHTS`), directions normalised."""
+    from .palette import LIGHTS
+    return [(np.asarray(d, float) / np.linalg.norm(d), np.asarray(c, float), k) for d, c, k in LIGHTS]
 
 
 def light(rgb: np.ndarray, normals: np.ndarray) -> np.ndarray:
-    """Per-vertex lit colours (u8) from base colours (u8) and unit normals."""
+    """Per-vertex lit colours (u8) from base colours (u8) and unit normals:
+    colour × (AMBIENT + DIFFUSE × Σ kᵢ cᵢ max(0, n·lᵢ)), the still renderer's material and lights."""
+    from .palette import AMBIENT, DIFFUSE
     n = np.asarray(normals, dtype=np.float64)
     gain = np.full((len(n), 3), AMBIENT)
     for d, colour, k in _lights():
@@ -486,7 +477,6 @@ class _Objects:
             return "", "fixed"
         chi = self.chi
         pid = oid if "." in oid else f"object.{oid}"
-        owner = 0 if holder is not None else None
         orient = f"holder:{holder}" if holder is not None else "fixed"
         origin = np.zeros(3)
         p = np.asarray(pos, dtype=float)

@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from scene import meshes, stills, views, webpack
+from scene import meshes, palette, stills, views, webpack
 from scene.shapes import heading_rot
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -49,28 +49,25 @@ def track_at(data, track, t: float) -> np.ndarray:
     return np.array([np.interp(t, tt, v[:, c]) for c in range(v.shape[1])])
 
 
-def accessors(node, path="$"):
+def _walk(node, is_it, path="$"):
+    """Every sub-object of the manifest that ``is_it`` recognises, with its JSON path."""
     if isinstance(node, dict):
-        if set(node) == {"o", "n", "t", "c"}:
+        if is_it(node):
             yield path, node
             return
         for k, v in node.items():
-            yield from accessors(v, f"{path}.{k}")
+            yield from _walk(v, is_it, f"{path}.{k}")
     elif isinstance(node, list):
         for i, v in enumerate(node):
-            yield from accessors(v, f"{path}[{i}]")
+            yield from _walk(v, is_it, f"{path}[{i}]")
 
 
-def geos(node, path="$"):
-    if isinstance(node, dict):
-        if "position" in node and "index" in node:
-            yield path, node
-            return
-        for k, v in node.items():
-            yield from geos(v, f"{path}.{k}")
-    elif isinstance(node, list):
-        for i, v in enumerate(node):
-            yield from geos(v, f"{path}[{i}]")
+def accessors(node):
+    return _walk(node, lambda d: set(d) == {"o", "n", "t", "c"})
+
+
+def geos(node):
+    return _walk(node, lambda d: "position" in d and "index" in d)
 
 
 def strings(node):
@@ -150,7 +147,7 @@ def test_static_layers_are_build_static_lit(pack):
     # the lighting: unlit faces keep the ambient share, sunlit floors are brighter than walls facing away
     base = np.array([[200, 100, 50]], np.uint8)
     dark = webpack.light(base, np.array([[0.0, 0.0, -1.0]]))
-    assert np.array_equal(dark[0], np.rint(base[0] * webpack.AMBIENT).astype(np.uint8))
+    assert np.array_equal(dark[0], np.rint(base[0] * palette.AMBIENT).astype(np.uint8))
     up = webpack.light(base, np.array([[0.0, 0.0, 1.0]]))
     north = webpack.light(base, np.array([[0.0, 1.0, 0.0]]))     # the sun is in the south
     assert (up[0].astype(int) > north[0].astype(int)).all()

@@ -260,13 +260,20 @@ function setClassroom(on) {
   writeUrl(true);
 }
 
+// after a jump: tell the followers now, and bring the panels up to date after the frame that draws it
+// (the player's own report can come a frame or a throttle period later)
+function afterMove() {
+  publish(false);
+  requestAnimationFrame(() => requestAnimationFrame(() => onState(player.state())));
+}
+
 function onKey(ev) {
   const tag = (ev.target && ev.target.tagName) || '';
   if (['INPUT', 'TEXTAREA', 'SELECT'].includes(tag) || (ev.target && ev.target.isContentEditable)) return;
   if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
   if (ev.key === 'Escape' && get('classroom')) { setClassroom(false); ev.preventDefault(); return; }
   if (ev.key === 'c' || ev.key === 'C') { setClassroom(!get('classroom')); ev.preventDefault(); return; }
-  if (player && player.handleKey(ev)) { ev.preventDefault(); ev.stopPropagation(); publish(false); }
+  if (player && player.handleKey(ev)) { ev.preventDefault(); ev.stopPropagation(); afterMove(); }
 }
 
 // ---------------------------------------------------------------- a classroom on one server
@@ -365,11 +372,11 @@ async function boot() {
 }
 
 window.xsl = {
-  gotoStage: (n) => player.gotoStage(n),
-  nextStep: () => player.nextStep(), prevStep: () => player.prevStep(),
-  nextStage: () => player.nextStage(), prevStage: () => player.prevStage(),
-  togglePlay: () => player.togglePlay(),
-  seek: (t) => { if (!applying) player.setTime(Number(t)); },
+  gotoStage: (n) => { player.gotoStage(n); afterMove(); },
+  nextStep: () => { player.nextStep(); afterMove(); }, prevStep: () => { player.prevStep(); afterMove(); },
+  nextStage: () => { player.nextStage(); afterMove(); }, prevStage: () => { player.prevStage(); afterMove(); },
+  togglePlay: () => { player.togglePlay(); afterMove(); },
+  seek: (t) => { if (!applying) { player.setTime(Number(t)); afterMove(); } },
   toggleNav: () => set('nav_open', !get('nav_open')),
   setClassroom,
   copyLink: async () => {

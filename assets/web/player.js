@@ -575,16 +575,8 @@ export class Player {
         steps: [],
       };
       for (const [post, g] of Object.entries(a.figures || {})) {
-        const gg = geo(g);
-        if (!gg) continue;
-        const mesh = new THREE.Mesh(gg, this.matBasic);
-        mesh.name = `actor.${a.id}.${post}`;
-        mesh.visible = false;
-        mesh.renderOrder = 0;
-        mesh.userData.actor = A;
-        mesh.userData.posture = post;
-        if (!this.batchDynamic) root.add(mesh);
-        A.meshes[post] = mesh;
+        const mesh = this._partMesh(geo(g), root, `actor.${a.id}.${post}`, { actor: A, posture: post });
+        if (mesh) A.meshes[post] = mesh;
       }
       this.actors.push(A);
       this.actorById.set(a.id, A);
@@ -601,16 +593,8 @@ export class Player {
         meshes: {}, cur: null, xyz: new Float32Array(3), shown: false,
       };
       for (const [key, g] of Object.entries(o.variants || {})) {
-        const gg = geo(g);
-        if (!gg) continue;
-        const mesh = new THREE.Mesh(gg, this.matBasic);
-        mesh.name = `object.${o.id}.${key}`;
-        mesh.visible = false;
-        mesh.renderOrder = 0;
-        mesh.userData.object = O;
-        mesh.userData.variant = key;
-        if (!this.batchDynamic) root.add(mesh);
-        O.meshes[key] = mesh;
+        const mesh = this._partMesh(geo(g), root, `object.${o.id}.${key}`, { object: O, variant: key });
+        if (mesh) O.meshes[key] = mesh;
       }
       this.objects.push(O);
       this.objectById.set(o.id, O);
@@ -708,6 +692,18 @@ export class Player {
 
   // upload every geometry now (render once to a 1×1 target with everything visible), so that
   // a posture or variant shown for the first time later costs no upload in that frame
+  // one hidden mesh of a figure posture or an object variant (shown by the frame that needs it)
+  _partMesh(gg, root, name, userData) {
+    if (!gg) return null;
+    const mesh = new THREE.Mesh(gg, this.matBasic);
+    mesh.name = name;
+    mesh.visible = false;
+    mesh.renderOrder = 0;
+    Object.assign(mesh.userData, userData);
+    if (!this.batchDynamic) root.add(mesh);
+    return mesh;
+  }
+
   _warmUp() {
     const shown = [];
     this.root.traverse((o) => { if (o.isMesh || o.isLineSegments) { shown.push([o, o.visible]); o.visible = true; } });
