@@ -16,8 +16,10 @@ subprocess), and playback never waits for the network.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import json
 import os
+import shutil
 import socket
 import sys
 import tempfile
@@ -36,10 +38,10 @@ EXPORT_SIZES = {"1080p": (1920, 1080), "4K": (3840, 2160)}
 
 #: per-tab state: never sent to the server, never shared between tabs
 CLIENT_ONLY = (
-    "t", "t_label", "duration", "stage_n", "stage_title", "stage_idx", "step_phrase", "playing", "speed",
+    "t", "t_label", "duration", "stage_n", "stage_title", "step_phrase", "playing", "speed",
     "view", "labels", "roof", "dims", "lang", "show_notes", "classroom", "message", "busy", "inspect",
     "text", "nav", "marks", "reading_q", "reading_title", "reading_vals", "reading_preset", "ghost",
-    "right_tab", "link_copied", "export_size", "fps", "ready", "live_role", "live_seen", "nav_open",
+    "right_tab", "link_copied", "fps", "ready", "live_role", "live_seen", "nav_open",
 )
 
 
@@ -158,11 +160,13 @@ class Service:
         if code != 0:
             return {"error": text.splitlines()[-1] if text else f"the exporter failed ({code})"}
         name = f"xiangsheli-stills-{r.name}-{w}x{h}-{int(time.time())}.zip"
+        count = len(list(work.glob("*.png")))
         with zipfile.ZipFile(self.out_dir / name, "w", zipfile.ZIP_STORED) as z:   # PNGs do not deflate
             for f in sorted(work.rglob("*")):
                 if f.is_file():
                     z.write(f, f.relative_to(work).as_posix())
-        return {"url": f"xslout/{name}", "name": name, "count": len(list(work.glob("*.png")))}
+        shutil.rmtree(work, ignore_errors=True)
+        return {"url": f"xslout/{name}", "name": name, "count": count}
 
 
 def field_table() -> list[dict]:
@@ -193,14 +197,13 @@ def build(server, service: Service) -> None:
         "xsl_presets": [{"value": k, "title": f"{k} — {r.title}"} for k, r in readings_mod.PRESETS.items()],
         "xsl_views": [{"value": k, "title": views_mod.VIEWS[k]} for k in ui.VIEW_ORDER],
         "roof_modes": list(ui.ROOFS),
-        "xsl_export_sizes": list(EXPORT_SIZES),
         # per-tab (client-only) state, with its initial values
-        "t": 0.0, "t_label": "", "duration": 1.0, "stage_n": 0, "stage_title": "", "stage_idx": 0,
+        "t": 0.0, "t_label": "", "duration": 1.0, "stage_n": 0, "stage_title": "",
         "step_phrase": "", "playing": False, "speed": 1.0, "view": "overview", "labels": True,
         "roof": "cutaway", "dims": False, "lang": "trad", "show_notes": False, "classroom": False,
         "message": "", "busy": "", "inspect": None, "text": None, "nav": [], "marks": [],
         "reading_q": "zheng", "reading_title": "", "reading_vals": {}, "reading_preset": "zheng",
-        "ghost": False, "right_tab": "text", "link_copied": False, "export_size": "1080p", "fps": 0,
+        "ghost": False, "right_tab": "text", "link_copied": False, "fps": 0,
         "ready": False, "live_role": "", "live_seen": None, "nav_open": True,
         # the one shared key: the presenter's last state, pushed to every tab (followers apply it)
         "xsl_live": None,
@@ -239,7 +242,8 @@ def main(argv: list[str] | None = None) -> int:
         check_port(args.host, int(args.port))
         check_gl()
         reading = readings_mod.from_query(args.reading)
-        out_dir = Path(tempfile.mkdtemp(prefix="xiangsheli-app-"))
+        out_dir = Path(tempfile.mkdtemp(prefix="xiangsheli-app-"))   # exports, removed when the app stops
+        atexit.register(shutil.rmtree, out_dir, True)
         t0 = time.perf_counter()
         service = Service(out_dir, reading)
         build(server, service)
