@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -21,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
-from webtools import READY, chromium, free_port, rss_mb  # noqa: E402
+from webtools import READY, chromium, free_port, rss_mb, start_app  # noqa: E402
 
 
 def main() -> None:
@@ -30,11 +29,8 @@ def main() -> None:
     print(f"load average before: {os.getloadavg()[0]:.2f} (2 cores)")
     with chromium() as browser:
         t0 = time.perf_counter()
-        proc = subprocess.Popen([sys.executable, "app.py", "--port", str(port)], cwd=ROOT, text=True,
-                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        proc = start_app(port)
         try:
-            while "open http://" not in (proc.stdout.readline() or "open http://"):
-                pass
             t_server = time.perf_counter() - t0
             ctx = browser.new_context(viewport={"width": 1280, "height": 720})
             page = ctx.new_page()

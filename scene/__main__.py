@@ -229,10 +229,9 @@ def cmd_pack(args: argparse.Namespace) -> None:
     from . import readings, webpack
     readings.get(args.reading)                 # a bad reading fails before anything is built
     t0 = time.perf_counter()
-    out = webpack.write_pack(args.out, args.reading, args.seed)
+    files = webpack.write_playable(args.out, args.reading, args.seed)
     dt = time.perf_counter() - t0
-    fonts = webpack.write_font(out / "font" / "cjk.otf", (out / "scene.json").read_text(encoding="utf-8"))
-    for f in [out / "scene.json", out / "scene.bin"] + fonts:
+    for f in files:
         raw = f.read_bytes()
         print(f"{f}: {len(raw):,} bytes ({len(gzip.compress(raw, 6)):,} gzipped)")
     print(f"pack {args.out} in {dt:.1f} s")

@@ -82,12 +82,14 @@ class Service:
         self._building: dict[str, asyncio.Future] = {}
         first = webpack.pack_dir(reading)
         self.packs_root = first.parent
-        self.default_url = self.pack_url(reading)
+        self.default_url = self._url(first)
         self.font_urls = self._font()
 
-    def pack_url(self, reading) -> str:
-        d = self.webpack.pack_dir(reading)
+    def _url(self, d: Path) -> str:
         return f"xslpack/{d.relative_to(self.packs_root).as_posix()}/"
+
+    def pack_url(self, reading) -> str:
+        return self._url(self.webpack.pack_dir(reading))
 
     def _font(self) -> list[str]:
         """The CJK font subset the page loads (built once per set of characters)."""

@@ -671,6 +671,14 @@ def write_pack(out_dir, reading=None, seed: int | None = None) -> Path:
     return out
 
 
+def write_playable(out_dir, reading=None, seed: int | None = None) -> list[Path]:
+    """A pack with its font beside it (``font/cjk*.otf``), as the standalone player page loads it;
+    returns the files written."""
+    out = write_pack(out_dir, reading, seed)
+    fonts = write_font(out / "font" / "cjk.otf", (out / "scene.json").read_text(encoding="utf-8"))
+    return [out / "scene.json", out / "scene.bin", *fonts]
+
+
 def pack_dir(reading=None, seed: int | None = None) -> Path:
     """A ready pack folder in the disk cache (built when missing)."""
     from . import readings
@@ -798,6 +806,5 @@ def write_site(out_dir, reading=None, seed: int | None = None) -> Path:
     for name in SITE_FILES:
         shutil.copyfile(web / name, out / name)
     shutil.copytree(web / "vendor", out / "vendor", dirs_exist_ok=True)
-    pack = write_pack(out / "pack", reading, seed)
-    write_font(pack / "font" / "cjk.otf", (pack / "scene.json").read_text(encoding="utf-8"))
+    write_playable(out / "pack", reading, seed)
     return out

@@ -260,20 +260,13 @@ function setClassroom(on) {
   writeUrl(true);
 }
 
-// after a jump: tell the followers now, and bring the panels up to date after the frame that draws it
-// (the player's own report can come a frame or a throttle period later)
-function afterMove() {
-  publish(false);
-  requestAnimationFrame(() => requestAnimationFrame(() => onState(player.state())));
-}
-
 function onKey(ev) {
   const tag = (ev.target && ev.target.tagName) || '';
   if (['INPUT', 'TEXTAREA', 'SELECT'].includes(tag) || (ev.target && ev.target.isContentEditable)) return;
   if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
   if (ev.key === 'Escape' && get('classroom')) { setClassroom(false); ev.preventDefault(); return; }
   if (ev.key === 'c' || ev.key === 'C') { setClassroom(!get('classroom')); ev.preventDefault(); return; }
-  if (player && player.handleKey(ev)) { ev.preventDefault(); ev.stopPropagation(); afterMove(); }
+  if (player && player.handleKey(ev)) { ev.preventDefault(); ev.stopPropagation(); publish(false); }
 }
 
 // ---------------------------------------------------------------- a classroom on one server
@@ -297,6 +290,7 @@ function livePayload() {
            camera: player.free ? player.camera() : null, reading: get('reading_q'), client_ms: Date.now() };
 }
 
+// a presenter publishes on every jump at once (not on the frame that draws it) and on the player's reports
 function publish(force) {
   if (role !== 'present' || !player) return;
   const p = livePayload();
@@ -372,11 +366,11 @@ async function boot() {
 }
 
 window.xsl = {
-  gotoStage: (n) => { player.gotoStage(n); afterMove(); },
-  nextStep: () => { player.nextStep(); afterMove(); }, prevStep: () => { player.prevStep(); afterMove(); },
-  nextStage: () => { player.nextStage(); afterMove(); }, prevStage: () => { player.prevStage(); afterMove(); },
-  togglePlay: () => { player.togglePlay(); afterMove(); },
-  seek: (t) => { if (!applying) { player.setTime(Number(t)); afterMove(); } },
+  gotoStage: (n) => { player.gotoStage(n); publish(false); },
+  nextStep: () => { player.nextStep(); publish(false); }, prevStep: () => { player.prevStep(); publish(false); },
+  nextStage: () => { player.nextStage(); publish(false); }, prevStage: () => { player.prevStage(); publish(false); },
+  togglePlay: () => { player.togglePlay(); publish(false); },
+  seek: (t) => { if (!applying) { player.setTime(Number(t)); publish(false); } },
   toggleNav: () => set('nav_open', !get('nav_open')),
   setClassroom,
   copyLink: async () => {

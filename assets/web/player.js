@@ -1533,32 +1533,31 @@ export class Player {
       current: !!cur } : null;
   }
 
+  // where a moving thing is now: metres, 尺, the time, and the layout place it stands at (within 1 m)
+  _whereInfo(v) {
+    const xyz = [v[0], v[1], v[2]];
+    return { xyz_m: xyz.map((x) => fmt(x, 3)), xyz_chi: xyz.map((x) => fmt(x / this.chi_m, 2)), t: fmt(this.t, 2),
+      near_place: this._nearestPlace(xyz, 1.0) };
+  }
+
   actorInfo(id) {
     const A = this.actorById.get(id);
     if (!A) return null;
     const T = this.t;
     const v = A.track.at(T, new Float32Array(4));
-    const xyz = [v[0], v[1], v[2]];
-    const c = this.chi_m;
     return { kind: 'actor', id: A.id, name: A.name, role: A.role.at(T) || '', posture: A.posture.at(T) || '', figure: A.figure.at(T) || '',
       visible: !!A.visible.at(T), holding: A.holding.at(T) || '', say: A.say.at(T) || '',
-      xyz_m: xyz.map((x) => fmt(x, 3)), xyz_chi: xyz.map((x) => fmt(x / c, 2)),
-      heading: ((fmt(v[3], 1) % 360) + 360) % 360, t: fmt(T, 2), step: this._stepFor(id),
-      near_place: this._nearestPlace(xyz, 1.0) };
+      ...this._whereInfo(v), heading: ((fmt(v[3], 1) % 360) + 360) % 360, step: this._stepFor(id) };
   }
 
   objectInfo(id) {
     const O = this.objectById.get(id);
     if (!O) return null;
     const T = this.t;
-    const v = O.track.at(T, new Float32Array(3));
-    const xyz = [v[0], v[1], v[2]];
-    const c = this.chi_m;
     const orient = O.orient.at(T) || 'fixed';
     return { kind: 'object', id: O.id, name: O.name, object_kind: O.kind, state: O.state.at(T) || '',
       variant: O.variant.at(T) || '', orient, holder: orient.startsWith('holder:') ? orient.slice(7) : null,
-      xyz_m: xyz.map((x) => fmt(x, 3)), xyz_chi: xyz.map((x) => fmt(x / c, 2)), t: fmt(T, 2),
-      near_place: this._nearestPlace(xyz, 1.0) };
+      ...this._whereInfo(O.track.at(T, new Float32Array(3))) };
   }
 
   // where a label is on the screen (tests, the page): {x, y, w, h, shown} in CSS px of the container
