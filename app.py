@@ -2,7 +2,7 @@
 --port, --server, --timeout; ``--reading`` the reading new tabs open with)."""
 import sys
 
-from scene.webapp import main
+from scene.web.app import main
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -50,7 +50,7 @@ def test_stairs_rise_towards_the_hall():
 def test_target_face_by_reading():
     a = set(meshes.build_static("zheng").part_ids())
     r = __import__("scene.readings", fromlist=["get"]).get("zheng").replace(target_face="獸侯")
-    b = set(meshes._static(r).part_ids())
+    b = set(meshes.static_set(r).part_ids())
     assert "target.face.inner" in a and "target.face.deer" not in a
     assert "target.face.deer" in b and "target.face.boar" in b
 

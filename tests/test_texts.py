@@ -4,6 +4,7 @@ import re
 import pytest
 
 from scene import texts as T
+from scene.text import zheng
 
 ALL_KEYS = list(range(1, 52)) + [f"記{i:02d}" for i in range(1, 74)]
 
@@ -110,9 +111,9 @@ def test_jing_equals_zhengzhu_without_notes():
 
 def test_offsets_survive_a_differing_zhengzhu_text():
     # Where the zhengzhu 經 has extra or missing characters, offsets still index the jing text.
-    assert T._map_offset("甲乙丙丁", "甲乙丙丁", 2) == 2
-    assert T._map_offset("甲乙X丙丁", "甲乙丙丁", 4) == 3
-    assert T._map_offset("甲乙丙丁", "甲乙丙Y丁", 4) == 5
+    assert zheng._map_offset("甲乙丙丁", "甲乙丙丁", 2) == 2
+    assert zheng._map_offset("甲乙X丙丁", "甲乙丙丁", 4) == 3
+    assert zheng._map_offset("甲乙丙丁", "甲乙丙Y丁", 4) == 5
 
 
 # ---------------------------------------------------------------- seed notes

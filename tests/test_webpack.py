@@ -364,14 +364,14 @@ def test_dims_follow_the_reading():
     from scene.layout import build_layout
     for name, chi, bu in (("zhou8cun", 0.1848, 6), ("wangzhi", 0.231, 8)):
         lay = build_layout(name)
-        d = {x["id"]: x for x in webpack._dims(lay)}
+        d = {x["id"]: x for x in webpack.dim_rows(lay)}
         # the text is the layout's own arithmetic
         assert lay["range.houdao"].derivation.split(" @ ")[0] in d["range.houdao"]["text"]
         assert f"5 步 × {bu} 尺 = {5 * bu} 尺 = {5 * bu * chi:.2f} m" in d["range.fa.west"]["text"]
         assert f"{5 * bu * chi:.2f} m" in lay["range.fa"].derivation
         assert math.dist(d["range.houdao"]["a"], d["range.houdao"]["b"]) == pytest.approx(300 * chi, abs=1e-3)
         assert math.dist(d["range.fa.west"]["a"], d["range.fa.west"]["b"]) == pytest.approx(5 * bu * chi, abs=1e-3)
-    assert "55.44 m" in webpack._dims(build_layout("zhou8cun"))[0]["text"]
+    assert "55.44 m" in webpack.dim_rows(build_layout("zhou8cun"))[0]["text"]
 
 
 # ---------------------------------------------------------------------------

@@ -427,3 +427,39 @@ class Batch:
             col = np.tile(np.array(rgb(colour_of_z(z0)), dtype=np.uint8), (len(q), 1))
             out.add_arrays(pid + ".shadow", q, nrm, tri, col)
         return out
+
+
+# ---------------------------------------------------------------------------
+# local frames, walls and boxes with a top of their own; heights of flat marks
+
+# z above the ground of the flat marks, so they do not fight in the depth buffer (metres)
+Z_SHADOW = 0.02
+
+
+Z_SHADOW_DYN = 0.03
+
+
+Z_MARK = 0.05
+
+
+def yz_to_world(x0: float) -> tuple[np.ndarray, tuple[float, float, float]]:
+    """Local (u, v, w) → world (x0 + w, u, v): outlines drawn in the y–z plane, extruded along x."""
+    return np.array([[0.0, 0.0, 1.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]), (x0, 0.0, 0.0)
+
+
+def xz_to_world(y0: float) -> tuple[np.ndarray, tuple[float, float, float]]:
+    """Local (u, v, w) → world (u, y0 + w, v): outlines drawn facing north/south."""
+    return np.array([[1.0, 0.0, 0.0], [0.0, 0.0, 1.0], [0.0, 1.0, 0.0]]), (0.0, y0, 0.0)
+
+
+def wall_yz(x: float, thick: float, poly: list[tuple[float, float]]) -> Mesh:
+    rot, off = yz_to_world(x)
+    return slab(poly, thick, rot, off)
+
+
+def box_top(size, centre, side: str, top: str) -> tuple[Mesh, np.ndarray]:
+    """A box whose top face has its own colour (floors, treads, tables)."""
+    m = box(size, centre)
+    col = np.tile(np.array(rgb(side), dtype=np.uint8), (len(m.points), 1))
+    col[16:20] = rgb(top)
+    return m, col

@@ -1,83 +1,32 @@
 """The director: the choreography compiled, once and deterministically, into tracks.
 
 A :class:`Director` walks the sections and steps of the choreography, keeping
-each actor's place, heading, posture and what he holds, and writes *keyframes*
-(position and heading, linearly interpolated) and *events* (posture, holding,
-role, visibility, an object's state — stepwise).  Macros (a pair going up to
-the 物, their eight arrows, the 數獲 …) are expanded here from the standard
-forms of the text; the shooting itself comes from :mod:`scene.shooting`,
-seeded by the reading.  Walks are planned by :mod:`scene.routes` and timed one
-after another: whoever was timed first goes first, later walkers wait.
+each actor's place, heading, posture and what he holds (:mod:`.state`), and
+writes *keyframes* (position and heading, linearly interpolated) and *events*
+(posture, holding, role, visibility, an object's state — stepwise).  A step
+whose verb is one of the text's standard forms (a pair going up to the 物,
+their eight arrows, the 數獲 …) is handed to that form's module in
+:mod:`.forms`, which acts through the narrow :class:`.forms.base.Acts`; the
+shooting itself comes from :mod:`.shooting`, seeded by the reading.  Walks are
+planned by :mod:`.routes` and timed one after another: whoever was timed first
+goes first, later walkers wait.
 """
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 import numpy as np
 
 from . import choreography as chor
-from .layout import Layout, build_layout
-from .places import FACING_DEG
-from .readings import Reading
-from .routes import Site, heading_deg, offset_polyline, subdivide
-from .shooting import ARROWS, RoundResult, arrow_path, demonstrate, shoot_round
-
-Point = tuple[float, float, float]
-
-WALK_M_S = 1.1          # an unhurried ceremonial walk
-TREAD_S = 0.6           # one 等 of the stairs
-TURN_S = 0.35           # turning on the spot at a corner
-SPACING = 3.0           # 尺 between people standing side by side
-HAND_Z = 3.5            # 尺: height of an object held in the hands
-SECTION_GAP_S = 1.0
-POSTURES = ("stand", "sit", "bow", "salute", "shoot", "walk")
-
-
-def _as_tuple(p: Iterable[float]) -> Point:
-    x, y, z = p
-    return (float(x), float(y), float(z))
-
-
-@dataclass
-class _ActorState:
-    pos: Point
-    heading: float
-    posture: str = "stand"
-    holding: list[str] = field(default_factory=list)
-    role: str = ""
-    visible: bool = True
-    keys: list[tuple[float, float, float, float, float]] = field(default_factory=list)   # t x y z heading
-    events: list[tuple[float, str, Any]] = field(default_factory=list)                  # t kind value
-
-
-@dataclass
-class _ObjectState:
-    events: list[tuple[float, str, Any]] = field(default_factory=list)   # ("at", xyz) ("held", actor) ("path", (ts, xyz)) ("state", s)
-
-
-@dataclass(frozen=True)
-class StepSpan:
-    section: int
-    index: int
-    phrase: str
-    offset: int
-    who: tuple[str, ...]
-    do: str
-    start_s: float
-    end_s: float
-
-
-@dataclass(frozen=True)
-class StageSpan:
-    n: int
-    id: str
-    title: str
-    phase: str
-    start_s: float
-    end_s: float
-    incipit: str
+from . import forms
+from ..geometry.layout import Layout, build_layout
+from ..geometry.places import FACING_DEG
+from ..geometry.readings import Reading
+from .routes import Site, heading_deg
+from .shooting import ARROWS, RoundResult, demonstrate, shoot_round
+from .state import (HAND_Z, POSTURES, SECTION_GAP_S, SPACING, TREAD_S, TURN_S, WALK_M_S,  # noqa: F401  (re-exported)
+                    ActorState, ObjectState, Point, StageSpan, StepSpan, as_tuple)
 
 
 class Director:
@@ -94,26 +43,26 @@ class Director:
         self.stages: list[StageSpan] = []
         self.announcements: list[tuple[float, int, str]] = []
         self.handovers: list[tuple[float, float, str, str]] = []
-        self.actors: dict[str, _ActorState] = {}
+        self.actors: dict[str, ActorState] = {}
         self._cache: dict[str, np.ndarray] = {}
         self.free_at: dict[str, float] = {}
         self._exempt: set[str] = set()     # the other party of a hand-over may come close
         self.min_gap = 0.45 / reading.chi_m     # 尺: a little more than the 0.4 m the audit allows
-        self.objects: dict[str, _ObjectState] = {}
+        self.objects: dict[str, ObjectState] = {}
         self.offstage = (0.0, self.lay["hall.outside_gate"].xyz_chi[1] - 20.0, 0.0)
         self.present = {a.id for a in choreo.actors.values()
                         if a.optional is None or getattr(reading, a.optional)}
         for a in choreo.actors.values():
             off = a.start == "offstage" or a.id not in self.present
             pos = self.offstage if off else self._resolve(chor.parse_ref(a.start), None)
-            st = _ActorState(pos, 0.0 if off else self._facing_of(a.start), role=a.role.split(" ")[0],
+            st = ActorState(pos, 0.0 if off else self._facing_of(a.start), role=a.role.split(" ")[0],
                              visible=not off)
             st.keys.append((0.0, *pos, st.heading))
             st.events += [(0.0, "posture", "stand"), (0.0, "holding", ""), (0.0, "role", st.role),
                           (0.0, "visible", not off), (0.0, "say", "")]
             self.actors[a.id] = st
         for th in choreo.things.values():
-            o = _ObjectState()
+            o = ObjectState()
             if th.start.startswith("actor:"):
                 o.events.append((0.0, "held", th.start[6:]))
                 self.actors[th.start[6:]].holding.append(th.name)
@@ -127,6 +76,7 @@ class Director:
         self._make_archery_objects()
         self.results: dict[int, RoundResult] = {}
         self._shoot_rounds()
+        self.acts = forms.Acts(self)
 
     # ------------------------------------------------------------------ setup
     def _initial_state(self, th: chor.Thing) -> str:
@@ -142,11 +92,11 @@ class Director:
             base = self._resolve(chor.parse_ref(store), None)
             arrows = [] if a.id == "xiang" else [f"arrow.{a.id}.{n}" for n in range(1, ARROWS + 1)]
             for oid in [f"bow.{a.id}", *arrows]:
-                o = _ObjectState()
+                o = ObjectState()
                 o.events += [(0.0, "at", base), (0.0, "state", "stored")]
                 self.objects[oid] = o
         for pile in ("zhong", "right", "left", "spare"):
-            o = _ObjectState()
+            o = ObjectState()
             place = {"zhong": "court.zhong", "right": "court.counters_right", "left": "court.counters_left",
                      "spare": "court.counters_spare"}[pile]
             o.events += [(0.0, "at", self._resolve(chor.parse_ref(place), None)), (0.0, "state", "0")]
@@ -241,7 +191,7 @@ class Director:
                 out.append((t, p, hdg))
             climbing = abs(q[2] - p[2]) > 1e-6
             t += max(d / self.speed, TREAD_S) if climbing else d / self.speed
-            out.append((t, _as_tuple(q), hdg))
+            out.append((t, as_tuple(q), hdg))
             heading = hdg
         return out
 
@@ -323,7 +273,7 @@ class Director:
             climbing = abs(q[2] - p[2]) > 1e-6
             dt = max(d / self.speed, TREAD_S) if climbing else d / self.speed
             t += dt
-            self._key(aid, t, _as_tuple(q), hdg)
+            self._key(aid, t, as_tuple(q), hdg)
         self._event(aid, t, "posture", "stand")
         return t
 
@@ -413,11 +363,11 @@ class Director:
             self._key(aid, self.duration, a.pos, a.heading)
 
     def _do(self, sec: chor.Section, step: chor.Step, t0: float) -> float:
-        macro = getattr(self, f"_macro_{step.do}", None)
-        if macro is not None:
+        form = forms.FORMS.get(step.do)
+        if form is not None:
             # a step waits for its actors to be free (a parallel step may still hold one of them)
             t0 = max([t0] + [self.free_at.get(a, 0.0) for a in step.who])
-            end = macro(step, t0)
+            end = form(self.acts, step, t0)
             for a in step.who:
                 self.free_at[a] = max(self.free_at.get(a, 0.0), end)
             return end
@@ -527,145 +477,7 @@ class Director:
         elif do in ("raise_flag", "lower_flag") and obj == "jing":
             self._obj("jing", t0, "state", "raised (舉旌)" if do == "raise_flag" else "lowered (偃旌)")
 
-    # ------------------------------------------------------------------ macros
-    def _wu_targets(self, who: tuple[str, ...]) -> list[Point]:
-        ids = ["tang.wu_left"] if len(who) == 1 else ["tang.wu_right", "tang.wu_left"]
-        return [self.lay[i].xyz_chi for i in ids]
-
-    def _stairs(self, aid: str, step: chor.Step) -> str:
-        return step.by or self.c.actors[aid].stairs
-
-    def _sync(self, ids: Iterable[str], times: dict[str, float]) -> float:
-        t = max(times[a] for a in ids)
-        for a in ids:
-            times[a] = t
-        return t
-
-    def _salute(self, aid: str, t: float, heading: float | None = None, dur: float = 1.5) -> float:
-        t = self._turn(aid, t, heading)
-        self._event(aid, t, "posture", "salute")
-        self._event(aid, t + dur, "posture", "stand")
-        return t + dur
-
-    def _macro_approach(self, step: chor.Step, t0: float) -> float:
-        """§21: 當階揖, 及階揖, 上射先升三等 下射從之中等, 升堂揖, 鉤楹 (序) / 由楹外 (庠), 當物揖, 及物揖, 還."""
-        who = step.who
-        times = {a: t0 for a in who}
-        wu = self._wu_targets(who)
-        stairs = {a: self._stairs(a, step) for a in who}
-        shared = len(who) == 2 and stairs[who[0]] == stairs[who[1]]
-        h = self.lay.hall
-        def foot_x(i: int, a: str) -> float:
-            # 上射在左 (west): the 上射 on the up lane, the 下射 to his right, clear of the down lane
-            lane_x = (-1 if stairs[a] == "west" else 1) * h.stairs_x + self.site.lane(stairs[a], True)
-            return lane_x + ((0.0 if i == 0 else 2.5) if shared else 0.0)
-        for i, a in enumerate(who):
-            via = tuple(self._resolve(v, a) for v in step.via)
-            times[a] = self._goto(a, times[a] + 0.8 * i, (foot_x(i, a), -h.stair_run - 4.0, 0.0), stairs[a], via)
-        self._sync(who, times)
-        for a in who:
-            times[a] = self._salute(a, times[a], 0.0)                     # 當階北面揖
-        for i, a in enumerate(who):
-            times[a] = self._goto(a, times[a], (foot_x(i, a), -h.stair_run - 1.0, 0.0), stairs[a])
-        self._sync(who, times)
-        for a in who:
-            times[a] = self._salute(a, times[a], 0.0)                     # 及階揖
-        # up the stairs: 上射 first, the 下射 one 等 empty between them (中等)
-        for i, a in enumerate(who):
-            pts = self.site.stair_points(stairs[a], up=True, lane=self.site.lane(stairs[a], True))
-            if shared and i == 0:
-                # 上射升堂少左: at the top he steps aside to the west, clear of the stair, and waits
-                hx, hy, hz = pts[-1]
-                pts = [*pts, (hx - max(2.0, self.min_gap * 1.1), hy + 1.0, hz)]
-            start = times[a] + (2 * TREAD_S + 0.2 if (shared and i == 1) else 0.0)
-            self._key(a, start, self.actors[a].pos, self.actors[a].heading)
-            times[a] = self._walk_path(a, start, [self.actors[a].pos, *pts])
-        self._sync(who, times)
-        for a in who:
-            times[a] = self._salute(a, times[a], None)                    # 升堂揖
-        for i, a in enumerate(who):
-            side = "west" if stairs[a] == "west" else "east"
-            x, y, z = wu[i]
-            stand = (x, y - 3.0, z)
-            path = self.site.route(self.actors[a].pos, stand, stairs[a], (self.site.ying_waypoint(side),))
-            if shared:   # 並行: side by side, the 上射 on the left
-                path = offset_polyline(subdivide(path, 4.0), -1.25 if i == 0 else 1.25)
-            times[a] = self._walk_path(a, times[a], path)
-        self._sync(who, times)
-        for a in who:
-            times[a] = self._salute(a, times[a], 0.0)                     # 當物北面揖
-        for i, a in enumerate(who):
-            self._key(a, times[a], self.actors[a].pos, self.actors[a].heading)
-            times[a] += 1.0
-            self._key(a, times[a], _as_tuple(wu[i]), 0.0)                 # 左足履物
-        self._sync(who, times)
-        for a in who:
-            times[a] = self._salute(a, times[a], 0.0)                     # 及物揖
-            times[a] = self._turn(a, times[a], 180.0)                     # 還, 視侯中
-            times[a] += 0.5
-        return self._sync(who, times)
-
-    def _macro_shoot(self, step: chor.Step, t0: float) -> float:
-        """拾發: the pair's eight arrows (or the 誘射's four), with the 獲者's calls and the counters."""
-        rnd = step.round
-        if rnd == 0:
-            shots = list(self.demo)
-        else:
-            res = self.results[rnd]
-            pair_index = self.round_pairs[rnd].index(tuple(step.who))
-            shots = [s for s in res.shots if s.pair == pair_index]
-        for a in step.who:
-            self._key(a, t0, self.actors[a].pos, self.actors[a].heading)
-        if rnd in (2, 3) and self.counters["zhong"] < 8:
-            self._load_zhong(t0)
-        t = t0 + 1.0
-        last_call = t
-        for shot in shots:
-            a = shot.archer
-            t_draw = t if (rnd != 3 or shot.release_s is None) else max(t, t0 + shot.release_s - 2.5)
-            self._event(a, t_draw, "posture", "shoot")
-            t_rel = t_draw + 2.5
-            self._event(a, t_rel + 0.6, "posture", "stand")
-            t_land = self._release(a, f"arrow.{a}.{shot.n}", t_rel, shot)
-            t = t_rel + 1.2
-            if rnd >= 1 and shot.hit:
-                last_call = self._call(t_land, shot, rnd)
-        if rnd in (2, 3):   # 若有餘筭則反委之，又取中之八筭改實八筭于中
-            self._counters(t + 1.0, zhong=8, spare=self.counters["spare"] + self.counters["zhong"] - 8)
-        return max(t, last_call) + 1.0
-
-    def _release(self, archer: str, oid: str, t_rel: float, shot) -> float:
-        """The arrow's flight; returns when it lands."""
-        ts, xyz = arrow_path(shot.start_chi, shot.landing_chi, self.r.chi_m)
-        self._obj(oid, t_rel, "path", (t_rel + ts, xyz))
-        self._obj(oid, t_rel, "state", "in flight")
-        where = "stuck in the 侯" if shot.landing_chi[2] > 0.01 else "on the ground"
-        t_land = t_rel + float(ts[-1])
-        self._obj(oid, t_land, "state", ("hit (獲) — " if shot.hit else "miss — ") + where)
-        a = self.actors[archer]
-        if "矢" in a.holding:
-            a.holding.remove("矢")
-            self._hold_event(archer, t_rel)
-        return t_land
-
-    def _call(self, t: float, shot, rnd: int) -> float:
-        """獲者坐而獲，舉旌以宮，偃旌以商; 釋獲者 lays a 筭 (rounds 2–3, 上射 right / 下射 left)."""
-        hz = "huozhe"
-        self._event(hz, t, "posture", "stand")
-        self._event(hz, t, "say", "獲")
-        self._obj("jing", t, "state", "raised (舉旌以宮)")
-        self._event(hz, t + 1.2, "posture", "sit")
-        self._event(hz, t + 1.2, "say", "")
-        self._obj("jing", t + 1.2, "state", "lowered (偃旌以商)")
-        if shot.scored:
-            s = "shihuozhe"
-            self._event(s, t + 0.3, "posture", "sit")
-            self._event(s, t + 0.3, "say", "釋獲")
-            self._event(s, t + 1.3, "say", "")
-            pile = "right" if shot.side == "right" else "left"
-            self._counters(t + 0.8, zhong=self.counters["zhong"] - 1, **{pile: self.counters[pile] + 1})
-        return t + 1.2
-
+    # ------------------------------------------------------------------ the 筭
     def _load_zhong(self, t: float) -> None:
         """§26 坐實八筭于中，橫委其餘于中西: 80 counters (記62 箭籌八十), 8 of them in the 中."""
         total = sum(self.counters.values()) or 80
@@ -678,240 +490,3 @@ class Director:
                 raise RuntimeError(f"counter pile {k} would go negative at {t:.1f}s")
             self.counters[k] = v
             self._obj(f"counters.{k}", t, "state", str(v))
-
-    def _macro_retire(self, step: chor.Step, t0: float) -> float:
-        """§21: 南面揖, 降 (上射 first, 下射 少右 中等), 相左交于階前, 由司馬之南 to his place."""
-        who = step.who
-        times = {a: t0 for a in who}
-        for a in who:
-            times[a] = self._salute(a, times[a], 180.0)
-        for i, a in enumerate(who):
-            st = self._stairs(a, step)
-            side = "west" if st == "west" else "east"
-            pts = self.site.stair_points(st, up=False, lane=self.site.lane(st, False))
-            times[a] = self._goto(a, times[a] + (1.5 * i), pts[0], st, (self.site.ying_waypoint(side),))
-            start = times[a] + (2 * TREAD_S if i == 1 else 0.0)
-            self._key(a, start, self.actors[a].pos, self.actors[a].heading)
-            times[a] = self._walk_path(a, start, pts)
-            # step aside from the foot, away from the up lane, before going on (相左交于階前)
-            away = -1 if self.site.lane(st, False) < 0 else 1
-            foot = self.actors[a].pos
-            times[a] = self._walk_path(a, times[a], [foot, (foot[0] + away * (3.5 + 2.5 * i), foot[1] - 1.5, 0.0)])
-        for i, a in enumerate(who):
-            target = (self._resolve(step.at, a, extra_slot=i if step.at.slot is not None else 0)
-                      if step.at is not None else self.actors[a].pos)
-            via = self._pass_by(step.via, a, target, extra=SPACING * i)
-            times[a] = self._goto(a, times[a], self._free_spot(a, target), self._stairs(a, step), via)
-            times[a] = self._turn(a, times[a], self._facing(a, step.facing))
-        return max(times.values())
-
-    def _pass_by(self, refs: tuple[chor.PlaceRef, ...], aid: str, target: Point,
-                  extra: float = 0.0) -> tuple[Point, ...]:
-        """Waypoints for 'pass south of X' (由司馬之南): go by both south corners of X in the
-        direction of travel, so the way there and the way back do not meet head on."""
-        pts: list[Point] = []
-        start = self.actors[aid].pos
-        for ref in refs:
-            x, y, z = self._resolve(ref, aid)
-            if ref.direction == "南":
-                y -= extra
-                east_first = target[0] < start[0]
-                pair = [(x + 2.0, y, z), (x - 2.0, y, z)]
-                pts += pair if east_first else pair[::-1]
-            else:
-                pts.append((x, y, z))
-        # a waypoint is no place to brush past someone standing there
-        return tuple(self._free_spot(aid, p) for p in pts)
-
-    def _macro_collect_arrows(self, step: chor.Step, t0: float) -> float:
-        """§22: the 弟子 fetch every arrow from the range and lay them on the 楅 (北括)."""
-        landed = [oid for oid, o in self.objects.items() if oid.startswith("arrow.") and _last_state(o).startswith(("hit", "miss"))]
-        who = step.who
-        hou = self.lay["target.centre"].xyz_chi
-        times = {}
-        for i, a in enumerate(who):
-            spot = (hou[0] + (i - (len(who) - 1) / 2) * 8.0, hou[1] + 4.0, 0.0)
-            times[a] = self._goto(a, t0 + 0.8 * i, spot)
-        mine = {a: landed[i::len(who)] for i, a in enumerate(who)}
-        for a in who:
-            for oid in mine[a]:
-                self._obj(oid, times[a] + 3.0, "held", a)
-                self._obj(oid, times[a] + 3.0, "state", "carried")
-            self.actors[a].holding.append("矢")
-            self._hold_event(a, times[a] + 3.0)
-            times[a] += 6.0
-        bi = self._resolve(step.at or chor.parse_ref("court.bi"), None)
-        n_on = 0
-        for i, a in enumerate(who):
-            stand = (bi[0] + (i - (len(who) - 1) / 2) * SPACING, bi[1] + 2.0, 0.0)
-            times[a] = self._goto(a, times[a], stand)
-            times[a] = self._turn(a, times[a], 180.0)
-            self._event(a, times[a], "posture", "sit")
-            for oid in mine[a]:
-                x = bi[0] - 1.3 + 2.6 * (n_on % 24) / 23
-                self._obj(oid, times[a] + 1.5, "at", (x, bi[1], bi[2] + 0.3))
-                self._obj(oid, times[a] + 1.5, "state", "on the 楅 (北括)")
-                n_on += 1
-            self.actors[a].holding.remove("矢")
-            self._hold_event(a, times[a] + 1.5)
-            self._event(a, times[a] + 2.0, "posture", "stand")
-            times[a] += 2.0
-            times[a] = self._goto(a, times[a], (stand[0], stand[1] + 4.0, 0.0))
-        return max(times.values())
-
-    def _macro_pick_arrows(self, step: chor.Step, t0: float) -> float:
-        """§24: 當楅北面揖, 及楅揖, 上射東面 下射西面, each 進坐 takes one arrow in turn (拾), 反位."""
-        who = step.who
-        bi = self.lay["court.bi"].xyz_chi
-        times = {a: t0 for a in who}
-        for i, a in enumerate(who):
-            dx = (-1.25 if i == 0 else 1.25) if len(who) == 2 else 0.0
-            times[a] = self._goto(a, times[a], (bi[0] + dx, bi[1] - 4.0, 0.0))
-        self._sync(who, times)
-        for a in who:
-            times[a] = self._salute(a, times[a], 0.0)
-        for i, a in enumerate(who):
-            dx = -2.5 if i == 0 else 2.5
-            times[a] = self._goto(a, times[a], (bi[0] + dx, bi[1], 0.0))
-            times[a] = self._turn(a, times[a], 90.0 if i == 0 else 270.0)
-        t = self._sync(who, times)
-        for n in range(1, ARROWS + 1):
-            for a in who:
-                self._event(a, t, "posture", "sit")
-                oid = f"arrow.{a}.{n}"
-                self._obj(oid, t + 1.0, "held", a)
-                self._obj(oid, t + 1.0, "state", "in hand")
-                self.actors[a].holding.append("矢")
-                self._hold_event(a, t + 1.0)
-                self._event(a, t + 1.8, "posture", "stand")
-                t += 2.0
-        for a in who:
-            times[a] = t
-        for i, a in enumerate(who):
-            if step.at is not None:
-                target = self._resolve(step.at, a, extra_slot=i if step.at.slot is not None else 0)
-                via = tuple(self._resolve(v, a) for v in step.via)
-                times[a] = self._goto(a, times[a] + 0.8 * i, self._free_spot(a, target), None, via)
-            times[a] = self._turn(a, times[a], self._facing(a, step.facing))
-        return max(times.values())
-
-    def _macro_count(self, step: chor.Step, t0: float) -> float:
-        """§32: count the right pile then the left in 純 and 奇, go up to the top step and announce."""
-        a = step.who[0]
-        rnd = step.round
-        res = self.results.get(rnd)
-        t = t0
-        self._event(a, t, "posture", "sit")
-        right, left = self.counters["right"], self.counters["left"]
-        t += 2.0 + 0.6 * (right // 2 + right % 2)
-        here = self.actors[a].pos
-        t = self._goto(a, t, (here[0], here[1] + 1.5, here[2]))
-        self._event(a, t, "posture", "sit")
-        t += 2.0 + 0.6 * (left // 2 + left % 2)
-        text = res.announcement if res is not None else ""
-        top = self.site.stair_points("west", up=True, lane=self.site.lane("west", True))[-2]     # 盡階不升堂: the top 等
-        t = self._goto(a, t, top, "west")
-        t = self._turn(a, t, 0.0)
-        self._event(a, t, "say", text)
-        self.announcements.append((t, rnd, text))
-        t += 4.0
-        self._event(a, t, "say", "")
-        t = self._goto(a, t, here, "west")
-        t = self._turn(a, t, 90.0)
-        self._event(a, t, "posture", "sit")
-        self._counters(t + 1.0, right=0, left=0, spare=self.counters["spare"] + right + left)
-        self._event(a, t + 2.0, "posture", "stand")
-        return t + 2.0
-
-    def _macro_forfeit(self, step: chor.Step, t0: float) -> float:
-        """§33: each pair with a loser goes up; the loser drinks the 觶 at the 豐 (賓/主人/大夫 at 西階上)."""
-        res = self.results.get(step.round)
-        losers = set(res.losers) if res is not None else set()
-        t = t0
-        who = list(step.who)
-        pairs = [tuple(who[i:i + 2]) for i in range(0, len(who) - 1, 2)]
-        feng = self.lay["tang.feng"].xyz_chi
-        for pair in pairs:
-            loser = next((a for a in pair if a in losers), None)
-            if loser is None:
-                continue
-            if loser in ("bin", "zhuren", "dafu"):
-                t = self._forfeit_notable(loser, t)
-                continue
-            winner = pair[0] if pair[1] == loser else pair[1]
-            if winner in ("bin", "zhuren", "dafu"):
-                # 若大夫之耦不勝則亦執弛弓特升飲: the partner goes up alone; the 大夫 keeps his mat
-                pair = (loser,)
-            home = {a: self.actors[a].pos for a in pair}
-            if len(pair) == 2:
-                self._event(winner, t, "holding", "張弓")      # 勝者執張弓
-            self._event(loser, t, "holding", "弛弓")           # 不勝者執弛弓
-            times = {a: t for a in pair}
-            h = self.lay.hall
-            up_lane = -h.stairs_x + self.site.lane("west", True)
-            order = (winner, loser) if len(pair) == 2 else (loser,)
-            for k, a in enumerate(order):   # the winner on the up lane, the loser at his right
-                times[a] = self._goto(a, times[a], self._free_spot(a, (up_lane + 2.5 * k, -h.stair_run - 1.0, 0.0)),
-                                      "west")
-            self._sync(pair, times)
-            for k, a in enumerate(order):                               # 勝者先升
-                st = self.site.stair_points("west", up=True, lane=self.site.lane("west", True))
-                start = times[a] + (2 * TREAD_S + 0.2) * k
-                self._key(a, start, self.actors[a].pos, self.actors[a].heading)
-                times[a] = self._walk_path(a, start, [self.actors[a].pos, *st])
-            if len(pair) == 2:
-                wp = self.actors[winner].pos
-                times[winner] = self._goto(winner, times[winner], (wp[0] + 2.5, wp[1] + 1.0, wp[2]))   # 少右
-            times[loser] = self._goto(loser, times[loser], (feng[0], feng[1] - 2.5, feng[2]), "west")
-            tl = self._turn(loser, times[loser], 0.0)
-            self._event(loser, tl, "posture", "sit")
-            self._give("zhi_fa", tl + 1.0, None, loser)
-            self._event(loser, tl + 1.5, "posture", "stand")
-            self._event(loser, tl + 2.5, "posture", "stand")
-            self._event(loser, tl + 2.5, "say", "")
-            self._event(loser, tl + 5.0, "posture", "sit")
-            self._give("zhi_fa", tl + 5.5, loser, None, (feng[0], feng[1], feng[2] + 0.6))
-            self._event(loser, tl + 6.0, "posture", "stand")
-            times[loser] = tl + 6.5
-            down = order[::-1]                                          # 不勝者先降
-            for a in down:
-                times[a] = max(times[a], times[loser])
-            for k, a in enumerate(down):
-                head = self.site.stair_points("west", up=False, lane=self.site.lane("west", False))
-                times[a] = self._goto(a, times[a] + 1.5 * k, head[0], "west")
-                times[a] = self._walk_path(a, times[a] + (2 * TREAD_S) * k, head)
-            for k, a in enumerate(down):   # back by 司馬之南, one after the other
-                via = self._pass_by((chor.parse_ref("pos.sima@南4"),), a, home[a], extra=SPACING * k)
-                times[a] = self._goto(a, times[a] + 1.0 * k, self._free_spot(a, home[a]), "west", via)
-                times[a] = self._turn(a, times[a], 90.0)
-            t = max(times.values()) + 0.5
-        return t
-
-    def _forfeit_notable(self, loser: str, t: float) -> float:
-        """賓/主人/大夫 不勝: 執爵者 brings the filled 觶 to his mat; he drinks at 西階上 and returns."""
-        z = "zhijue"
-        mat = self.actors[loser].pos
-        t = self._goto(z, t, (mat[0], mat[1] - 3.0, mat[2]), "west")
-        t = self._turn(z, t, 0.0)
-        self.handovers.append((t - 0.5, t + 2.5, z, loser))
-        self._give("zhi_fa", t + 1.0, None, loser)
-        t += 2.0
-        top = self.lay["hall.west_steps_top"].xyz_chi
-        tz = self._goto(z, t, (top[0] + 3.0, top[1] + 2.0, top[2]), "west")
-        t = self._goto(loser, t, top, self.c.actors[loser].stairs)
-        t = self._turn(loser, t, 0.0)
-        self._event(loser, t, "posture", "stand")
-        t += 3.0
-        self.handovers.append((t - 0.5, t + 2.5, z, loser))
-        self._give("zhi_fa", t + 1.0, loser, z)
-        t = max(t + 2.0, tz)
-        t = self._goto(loser, t, mat, self.c.actors[loser].stairs)
-        t = self._turn(loser, t, 180.0)
-        return t
-
-
-def _last_state(o: _ObjectState) -> str:
-    for _, kind, value in reversed(o.events):
-        if kind == "state":
-            return value
-    return ""

@@ -47,7 +47,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .units import to_numeral
+from ..geometry.units import to_numeral
 
 __all__ = [
     "ARROWS", "HAND_CHI", "G_M_S2", "ARROW_SPEED_M_S", "JIE_S",

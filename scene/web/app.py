@@ -27,11 +27,10 @@ import time
 import zipfile
 from pathlib import Path
 
-from . import readings as readings_mod
-from . import views as views_mod
+from ..geometry import readings as readings_mod
+from ..render import views as views_mod
 
-ROOT = Path(__file__).resolve().parent.parent
-WEB = ROOT / "assets" / "web"
+from ..paths import ROOT, WEB_ASSETS as WEB  # noqa: E402
 
 #: sizes the export button offers: name → (w, h)
 EXPORT_SIZES = {"1080p": (1920, 1080), "4K": (3840, 2160)}
@@ -63,7 +62,7 @@ def check_port(host: str, port: int) -> None:
 
 def check_gl() -> None:
     """The exporter renders with OpenGL: say so at start, in one line, if there is none."""
-    from . import glprobe
+    from ..render import glprobe
     glprobe.configure()
     try:
         glprobe.start()
@@ -76,7 +75,7 @@ class Service:
     """What the tabs ask of Python: packs, PNG exports, zips. No per-tab state."""
 
     def __init__(self, out_dir: Path, reading) -> None:
-        from . import webpack
+        from . import pack as webpack
         self.webpack = webpack
         self.out_dir = out_dir
         self._building: dict[str, asyncio.Future] = {}

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .layout import Layout
+from ..geometry.layout import Layout
 
 Point = tuple[float, float, float]
 

@@ -45,10 +45,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from .places import FACING_DEG
-from .texts import passage
+from ..geometry.places import FACING_DEG
+from ..text import passage
 
-ASSETS = Path(__file__).resolve().parent.parent / "assets"
+from ..paths import ASSETS  # noqa: E402  (re-exported: chor.ASSETS)
 
 PHASES: dict[str, str] = {
     "reception": "飲酒 — reception and drinking",

@@ -14,9 +14,10 @@ from typing import Any
 import numpy as np
 
 from . import choreography as chor
-from . import readings as readings_mod
-from .director import HAND_Z, POSTURES, Director, Point, StageSpan, StepSpan  # noqa: F401  (re-exported)
-from .readings import Reading
+from ..geometry import readings as readings_mod
+from .director import Director
+from .state import HAND_Z, POSTURES, Point, StageSpan, StepSpan  # noqa: F401  (re-exported)
+from ..geometry.readings import Reading
 
 # ---------------------------------------------------------------------------
 # evaluation

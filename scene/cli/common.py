@@ -1,0 +1,63 @@
+"""What every command shares: a parser that fails in one line, the error line itself, JSON and table
+output, and the options most commands take (--reading, --seed, --json)."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line, not usage + error
+        raise SystemExit(fail(f"{self.prog}: {message}"))
+
+
+def fail(message: str) -> int:
+    print(f"error: {message}", file=sys.stderr)
+    return 2
+
+
+def dump(obj: Any) -> None:
+    print(json.dumps(obj, ensure_ascii=False, indent=1))
+
+
+def table(rows: list[list[str]]) -> str:
+    def width(s: str) -> int:  # CJK characters take two columns in a terminal
+        return sum(2 if ord(c) > 0x2E80 else 1 for c in s)
+    widths = [max(width(r[i]) for r in rows) for i in range(len(rows[0]))]
+    return "\n".join("  ".join(c + " " * (w - width(c)) for c, w in zip(r, widths)).rstrip() for r in rows)
+
+
+def add_reading(sp: argparse.ArgumentParser) -> None:
+    sp.add_argument("--reading", default=None, help="a preset name, a TOML file, or preset,key=value,…")
+
+
+def add_seed(sp: argparse.ArgumentParser) -> None:
+    sp.add_argument("--seed", type=int, default=None, help="the shooting seed (default: the reading's)")
+
+
+def add_json(sp: argparse.ArgumentParser) -> None:
+    sp.add_argument("--json", action="store_true", help="machine-readable output")
+
+
+def check_stage(key: str) -> None:
+    """A bad --stage fails before the rite is compiled (the sections are the stages)."""
+    import re
+    from ..rite import choreography as chor
+    from ..rite.moments import StageError
+    # the section headers only (n = …, id = …): parsing and checking the whole choreography takes longer
+    ns, ids = [], []
+    for f in sorted((chor.ASSETS / "rite").glob("*.toml")):
+        text = f.read_text(encoding="utf-8")
+        for block in re.split(r"^\[\[section\]\]\s*$", text, flags=re.M)[1:]:
+            n = re.search(r"^n\s*=\s*(\d+)", block, re.M)
+            i = re.search(r'^id\s*=\s*"([^"]+)"', block, re.M)
+            if n:
+                ns.append(n.group(1))
+            if i:
+                ids.append(i.group(1))
+    k = str(key).strip().lstrip("§")
+    if k not in ns and k not in ids:
+        raise StageError(f"unknown stage {key!r} (stages are 1–{len(ns)} or an id such as "
+                         f"{ids[min(20, len(ids) - 1)] if ids else 'sanou_she'})")

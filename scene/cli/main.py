@@ -1,0 +1,37 @@
+"""``python -m scene <command> …``: the parser and the one-line failure of every command.
+
+Each module of this package registers its commands (``register(sub)``): ``geometry`` (measure, layout,
+readings), ``rite`` (stages, pose, audit), ``render`` (still, stills, clip), ``web`` (pack, site, export).
+Every failure the user can cause prints one line naming what was wrong and exits 2.
+"""
+from __future__ import annotations
+
+import sys
+from typing import Sequence
+
+from . import geometry, render, rite, web
+from .common import Parser, fail
+
+COMMAND_MODULES = (geometry, rite, render, web)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    from ..render.glprobe import GLUnavailable
+    from ..geometry.readings import ReadingError
+    p = Parser(prog="python -m scene", description="鄉射禮 reconstruction from the text")
+    sub = p.add_subparsers(dest="cmd", required=True, parser_class=Parser)
+    for mod in COMMAND_MODULES:
+        mod.register(sub)
+    args = p.parse_args(argv)
+    try:
+        args.func(args)
+    except (ReadingError, ValueError, KeyError, GLUnavailable) as exc:
+        msg = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
+        return fail(str(msg).splitlines()[0] if str(msg) else type(exc).__name__)
+    except BrokenPipeError:
+        return 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

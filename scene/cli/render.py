@@ -1,0 +1,116 @@
+"""Commands that render: ``still``, ``stills``, ``clip`` (off-screen, through the OpenGL probe)."""
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+from typing import Sequence
+
+from .common import add_reading, check_stage
+
+
+def _size(text: str) -> tuple[int, int]:
+    from ..render.stills import parse_size
+    return parse_size(text)
+
+
+def _check_views(text: str) -> list[str]:
+    from ..render.views import parse
+    views = [v.strip() for v in text.split(",") if v.strip()]
+    if not views:
+        raise ValueError("--view is empty")
+    for v in views:
+        parse(v)
+    return views
+
+
+def _render_args(args: argparse.Namespace, stages: Sequence[str]) -> tuple[tuple[int, int], list[str]]:
+    """Check everything a rendering command was given, then start the OpenGL probe (it runs
+    while the rite is loaded); returns (size, views)."""
+    from ..render import glprobe
+    from ..geometry import readings
+    size = _size(args.size)
+    views = _check_views(args.view)
+    readings.get(args.reading)
+    for s in stages:
+        check_stage(s)
+    glprobe.configure()
+    glprobe.start()
+    return size, views
+
+
+def cmd_still(args: argparse.Namespace) -> None:
+    from ..render import stills
+    from ..render import views
+    if len(_check_views(args.view)) != 1:
+        raise ValueError("--view: one view for a still (stills takes a list)")
+    size, view = _render_args(args, [] if args.stage is None else [args.stage])
+    t0 = time.perf_counter()
+    cam = views.camera_from_json(args.camera, view[0]) if args.camera else None
+    still = stills.export_still(args.out, args.stage, args.t, view[0], size, args.reading, args.labels,
+                                args.caption, args.roof, camera=cam)
+    print(f"{args.out}: §{still.stage.n} {still.stage.title}, t = {still.t:.1f} s, view {still.view}, "
+          f"{size[0]}x{size[1]} ({time.perf_counter() - t0:.2f} s)")
+
+
+def cmd_stills(args: argparse.Namespace) -> None:
+    from ..render import stills
+    size, views = _render_args(args, args.stage.split(",") if args.stage else [])
+    t0 = time.perf_counter()
+    done = stills.export_stills(args.out, views, size, args.reading,
+                                args.stage.split(",") if args.stage else None, args.labels, args.caption,
+                                args.roof, progress=(lambda st, v, f: print(f, flush=True)) if args.verbose else None)
+    n = len(done)
+    dt = time.perf_counter() - t0
+    print(f"{n} stills in {args.out} ({dt:.1f} s, {dt / max(n, 1):.2f} s a still); contact sheet: "
+          f"{Path(args.out) / 'index.html'}")
+
+
+def cmd_clip(args: argparse.Namespace) -> None:
+    from ..render import stills
+    if args.fps <= 0 or args.fps > 60:
+        raise ValueError(f"--fps {args.fps:g} must be in (0, 60]")
+    size, view = _render_args(args, [args.stage])
+    n = stills.export_clip(args.out, args.stage, view[0], size, args.reading, args.fps, args.speed,
+                           args.labels, args.caption, roof=args.roof)
+    print(f"{args.out}: {n} frames at {args.fps:g} fps")
+
+
+def register(sub) -> None:
+    st1 = sub.add_parser("still", help="one stage (or moment) as a PNG")
+    st1.add_argument("--stage", default=None, help="section number (21) or id (sanou_she)")
+    st1.add_argument("--t", type=float, default=None,
+                     help="seconds from the start of the stage (default: a representative moment); "
+                          "without --stage, seconds from the start of the rite")
+    st1.add_argument("--out", required=True, help="the PNG to write")
+    st1.add_argument("--camera", default=None,
+                     help="a camera as JSON (position, focal_point, view_up, view_angle, parallel, "
+                          "parallel_scale; the app's export) instead of the named view")
+    st1.set_defaults(func=cmd_still)
+
+    stl = sub.add_parser("stills", help="every stage as a PNG, and an index.html contact sheet")
+    stl.add_argument("--out", required=True, help="the folder to write")
+    stl.add_argument("--stage", default=None, help="only these stages (comma-separated)")
+    stl.add_argument("--verbose", action="store_true", help="print each file as it is written")
+    stl.set_defaults(func=cmd_stills)
+
+    clp = sub.add_parser("clip", help="a stage as an MP4 or a GIF")
+    clp.add_argument("--stage", required=True)
+    clp.add_argument("--out", required=True, help="FILE.mp4 or FILE.gif")
+    clp.add_argument("--fps", type=float, default=10.0)
+    clp.add_argument("--speed", type=float, default=None,
+                     help="rite seconds per clip second (default: fit the stage into 30 s)")
+    clp.set_defaults(func=cmd_clip)
+
+    for sp, size in ((st1, "1920x1080"), (stl, "1920x1080"), (clp, "960x540")):
+        sp.add_argument("--view", default="overview" if sp is not stl else "overview",
+                        help="overview, hall, range, plan, archer, guest, target, follow[:ACTOR]"
+                             + (" (comma-separated for several)" if sp is stl else ""))
+        sp.add_argument("--size", default=size, help="WxH, up to 7680x4320")
+        add_reading(sp)
+        sp.add_argument("--labels", action=argparse.BooleanOptionalAction, default=True,
+                        help="Chinese labels on places and actors")
+        sp.add_argument("--caption", action=argparse.BooleanOptionalAction, default=True,
+                        help="the caption band (stage, 經, reading, scale bar)")
+        sp.add_argument("--roof", default="cutaway", help="cutaway (default), solid, ghost or none")
+

@@ -1,0 +1,70 @@
+"""Commands of the rite in time: ``stages``, ``pose``, ``audit``."""
+from __future__ import annotations
+
+import argparse
+
+from .common import add_json, add_reading, add_seed, dump, table
+
+
+def cmd_stages(args: argparse.Namespace) -> None:
+    from ..rite.timeline import build_rite
+    rite = build_rite(args.reading, args.seed)
+    rows = [{"n": s.n, "id": s.id, "title": s.title, "phase": s.phase, "start_s": round(s.start_s, 2),
+             "end_s": round(s.end_s, 2), "incipit": s.incipit} for s in rite.stages]
+    if args.json:
+        dump(rows)
+        return
+    rows_ = [["§", "id", "title", "phase", "start s", "end s", "incipit"]]
+    rows_ += [[str(r["n"]), r["id"], r["title"], r["phase"], f"{r['start_s']:.1f}", f"{r['end_s']:.1f}",
+               r["incipit"]] for r in rows]
+    print(table(rows_))
+    for t, rnd, text in rite.announcements:
+        print(f"round {rnd} 數獲 at {t:.1f} s: {text}")
+
+
+def cmd_pose(args: argparse.Namespace) -> None:
+    from ..rite.timeline import build_rite
+    rite = build_rite(args.reading, args.seed)
+    if args.t < 0 or args.t > rite.duration:
+        raise ValueError(f"--t {args.t:g} is outside the rite (0 to {rite.duration:.1f} s)")
+    data = rite.as_pose_dict(args.t)
+    if args.json:
+        dump(data)
+        return
+    st = data["stage"]
+    print(f"t = {data['t']} s — §{st['n']} {st['title']} — {data['phrase']}")
+    rows_ = [["id", "name", "role", "x m", "y m", "z m", "heading", "posture", "holding"]]
+    for a in data["actors"]:
+        if a["visible"]:
+            x, y, z = a["xyz_m"]
+            rows_.append([a["id"], a["name"], a["role"], f"{x:.2f}", f"{y:.2f}", f"{z:.2f}",
+                          f"{a['heading_deg']:.0f}", a["posture"], a["holding"]])
+    print(table(rows_))
+
+
+def cmd_audit(args: argparse.Namespace) -> None:
+    from ..rite.audit import audit
+    from ..rite.timeline import build_rite
+    rite = build_rite(args.reading, args.seed)
+    found = audit(rite, hz=args.hz)
+    for v in found:
+        print(v)
+    print(f"{len(found)} violation(s) in {rite.duration:.0f} s sampled at {args.hz:g} Hz")
+    if found:
+        raise SystemExit(1)
+
+
+def register(sub) -> None:
+    stg = sub.add_parser("stages", help="the 51 stages with their times")
+    stg.set_defaults(func=cmd_stages)
+    pose = sub.add_parser("pose", help="every actor and object at a moment")
+    pose.add_argument("--t", type=float, required=True, help="seconds from the start of the rite")
+    pose.set_defaults(func=cmd_pose)
+    aud = sub.add_parser("audit", help="check spacing, surfaces, speed and obstacles over the whole rite")
+    aud.add_argument("--hz", type=float, default=10.0)
+    aud.set_defaults(func=cmd_audit)
+    for sp in (stg, pose):
+        add_json(sp)
+    for sp in (stg, pose, aud):
+        add_reading(sp)
+        add_seed(sp)

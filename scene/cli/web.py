@@ -1,0 +1,77 @@
+"""Commands for the web and open data: ``pack``, ``site``, ``export``."""
+from __future__ import annotations
+
+import argparse
+import gzip
+import time
+
+from .common import add_reading, add_seed, check_stage
+
+
+def cmd_pack(args: argparse.Namespace) -> None:
+    from ..geometry import readings
+    from ..web import pack as webpack
+    readings.get(args.reading)                 # a bad reading fails before anything is built
+    t0 = time.perf_counter()
+    files = webpack.write_playable(args.out, args.reading, args.seed)
+    dt = time.perf_counter() - t0
+    for f in files:
+        raw = f.read_bytes()
+        print(f"{f}: {len(raw):,} bytes ({len(gzip.compress(raw, 6)):,} gzipped)")
+    print(f"pack {args.out} in {dt:.1f} s")
+
+
+def cmd_site(args: argparse.Namespace) -> None:
+    from ..geometry import readings
+    from ..web import pack as webpack
+    readings.get(args.reading)
+    t0 = time.perf_counter()
+    out = webpack.write_site(args.out, args.reading, args.seed)
+    files = [f for f in out.rglob("*") if f.is_file()]
+    size = sum(f.stat().st_size for f in files)
+    print(f"{out}/index.html: the static web edition, {len(files)} files, {size / 1e6:.1f} MB "
+          f"({time.perf_counter() - t0:.1f} s); serve the folder with any static web server")
+
+
+def cmd_export(args: argparse.Namespace) -> None:
+    from ..web import export
+    from ..geometry import readings
+    fmt = export.resolve_format(args.out, args.format)     # bad names and formats fail before any work
+    readings.get(args.reading)
+    if fmt == "gltf" and args.stage is not None:
+        check_stage(args.stage)
+    t0 = time.perf_counter()
+    done = export.export(args.out, fmt, args.reading, args.stage, args.t, shadows=args.shadows)
+    print(f"{done.summary} ({time.perf_counter() - t0:.2f} s)")
+
+
+def register(sub) -> None:
+    pk = sub.add_parser("pack", help="the scene pack for the browser player (scene.json, scene.bin, font/)")
+    pk.add_argument("--out", required=True, help="the folder to write")
+    pk.set_defaults(func=cmd_pack)
+
+    sit = sub.add_parser("site", help="the static web edition: a folder any static web server can host")
+    sit.add_argument("--out", required=True, help="the folder to write (index.html at its root)")
+    sit.set_defaults(func=cmd_site)
+
+    ex = sub.add_parser("export", help="open data: the layout as JSON or CSV, the scene as glTF 2.0",
+                        description="The layout with its provenance as JSON or CSV (one row per place), or "
+                                    "the scene as glTF 2.0 (.glb binary, or .gltf with the buffer embedded). "
+                                    "Without --stage/--t the glTF holds the static scene only; with them, also "
+                                    "everything that moves at that moment.")
+    ex.add_argument("--out", required=True, help="FILE.json, FILE.csv, FILE.glb or FILE.gltf")
+    ex.add_argument("--format", default=None,
+                    help="json, csv or gltf (default: from the extension of --out)")
+    ex.add_argument("--stage", default=None,
+                    help="glTF only: section number (21) or id (sanou_she); without it, the static scene only")
+    ex.add_argument("--t", type=float, default=None,
+                    help="glTF only: seconds from the start of the stage (default: its representative moment); "
+                         "without --stage, seconds from the start of the rite")
+    ex.add_argument("--shadows", action="store_true",
+                    help="glTF only: add the baked planar shadows as their own nodes")
+    add_reading(ex)
+    ex.set_defaults(func=cmd_export)
+
+    for sp in (pk, sit):
+        add_reading(sp)
+        add_seed(sp)

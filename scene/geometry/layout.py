@@ -1,0 +1,83 @@
+"""Every named place and object of the rite, computed from the text under a reading.
+
+Each :class:`~scene.geometry.places.Place` carries the sentence that fixes it, the
+commentary used, the arithmetic and a status.  Numbers the text states are
+parsed from the quoted phrase itself (:func:`scene.geometry.units.parse_length`), so the
+derivation shown to a reader is the one the program actually ran.
+
+Coordinates: 周尺; origin on the ground below the midpoint of the 堂廉
+(the 堂's south edge); +x east, +y north, +z up.
+Placed by ``place_hall`` (the building), ``place_range`` (侯, 乏, 物) and ``place_court`` (the court, the
+堂's furniture, the people's places), in that order, into one :class:`~.builder.PlaceBuilder`.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Iterable
+
+from . import readings as readings_mod
+from .hall import Hall, build_hall
+from .places import Place
+from .readings import Reading
+from .units import Measure, parse_length
+from . import place_court, place_hall, place_range
+from .builder import FILE, PlaceBuilder, fmt  # noqa: F401  (re-exported)
+
+
+@dataclass(frozen=True)
+class Layout:
+    """All placements under one reading."""
+
+    reading: Reading
+    hall: Hall
+    places: dict[str, Place]
+
+    def __getitem__(self, pid: str) -> Place:
+        try:
+            return self.places[pid]
+        except KeyError:
+            raise KeyError(f"unknown place {pid!r}") from None
+
+    def __contains__(self, pid: str) -> bool:
+        return pid in self.places
+
+    def xyz_m(self, pid: str) -> tuple[float, float, float]:
+        return self[pid].xyz_m(self.reading.chi_m)
+
+    def as_dict(self) -> dict[str, Any]:
+        r, h, m = self.reading, self.hall, self.reading.m
+        return {
+            "reading": {"name": r.name, "title": r.title, "chi_m": r.chi_m,
+                        "choices": r.choices()},
+            "hall": {
+                "building": r.building,
+                "depth_m": round(m(h.tang_depth), 4),
+                "house_depth_m": round(m(h.house_depth), 4),
+                "width_m": round(m(2 * h.platform_x), 4),
+                "width_between_xu_m": round(m(2 * h.xu_x), 4),
+                "width_between_rong_m": round(m(2 * h.rong_x), 4),
+                "height_m": round(m(h.height), 4),
+                "steps": h.steps,
+                "ridge_height_m": round(m(h.z_dong), 4),
+            },
+            "places": [p.as_dict(r.chi_m) for p in self.places.values()],
+        }
+
+
+@lru_cache(maxsize=64)
+def _build(reading: Reading) -> Layout:
+    b = PlaceBuilder(reading)
+    h = build_hall(reading)
+    place_hall.building(b, h)
+    rng = place_range.shooting_range(b, h)
+    place_court.court(b, h, rng)
+    place_court.tang_things(b, h, rng)
+    place_court.people_below(b, h)
+    return Layout(reading, h, b.places)
+
+
+def build_layout(reading: Reading | str | None = None) -> Layout:
+    """All places under a reading (a preset name, a TOML path, a Reading or None)."""
+    return _build(readings_mod.get(reading))

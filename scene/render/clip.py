@@ -1,0 +1,51 @@
+"""Clips: a stage played through the studio as MP4 or GIF (imageio + ffmpeg)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+
+from . import glprobe
+from .studio import StillError, Studio
+from ..rite.cache import load_rite
+from ..rite.moments import find_stage
+
+
+
+def export_clip(out: str | Path, stage, view: str = "overview", size: tuple[int, int] = (960, 540),
+                reading=None, fps: float = 10.0, speed: float | None = None, labels: bool = True,
+                caption: bool = True, max_seconds: float = 30.0, roof: str = "cutaway") -> int:
+    """``python -m scene clip``: a stage as an MP4 (imageio-ffmpeg) or a GIF; returns the frame count.
+
+    ``speed`` is rite-seconds per clip-second; by default a stage is sped up to last at most
+    ``max_seconds``."""
+    import imageio.v2 as imageio
+    from . import views
+    views.parse(view)
+    out = Path(out)
+    if out.suffix.lower() not in (".mp4", ".gif"):
+        raise StillError(f"--out {str(out)!r} must end in .mp4 or .gif")
+    if out.suffix.lower() == ".mp4" and (size[0] % 2 or size[1] % 2):
+        raise StillError(f"--size {size[0]}x{size[1]}: an MP4 needs even width and height")
+    glprobe.configure()
+    glprobe.start()
+    rite = load_rite(reading)
+    st = find_stage(rite, stage)
+    length = max(st.end_s - st.start_s, 0.1)
+    if speed is None:
+        speed = max(1.0, length / max_seconds)
+    n = max(2, int(length / speed * fps))
+    studio = Studio(reading, size, rite=rite, roof=roof)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        if out.suffix.lower() == ".mp4":
+            writer = imageio.get_writer(str(out), fps=fps, codec="libx264", quality=7, macro_block_size=1,
+                                        ffmpeg_log_level="error")
+        else:
+            writer = imageio.get_writer(str(out), mode="I", duration=1000.0 / fps, loop=0)
+        with writer:
+            for k in range(n):
+                t = st.start_s + length * k / (n - 1)
+                writer.append_data(studio.render(t, view, labels=labels, caption=caption, stage=st).image)
+    finally:
+        studio.close()
+    return n

@@ -1,0 +1,160 @@
+"""The dynamic set of a pose: the posed cast, every movable object where the pose has it (in hand, in flight,
+lying, on its place), the 侯's 下个 and 左下綱, and the shadows of all of it."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .. import figures
+from . import props
+from ...geometry.layout import Layout
+from ..palette import COLOURS as C, SUN_DIR
+from ..shapes import (Batch, heading_rot, Z_SHADOW_DYN)
+
+
+@dataclass
+class DynamicSet:
+    """What a pose shows: figures and objects (``main``) and their shadows, in metres."""
+
+    main: Batch
+    shadows: Batch
+    anchors: dict[str, tuple[float, float, float]] = field(default_factory=dict)   # label points, metres
+
+
+#: the objects' kinds (cast.toml) that are small enough to hide when nobody can see them
+OFFSTAGE_MARGIN_M = 1.0
+
+
+def _hand_owner(pose, k_obj: int, hands: np.ndarray, visible: np.ndarray) -> int | None:
+    """The actor whose hands hold object k (the timeline keeps held things at the hand point)."""
+    if not len(hands):
+        return None
+    d = np.linalg.norm(hands - pose.object_xyz_m[k_obj], axis=1)
+    d[~visible] = np.inf
+    i = int(np.argmin(d))
+    return i if d[i] < 0.12 else None
+
+
+def hand_points(pose, chi_m: float) -> np.ndarray:
+    """Where the timeline puts a held object: 1 尺 in front, 3.5 尺 up (timeline.HAND_Z)."""
+    h = np.radians(pose.heading_deg)
+    return pose.actor_xyz_m + np.column_stack([np.sin(h), np.cos(h), np.full(len(h), 3.5)]) * chi_m
+
+
+def build_dynamic(rite, pose, *, velocity: dict[str, np.ndarray] | None = None) -> DynamicSet:
+    """Figures and objects of one pose (metres), and their planar shadows."""
+    lay = rite.layout
+    chi = lay.reading.chi_m
+    main = Batch()
+    anchors: dict[str, tuple[float, float, float]] = {}
+    visible = np.asarray(pose.visible, dtype=bool)
+    gate_y = lay["hall.gate"].xyz_chi[1] * chi
+    onstage = visible & (pose.actor_xyz_m[:, 1] > gate_y - OFFSTAGE_MARGIN_M * 3)
+    hands = hand_points(pose, chi)
+    # which objects are in whose hands (held things are drawn by the object builder, posed by the holder)
+    held_by: dict[str, int] = {}
+    for k, oid in enumerate(pose.object_ids):
+        owner = _hand_owner(pose, k, hands, onstage)
+        if owner is not None:
+            held_by[oid] = owner
+    held_names: dict[int, set[str]] = {}
+    for oid, i in held_by.items():
+        held_names.setdefault(i, set()).add(object_word(rite, oid))
+    styles = figures.styles(rite.choreography)
+    for i, aid in enumerate(pose.actor_ids):
+        if not onstage[i]:
+            continue
+        st = styles[aid]
+        extra_props = [w for w in holding_words(pose.holding[i]) if w not in held_names.get(i, set())]
+        fig = figures.figure(st, pose.posture[i], extra_props)
+        rot = heading_rot(float(pose.heading_deg[i]))
+        pos = pose.actor_xyz_m[i]
+        main.add_arrays(f"actor.{aid}", fig.points @ rot.T + pos, fig.normals @ rot.T, fig.tris, fig.rgb)
+        anchors[f"actor.{aid}"] = (float(pos[0]), float(pos[1]), float(pos[2] + fig.height + 0.15))
+    _objects(main, rite, pose, held_by, velocity, anchors)
+    props.hou_lower(main, lay, pose)
+    # shadows on the surface under each part (the 堂 floor, a tread or the court)
+    fl_m = lay.hall.height * chi
+    def floor_of(pid: str, pts: np.ndarray) -> float:
+        zmin = float(pts[:, 2].min())
+        if zmin > fl_m - 0.05 and _on_tang(lay, pts):
+            return fl_m + 0.012
+        return Z_SHADOW_DYN if zmin < fl_m * 0.5 or not _on_tang(lay, pts) else fl_m + 0.012
+    def colour_of(z):
+        return C["shadow_tang"] if z > 0.1 else C["shadow_ground"]
+    skip = [n for n in main.names if n.startswith("target.")]
+    shadows = main.shadow(SUN_DIR, colour_of, skip=skip, floor_of=floor_of)
+    return DynamicSet(main, shadows, anchors)
+
+
+def _on_tang(lay: Layout, pts: np.ndarray) -> bool:
+    chi = lay.reading.chi_m
+    h = lay.hall
+    x, y = float(pts[:, 0].mean()), float(pts[:, 1].mean())
+    return abs(x) <= h.platform_x * chi and 0 <= y <= h.house_depth * chi
+
+
+def holding_words(text: str) -> list[str]:
+    """'弓、矢×4' → ['弓', '矢']: the things an actor holds, as the timeline names them."""
+    out = []
+    for w in text.split("、"):
+        w = w.split("×")[0].strip()
+        if w:
+            out.append(w)
+    return out
+
+
+def object_word(rite, oid: str) -> str:
+    if oid.startswith("bow."):
+        return "弓"
+    if oid.startswith("arrow."):
+        return "矢"
+    th = rite.choreography.things.get(oid)
+    return th.name if th is not None else oid
+
+
+def object_kind(rite, oid: str) -> str:
+    if oid.startswith("bow."):
+        return "bow"
+    if oid.startswith("arrow."):
+        return "arrow"
+    if oid.startswith("counters."):
+        return "counters"
+    th = rite.choreography.things.get(oid)
+    return th.kind if th is not None else "thing"
+
+
+def _objects(b: Batch, rite, pose, held_by: dict[str, int], velocity, anchors) -> None:
+    lay = rite.layout
+    chi = lay.reading.chi_m
+    gate_y = lay["hall.gate"].xyz_chi[1] * chi
+    stored_rank: dict[tuple[float, float], int] = {}
+    for k, oid in enumerate(pose.object_ids):
+        pos = pose.object_xyz_m[k]
+        if pos[1] < gate_y - OFFSTAGE_MARGIN_M:      # offstage (outside the 門): not seen
+            continue
+        state = pose.object_state[k] or ""
+        kind = object_kind(rite, oid)
+        owner = held_by.get(oid)
+        heading = float(pose.heading_deg[owner]) if owner is not None else 0.0
+        posture = pose.posture[owner] if owner is not None else ""
+        pid = oid if "." in oid else f"object.{oid}"
+        if kind == "arrow":
+            props.arrow(b, pid, pos, state, owner, heading, posture, velocity.get(oid) if velocity else None, chi,
+                   oid, stored_rank)
+        elif kind == "bow":
+            props.bow(b, pid, pos, state, owner, heading, posture, chi, stored_rank)
+        elif kind == "counters":
+            props.counters(b, pid, pos, state, chi, oid.endswith("zhong"))
+        elif kind == "rope":
+            continue                                   # the 侯's 左下綱: drawn with the 侯 (props.hou_lower)
+        else:
+            mesh, colour = props.thing(kind, oid, state, heading if owner is not None else props.rest_heading(lay, oid),
+                                  owner is not None, chi)
+            at = pos.copy()
+            if owner is None:
+                at[2] = props.rest_z(lay, pos, chi)
+            b.add(pid, mesh.moved(None, at), colour)
+            if oid in ("bi", "zhong", "feng", "jing") and owner is None:
+                anchors[pid] = (float(at[0]), float(at[1]), float(at[2] + 0.6))

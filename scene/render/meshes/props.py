@@ -1,0 +1,244 @@
+"""The movable things as meshes: cups and vessels, the 旌, bows, arrows (held, in flight, stuck, lying, on the
+楅), the 筭 counters and the 侯's lower rope."""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from ...geometry.layout import Layout
+from ..palette import COLOURS as C
+from ..shapes import (Batch, Mesh, box, ellipsoid, frustum, heading_rot, merge, rgb,
+                     rod, rot_x, shade, tube)
+
+
+def rest_z(lay: Layout, pos: np.ndarray, chi: float) -> float:
+    """Objects set down rest on the surface below them (the timeline gives the hand height for some)."""
+    h = lay.hall
+    x, y = pos[0] / chi, pos[1] / chi
+    if abs(x) <= h.platform_x and 0 <= y <= h.house_depth:
+        return max(float(pos[2]), h.height * chi) if pos[2] < h.height * chi + 0.5 else float(pos[2])
+    return float(pos[2]) if pos[2] > 0.3 else 0.0
+
+
+def rest_heading(lay: Layout, oid: str) -> float:
+    return {"bi": 90.0, "zhong": 90.0}.get(oid, 0.0)
+
+
+def thing(kind: str, oid: str, state: str, heading: float, held: bool, chi: float) -> tuple[Mesh, Any]:
+    """One movable object in its local frame (metres), placed at its point (base or hand)."""
+    s = chi
+    rot = heading_rot(heading)
+    def fin(m: Mesh) -> Mesh:
+        return m.scaled((s, s, s)).moved(rot)
+    if kind == "cup":
+        if oid == "jue":      # 爵: three legs, a spout, a bowl
+            m = merge([frustum(0.22, 0.3, 0.3, 0.75, 10), *[rod((0.18 * math.cos(a), 0.18 * math.sin(a), 0.0),
+                                                                (0.15 * math.cos(a), 0.15 * math.sin(a), 0.32), 0.03, 3)
+                                                            for a in (0.5, 2.6, 4.7)],
+                       box((0.12, 0.35, 0.06), (0, 0.35, 0.72))])
+        else:                 # 觶: a small round-bellied cup on a ring foot
+            m = merge([frustum(0.13, 0.12, 0.0, 0.1, 10), ellipsoid((0.2, 0.2, 0.26), (0, 0, 0.32), 10, 6),
+                       frustum(0.17, 0.2, 0.5, 0.68, 10)])
+        return fin(m), C["bronze"]
+    if kind == "flag":        # 旌: a 3-仞 pole, the upper 2 尋 sheathed in 鴻脰, a red tassel
+        return flag(state, held, chi, heading)
+    if kind == "rack":        # 楅: 長如笴 (3 尺), dragon heads at both ends, lacquered (髤)
+        m = merge([box((3.0, 0.3, 0.15), (0, 0, 0.55)), box((0.25, 0.5, 0.55), (-1.4, 0, 0.28)),
+                   box((0.25, 0.5, 0.55), (1.4, 0, 0.28)), ellipsoid((0.25, 0.18, 0.2), (-1.55, 0, 0.85), 8, 5),
+                   ellipsoid((0.25, 0.18, 0.2), (1.55, 0, 0.85), 8, 5)])
+        return fin(m), C["lacquer_red"]
+    if kind == "counter_holder":   # 鹿中: a kneeling deer (前足跪), lacquered, a hole in its back
+        m = merge([ellipsoid((0.55, 1.1, 0.5), (0, 0, 0.95), 10, 6), rod((0, 0.8, 1.2), (0, 1.2, 2.0), 0.22, 6),
+                   ellipsoid((0.22, 0.42, 0.22), (0, 1.35, 2.05), 8, 5),
+                   box((0.5, 0.9, 0.35), (0, 0.7, 0.18)), box((0.5, 0.6, 0.6), (0, -0.8, 0.3)),
+                   rod((0.1, 1.45, 2.2), (0.35, 1.3, 2.8), 0.05, 3), rod((-0.1, 1.45, 2.2), (-0.35, 1.3, 2.8), 0.05, 3)])
+        return fin(m), "#7e3a22"
+    if kind == "rod":         # 扑: 長如笴, leaning or held
+        m = rod((0, 0, 0.0), (0, 0.3, 3.0), 0.07, 5) if not held else rod((0, 0, -0.8), (0, 0.6, 2.0), 0.07, 5)
+        return fin(m), C["wood"]
+    if kind == "stand":       # 豐: like a low 豆 (鄭: 豐形蓋似豆而卑)
+        m = merge([frustum(0.6, 0.45, 0.0, 0.15, 12), frustum(0.18, 0.18, 0.15, 1.1, 8),
+                   frustum(0.5, 0.8, 1.1, 1.35, 12)])
+        return fin(m), C["lacquer_black"]
+    if kind == "zither":      # 瑟: a long box with strings, carried or on the lap
+        m = merge([box((1.4, 5.5, 0.5), (0, 0, 0)), box((1.2, 5.2, 0.04), (0, 0, 0.27))])
+        if held:
+            m = m.moved(rot_x(60.0), (0, 0.4, -0.5))
+        return fin(m), C["wood"]
+    if kind == "tray":        # 俎 with meat
+        m = merge([box((2.2, 1.2, 0.18), (0, 0, 1.2)), *[box((0.18, 0.18, 1.2), (sx * 0.9, sy * 0.45, 0.6))
+                                                          for sx in (-1, 1) for sy in (-1, 1)],
+                   ellipsoid((0.7, 0.4, 0.2), (0, 0, 1.4), 8, 4)])
+        if held:
+            m = m.moved(None, (0, 0, -1.2))
+        return fin(m), C["wood"]
+    return fin(box((0.6, 0.6, 0.6), (0, 0, 0.3))), C["wood"]
+
+
+def flag(state: str, held: bool, chi: float, heading: float) -> tuple[Mesh, Any]:
+    s = chi
+    L = 21.0                                    # 杠長三仞 (the reading's 仞; 21 尺 at 7 尺)
+    sheath = 16.0                                # 以鴻脰韜上二尋
+    st = state or ""
+    if "lean" in st or "倚" in st:
+        # leant on the 侯中 from the north: foot on the ground, top against the cloth
+        axis = np.array([0.0, -0.35, 1.0])
+        base = np.array([0.0, 2.0, 0.0])
+    elif "laid" in st or "stored" in st:
+        axis = np.array([1.0, 0.0, 0.02])
+        base = np.array([-L / 2, 0.0, 0.2])
+    elif "lower" in st or "偃" in st:
+        axis = np.array([0.0, 1.0, 0.25])
+        base = np.array([0.0, -3.0, -2.5])
+    elif "raise" in st or "舉" in st:
+        axis = np.array([0.0, 0.12, 1.0])
+        base = np.array([0.0, 0.0, -1.0])
+    else:                                        # held upright
+        axis = np.array([0.0, 0.05, 1.0])
+        base = np.array([0.0, 0.0, -3.3] if held else [0.0, 0.0, 0.0])
+    axis = axis / np.linalg.norm(axis)
+    p0 = base
+    p1 = base + axis * (L - sheath)
+    p2 = base + axis * L
+    side = np.cross(axis, (1.0, 0.0, 0.0)) if abs(axis[0]) < 0.9 else np.cross(axis, (0.0, 1.0, 0.0))
+    side /= np.linalg.norm(side)
+    pole = rod(p0, p1, 0.18, 6)
+    cover = rod(p1, p2, 0.32, 8)
+    tassel = merge([rod(p2, p2 - axis * 2.2 + side * 0.9, 0.14, 4), rod(p2, p2 - axis * 2.4 - side * 0.9, 0.14, 4)])
+    rot = heading_rot(heading)
+    meshes = [(pole, C["flag_pole"]), (cover, C["feather"]), (tassel, C["flag_red"])]
+    out = merge([m.scaled((s, s, s)).moved(rot) for m, _ in meshes])
+    cols = np.vstack([np.tile(np.array(rgb(c), np.uint8), (len(m.points), 1)) for m, c in meshes])
+    return out, cols
+
+
+def stored_offset(stored_rank: dict, pos: np.ndarray, step: float) -> float:
+    key = (round(float(pos[0]), 2), round(float(pos[1]), 2))
+    k = stored_rank.get(key, 0)
+    stored_rank[key] = k + 1
+    return (k // 2) * step * (1 if k % 2 == 0 else -1) if k else 0.0
+
+
+def bow(b: Batch, pid: str, pos, state: str, owner, heading: float, posture: str, chi: float, stored_rank) -> None:
+    """A bow (6 尺), curved; drawn (in the 'shoot' posture), held at the side, or leaning where stored."""
+    L = 6.0 * chi
+    t = np.linspace(-1, 1, 9)
+    if owner is not None and posture == "shoot":
+        # held out at arm's length, string drawn to the face: belly towards the archer
+        pts = np.column_stack([np.zeros_like(t), 0.62 - 0.22 * (1 - t ** 2) + 0.0, 1.35 + t * L / 2 * 0.95])
+        string = [(0, 0.62, 1.35 + L / 2 * 0.95), (0.05, 0.05, 1.42), (0, 0.62, 1.35 - L / 2 * 0.95)]
+        rot = heading_rot(heading)
+        base = pos - (hand_local(chi) @ rot.T)
+        b.add(pid, tube(pts @ rot.T + base, 0.022, 5), C["bow"])
+        b.add(pid + ".string", tube(np.asarray(string) @ rot.T + base, 0.006, 3), C["string"])
+        return
+    if owner is not None:
+        # 執弓: upright in the left hand, at the side
+        pts = np.column_stack([-0.32 + 0.0 * t, 0.12 + 0.12 * (1 - t ** 2), t * L / 2 * 0.95])
+        rot = heading_rot(heading)
+        b.add(pid, tube(pts @ rot.T + pos + (0, 0, -0.15), 0.02, 5), C["bow"])
+        string = np.array([pts[0], pts[-1]])
+        string[:, 1] = 0.12
+        b.add(pid + ".string", tube(string @ rot.T + pos + (0, 0, -0.15), 0.006, 3), C["string"])
+        return
+    # stored: leaning, spread along the wall or edge so a row of bows reads as a row
+    off = stored_offset(stored_rank, pos, 0.18)
+    z0 = float(pos[2])
+    pts = np.column_stack([off + 0.0 * t, -0.25 + 0.1 * (1 - t ** 2) + 0.25 * (t + 1) / 2, z0 + (t + 1) / 2 * L * 0.9])
+    b.add(pid, tube(pts + (pos[0], pos[1], 0), 0.02, 5), C["bow"])
+
+
+def hand_local(chi: float) -> np.ndarray:
+    return np.array([0.0, 1.0 * chi, 3.5 * chi])
+
+
+def arrow(b: Batch, pid: str, pos, state: str, owner, heading: float, posture: str, vel, chi: float,
+           oid: str, stored_rank) -> None:
+    """An arrow (矢, 3 尺): in flight along its velocity, stuck in the 侯, lying short, on the 楅, in hand."""
+    L = 3.0 * chi
+    st = state or ""
+    n = int(oid.rsplit(".", 1)[-1]) if oid.rsplit(".", 1)[-1].isdigit() else 1
+    if "flight" in st and vel is not None and np.linalg.norm(vel) > 1e-6:
+        d = vel / np.linalg.norm(vel)
+        tip = pos
+    elif "侯" in st and "stuck" in st:
+        d = np.array([0.0, -1.0, -0.12])
+        tip = pos + np.array([0.0, -0.06, 0.0])
+    elif st.startswith("miss") or "ground" in st:
+        d = np.array([0.15 * ((n % 3) - 1), -1.0, -0.35])
+        tip = np.array([pos[0], pos[1], 0.05])
+    elif "楅" in st:
+        d = np.array([0.0, -1.0, 0.0])                 # 北括: the nock to the north
+        tip = pos + np.array([0.0, -L / 2, 0.0])
+    elif owner is not None:
+        rot = heading_rot(heading)
+        if posture == "shoot" and n == 1:
+            d = rot @ np.array([0.0, 1.0, 0.0])
+            tip = pos - rot @ hand_local(chi) + rot @ np.array([0.0, 0.7, 1.38])
+        else:   # 挾: held along the bow hand; the rest tucked in the belt (搢)
+            d = rot @ np.array([0.05 * (n - 2.5), 0.25, 1.0])
+            tip = pos + rot @ np.array([0.25 + 0.03 * n, 0.0, 0.2])
+    else:                                              # stored with the bows: lying at the foot
+        off = stored_offset(stored_rank, pos, 0.05)
+        d = np.array([0.0, -1.0, 0.0])
+        tip = np.array([pos[0] + off + 0.1, pos[1] - 0.05, pos[2] + 0.03])
+    d = np.asarray(d, dtype=float)
+    d /= np.linalg.norm(d)
+    tail = tip - d * L
+    b.add(pid, rod(tip, tail, 0.009, 4), C["arrow"])
+    b.add(pid + ".fletch", rod(tail + d * 0.02, tail + d * 0.16, 0.022, 3), C["fletch"])
+
+
+def counters(b: Batch, pid: str, pos, state: str, chi: float, upright: bool) -> None:
+    """筭 (長尺有握): a pile of bamboo counters, as many as the state says (in the 中: upright)."""
+    try:
+        n = int(state)
+    except ValueError:
+        n = 0
+    if n <= 0:
+        return
+    L = 1.4 * chi
+    parts = []
+    if upright:
+        for k in range(min(n, 8)):
+            a = 2 * math.pi * k / 8
+            x, y = 0.05 * math.cos(a), 0.05 * math.sin(a)
+            parts.append(rod((x, y, 0.0), (x * 1.5, y * 1.5, L), 0.008, 3))
+        b.add(pid, merge(parts).moved(None, (pos[0], pos[1] + 0.1, 0.42)), C["counter"])
+        return
+    for k in range(min(n, 80)):
+        row, col = divmod(k, 10)
+        x = (col - 4.5) * 0.025
+        parts.append(rod((x, -L / 2, 0.012 + 0.018 * row), (x, L / 2, 0.012 + 0.018 * row), 0.009, 3))
+    b.add(pid, merge(parts).moved(None, (pos[0], pos[1], 0.0)), C["counter"])
+
+
+def hou_lower(b: Batch, lay: Layout, pose) -> None:
+    """下个 and the 下綱: the 左下綱 (west half) rolled (不繫, 中掩束之), tied (繫) or untied (說)."""
+    chi = lay.reading.chi_m
+    state = ""
+    if "hou_rope" in pose.object_ids:
+        state = pose.object_state[pose.object_ids.index("hou_rope")] or ""
+    p = lay["target.lower_strip"]
+    w, _, ht = p.size_chi
+    x, y, zc = p.xyz_chi
+    z0 = lay["target.lower_rope"].xyz_chi[2]
+    px = lay["target.east_post"].xyz_chi[0]
+    parts: list[tuple[str, Mesh, str]] = []
+    if state.startswith("rolled"):
+        parts.append(("target.lower_strip", box((w / 2, 0.18, ht), (w / 4, y, zc)), C["hou_cloth"]))
+        roll = rod((-0.6, y, zc - 0.2), (2.4, y, zc - 0.2), 1.05, 10)
+        parts.append(("target.lower_strip.rolled", roll, shade(C["hou_cloth"], 0.93)))
+        parts.append(("target.lower_rope", rod((0.0, y, z0), (px, y, z0), 0.12, 5), C["rope"]))
+    else:
+        parts.append(("target.lower_strip", box((w, 0.18, ht), (x, y, zc)), C["hou_cloth"]))
+        parts.append(("target.lower_rope", rod((0.0, y, z0), (px, y, z0), 0.12, 5), C["rope"]))
+        if state.startswith("untied"):     # 說 … 釋之: loose, trailing to the ground
+            sag = [(-w / 2, y, z0), (-w / 2 - 2.0, y + 0.5, z0 * 0.4), (-w / 2 - 4.5, y + 0.8, 0.1)]
+            parts.append(("target.left_lower_rope", tube(sag, 0.12, 5), C["rope"]))
+        else:
+            parts.append(("target.left_lower_rope", rod((-px, y, z0), (0.0, y, z0), 0.12, 5), C["rope"]))
+    for pid, m, col in parts:
+        b.add(pid, m.scaled((chi, chi, chi)), col)

@@ -1,0 +1,99 @@
+"""The static set of a reading: everything that never moves, by layer (main, the two roof slopes, shadows),
+in 尺 and scaled to metres once; cached per reading."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from . import building, grounds
+from ...geometry.layout import Layout, build_layout
+from ..palette import COLOURS as C, SUN_DIR
+from ..shapes import (Batch, box, Z_SHADOW)
+
+
+#: roof modes: the whole roof; the south slope cut away (purlins and rafters left, 庪 楣 棟 readable);
+#: both slopes see-through; no roof at all
+ROOF_MODES = ("cutaway", "solid", "ghost", "none")
+
+
+
+
+@dataclass
+class StaticSet:
+    """Static geometry of one reading, in metres, by layer.
+
+    ``main`` everything opaque that never moves; ``roof_south`` / ``roof_north``
+    the two tiled slopes (the renderer shows, hides or ghosts them by roof
+    mode); ``shadows`` the planar shadows of all of it (of the full roof).
+    """
+
+    layout: Layout
+    main: Batch
+    roof_south: Batch
+    roof_north: Batch
+    shadows: Batch
+    scale: float                            # metres per 尺
+    bounds_m: tuple[float, float, float, float] = (0, 0, 0, 0)   # court x0 x1 y0 y1
+
+    def batches(self) -> dict[str, Batch]:
+        """Layers, all in 尺 (scale by ``scale``): ``main``, ``shadows``, ``roof_south``, ``roof_north``.
+
+        The renderer shows the slopes by roof mode: ``solid`` both; ``ghost`` both see-through;
+        ``cutaway`` hides the slope between the camera and the 堂 (both, seen from above); ``none`` neither."""
+        return {"main": self.main, "shadows": self.shadows, "roof_south": self.roof_south,
+                "roof_north": self.roof_north}
+
+    def part_ids(self) -> list[str]:
+        ids: list[str] = []
+        for b in (self.main, self.roof_south, self.roof_north):
+            ids += [n for n in b.names if n not in ids]
+        return ids
+
+
+def _floor_of(lay: Layout):
+    """The surface (尺) a static part's shadow falls on: the 堂 floor for things on it, else the ground."""
+    fl = lay.hall.height
+    on_tang = re.compile(r"^(hall\.(west|east)_pillar|mat\.|tang\.)")
+    def floor(pid: str, pts: np.ndarray) -> float:
+        return fl if on_tang.match(pid) else 0.0
+    return floor
+
+
+@lru_cache(maxsize=8)
+def static_set(reading_key) -> StaticSet:
+    lay = build_layout(reading_key)
+    main, rs, rn = Batch(), Batch(), Batch()
+    bounds = grounds.court(main, lay)
+    building.hall(main, lay, rs, rn)
+    grounds.shooting_range(main, lay)
+    grounds.furniture(main, lay)
+    # shadows: of the whole building (the full roof, whatever the roof mode) on the court or the 堂
+    both = Batch()
+    both.extend(main)
+    both.extend(rs)
+    both.extend(rn)
+    fl = lay.hall.height
+    zs = Z_SHADOW / lay.reading.chi_m
+    def colour_of(z):
+        return C["shadow_tang"] if z > 0.5 else C["shadow_ground"]
+    floor = _floor_of(lay)
+    skip = [n for n in both.names if n.startswith(("ground.", "hall.court", "range.houdao", "tang.wu", "hall.tang"))
+            or n.endswith(("rafters",))]
+    sh = both.shadow(SUN_DIR, colour_of, skip=skip, floor_of=lambda pid, p: floor(pid, p) + (zs if floor(pid, p) == 0 else 0.05))
+    # the platform itself casts onto the ground
+    plat = Batch()
+    hx, d = lay.hall.platform_x, lay.hall.house_depth
+    plat.add("hall.tang", box((2 * hx, d, fl), (0, d / 2, fl / 2)), "#000000")
+    sh.extend(plat.shadow(SUN_DIR, colour_of, floor_of=lambda pid, p: zs))
+    chi = lay.reading.chi_m
+    x0, x1, y0, y1 = bounds
+    return StaticSet(lay, main, rs, rn, sh, chi, (x0 * chi, x1 * chi, y0 * chi, y1 * chi))
+
+
+def build_static(reading=None) -> StaticSet:
+    """The static scene of a reading (cached: a reading's building never changes)."""
+    from ...geometry import readings as readings_mod
+    return static_set(readings_mod.get(reading))

@@ -1,0 +1,29 @@
+"""The text's standard forms (the 經 writes them once and says 如之 / 如初 after), one module each.
+
+A form is a module here whose name is its verb in the rite data (``do = "approach"``) and which
+defines ``run(acts, step, t0) -> end time``; ``acts`` (:class:`.base.Acts`) is all it may touch.
+To add one: write ``forms/<verb>.py``, add the verb to ``choreography.VERBS`` (the data's vocabulary),
+and document it in ``assets/rite/README.md``.  The director finds it here by name.
+"""
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from typing import Callable
+
+from .base import Acts
+
+__all__ = ["Acts", "FORMS"]
+
+
+def _discover() -> dict[str, Callable]:
+    out = {}
+    for m in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+        if m.name.startswith("_") or m.name == "base":
+            continue
+        out[m.name] = importlib.import_module(f"{__name__}.{m.name}").run
+    return out
+
+
+#: verb → the form's ``run``
+FORMS: dict[str, Callable] = _discover()

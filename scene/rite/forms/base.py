@@ -1,0 +1,185 @@
+"""What a standard form may do: the narrow interface :class:`Acts` between the director and the forms.
+
+A form moves people (walk, turn, pose, salute), hands things about (give, take and drop what a hand
+shows), writes object events and the 筭, and reads the layout, the route planner and the shooting's
+results.  It never sees the director's loop or its bookkeeping, so a new form is a new module of
+:mod:`scene.rite.forms` and never an edit of the director.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Iterable
+
+from .. import choreography as chor
+from ..state import TREAD_S, Point
+
+if TYPE_CHECKING:   # the director hands itself in; the forms never import it
+    from ..director import Director
+
+__all__ = ["Acts", "TREAD_S"]
+
+
+class Acts:
+    """The director's hands, as a form sees them.  Times are seconds, places 尺 (the layout's frame)."""
+
+    def __init__(self, director: "Director") -> None:
+        self._d = director
+
+    # ---------------------------------------------------------------- what is where
+    @property
+    def layout(self):
+        return self._d.lay
+
+    @property
+    def site(self):
+        return self._d.site
+
+    @property
+    def reading(self):
+        return self._d.r
+
+    @property
+    def min_gap(self) -> float:
+        """尺: the least distance between two people that the director keeps."""
+        return self._d.min_gap
+
+    def pos(self, aid: str) -> Point:
+        return self._d.actors[aid].pos
+
+    def heading(self, aid: str) -> float:
+        return self._d.actors[aid].heading
+
+    def own_stairs(self, aid: str) -> str:
+        """The actor's own stairs (cast.toml: the 主人 and his 相 阼階, everyone else 西階)."""
+        return self._d.c.actors[aid].stairs
+
+    def stairs(self, aid: str, step: chor.Step) -> str:
+        return step.by or self.own_stairs(aid)
+
+    def resolve(self, ref: chor.PlaceRef, aid: str | None, extra_slot: int = 0) -> Point:
+        return self._d._resolve(ref, aid, extra_slot)
+
+    def facing(self, aid: str, facing: str | None) -> float | None:
+        return self._d._facing(aid, facing)
+
+    def free_spot(self, aid: str, target: Point) -> Point:
+        return self._d._free_spot(aid, target)
+
+    def object_ids(self, prefix: str = "") -> list[str]:
+        return [oid for oid in self._d.objects if oid.startswith(prefix)]
+
+    def state_of(self, oid: str) -> str:
+        return self._d.objects[oid].last_state()
+
+    # ---------------------------------------------------------------- moving
+    def walk(self, aid: str, t: float, target: Point, stairs: str | None = None,
+             via: tuple[Point, ...] = ()) -> float:
+        """Walk to target (round the building and everyone standing, by the stairs given); the arrival time."""
+        return self._d._goto(aid, t, target, stairs, via)
+
+    def walk_path(self, aid: str, t: float, path: list[Point]) -> float:
+        """Walk exactly this polyline (once the way is clear); the arrival time."""
+        return self._d._walk_path(aid, t, path)
+
+    def hold(self, aid: str, t: float) -> None:
+        """He stays where he is until t (a keyframe: what follows starts from there at t)."""
+        a = self._d.actors[aid]
+        self._d._key(aid, t, a.pos, a.heading)
+
+    def place(self, aid: str, t: float, pos: Point, heading: float) -> None:
+        """A keyframe: at t he is at pos facing heading (a step short enough not to need a route)."""
+        self._d._key(aid, t, pos, heading)
+
+    def turn(self, aid: str, t: float, heading: float | None) -> float:
+        return self._d._turn(aid, t, heading)
+
+    def pose(self, aid: str, t: float, posture: str) -> None:
+        self._d._event(aid, t, "posture", posture)
+
+    def say(self, aid: str, t: float, text: str) -> None:
+        self._d._event(aid, t, "say", text)
+
+    def salute(self, aid: str, t: float, heading: float | None = None, dur: float = 1.5) -> float:
+        """揖 (turning first to heading, if given); the time it ends."""
+        t = self.turn(aid, t, heading)
+        self.pose(aid, t, "salute")
+        self.pose(aid, t + dur, "stand")
+        return t + dur
+
+    @staticmethod
+    def sync(ids: Iterable[str], times: dict[str, float]) -> float:
+        """Those who act together wait for the last of them; the common time."""
+        t = max(times[a] for a in ids)
+        for a in ids:
+            times[a] = t
+        return t
+
+    def pass_by(self, refs: tuple[chor.PlaceRef, ...], aid: str, target: Point,
+                extra: float = 0.0) -> tuple[Point, ...]:
+        """Waypoints for 'pass south of X' (由司馬之南): go by both south corners of X in the
+        direction of travel, so the way there and the way back do not meet head on."""
+        pts: list[Point] = []
+        start = self.pos(aid)
+        for ref in refs:
+            x, y, z = self.resolve(ref, aid)
+            if ref.direction == "南":
+                y -= extra
+                east_first = target[0] < start[0]
+                pair = [(x + 2.0, y, z), (x - 2.0, y, z)]
+                pts += pair if east_first else pair[::-1]
+            else:
+                pts.append((x, y, z))
+        # a waypoint is no place to brush past someone standing there
+        return tuple(self.free_spot(aid, p) for p in pts)
+
+    # ---------------------------------------------------------------- things
+    def give(self, oid: str, t: float, src: str | None, dst: str | None, at: Point | None = None) -> None:
+        """Move an object between hands (src → dst) or from src's hands onto a place."""
+        self._d._give(oid, t, src, dst, at)
+
+    def obj(self, oid: str, t: float, kind: str, value: Any) -> None:
+        """An object event: ("at", xyz), ("held", actor), ("path", (ts, xyz)), ("state", text)."""
+        self._d._obj(oid, t, kind, value)
+
+    def show_holding(self, aid: str, t: float, text: str) -> None:
+        """What his hands show from t (張弓, 弛弓 …), whatever the objects say."""
+        self._d._event(aid, t, "holding", text)
+
+    def add_label(self, aid: str, t: float, label: str) -> None:
+        self._d.actors[aid].holding.append(label)
+        self._d._hold_event(aid, t)
+
+    def drop_label(self, aid: str, t: float, label: str) -> None:
+        if label in self._d.actors[aid].holding:
+            self._d.actors[aid].holding.remove(label)
+            self._d._hold_event(aid, t)
+
+    # ---------------------------------------------------------------- the shooting and the 筭
+    @property
+    def results(self):
+        return self._d.results
+
+    @property
+    def round_pairs(self):
+        return self._d.round_pairs
+
+    @property
+    def demo(self):
+        return self._d.demo
+
+    @property
+    def counters(self) -> dict[str, int]:
+        return self._d.counters
+
+    def set_counters(self, t: float, **changes: int) -> None:
+        self._d._counters(t, **changes)
+
+    def load_zhong(self, t: float) -> None:
+        self._d._load_zhong(t)
+
+    def announce(self, entry: tuple[float, int, str]) -> None:
+        """(t, round, text): a 數獲 announcement."""
+        self._d.announcements.append(entry)
+
+    def handover(self, entry: tuple[float, float, str, str]) -> None:
+        """(t0, t1, giver, receiver): the two may come within reach of each other meanwhile."""
+        self._d.handovers.append(entry)

@@ -1,0 +1,66 @@
+"""拾發: a pair's eight arrows (or the 誘射's four), the 獲者's calls and, in rounds 2–3, the 筭."""
+from __future__ import annotations
+
+from .. import choreography as chor
+from ..shooting import arrow_path
+from .base import Acts
+
+def run(acts: Acts, step: chor.Step, t0: float) -> float:
+    """拾發: the pair's eight arrows (or the 誘射's four), with the 獲者's calls and the counters."""
+    rnd = step.round
+    if rnd == 0:
+        shots = list(acts.demo)
+    else:
+        res = acts.results[rnd]
+        pair_index = acts.round_pairs[rnd].index(tuple(step.who))
+        shots = [s for s in res.shots if s.pair == pair_index]
+    for a in step.who:
+        acts.hold(a, t0)
+    if rnd in (2, 3) and acts.counters["zhong"] < 8:
+        acts.load_zhong(t0)
+    t = t0 + 1.0
+    last_call = t
+    for shot in shots:
+        a = shot.archer
+        t_draw = t if (rnd != 3 or shot.release_s is None) else max(t, t0 + shot.release_s - 2.5)
+        acts.pose(a, t_draw, "shoot")
+        t_rel = t_draw + 2.5
+        acts.pose(a, t_rel + 0.6, "stand")
+        t_land = _release(acts, a, f"arrow.{a}.{shot.n}", t_rel, shot)
+        t = t_rel + 1.2
+        if rnd >= 1 and shot.hit:
+            last_call = _call(acts, t_land, shot, rnd)
+    if rnd in (2, 3):   # 若有餘筭則反委之，又取中之八筭改實八筭于中
+        acts.set_counters(t + 1.0, zhong=8, spare=acts.counters["spare"] + acts.counters["zhong"] - 8)
+    return max(t, last_call) + 1.0
+
+
+def _release(acts: Acts, archer: str, oid: str, t_rel: float, shot) -> float:
+    """The arrow's flight; returns when it lands."""
+    ts, xyz = arrow_path(shot.start_chi, shot.landing_chi, acts.reading.chi_m)
+    acts.obj(oid, t_rel, "path", (t_rel + ts, xyz))
+    acts.obj(oid, t_rel, "state", "in flight")
+    where = "stuck in the 侯" if shot.landing_chi[2] > 0.01 else "on the ground"
+    t_land = t_rel + float(ts[-1])
+    acts.obj(oid, t_land, "state", ("hit (獲) — " if shot.hit else "miss — ") + where)
+    acts.drop_label(archer, t_rel, "矢")
+    return t_land
+
+
+def _call(acts: Acts, t: float, shot, rnd: int) -> float:
+    """獲者坐而獲，舉旌以宮，偃旌以商; 釋獲者 lays a 筭 (rounds 2–3, 上射 right / 下射 left)."""
+    hz = "huozhe"
+    acts.pose(hz, t, "stand")
+    acts.say(hz, t, "獲")
+    acts.obj("jing", t, "state", "raised (舉旌以宮)")
+    acts.pose(hz, t + 1.2, "sit")
+    acts.say(hz, t + 1.2, "")
+    acts.obj("jing", t + 1.2, "state", "lowered (偃旌以商)")
+    if shot.scored:
+        s = "shihuozhe"
+        acts.pose(s, t + 0.3, "sit")
+        acts.say(s, t + 0.3, "釋獲")
+        acts.say(s, t + 1.3, "")
+        pile = "right" if shot.side == "right" else "left"
+        acts.set_counters(t + 0.8, zhong=acts.counters["zhong"] - 1, **{pile: acts.counters[pile] + 1})
+    return t + 1.2

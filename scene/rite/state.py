@@ -1,0 +1,67 @@
+"""What the director keeps while it compiles: each actor's and object's state and the keyframes and events
+written so far, the spans of steps and stages it returns, and the constants of a ceremonial pace."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+Point = tuple[float, float, float]
+
+WALK_M_S = 1.1          # an unhurried ceremonial walk
+TREAD_S = 0.6           # one 等 of the stairs
+TURN_S = 0.35           # turning on the spot at a corner
+SPACING = 3.0           # 尺 between people standing side by side
+HAND_Z = 3.5            # 尺: height of an object held in the hands
+SECTION_GAP_S = 1.0
+POSTURES = ("stand", "sit", "bow", "salute", "shoot", "walk")
+
+
+def as_tuple(p: Iterable[float]) -> Point:
+    x, y, z = p
+    return (float(x), float(y), float(z))
+
+
+@dataclass
+class ActorState:
+    pos: Point
+    heading: float
+    posture: str = "stand"
+    holding: list[str] = field(default_factory=list)
+    role: str = ""
+    visible: bool = True
+    keys: list[tuple[float, float, float, float, float]] = field(default_factory=list)   # t x y z heading
+    events: list[tuple[float, str, Any]] = field(default_factory=list)                  # t kind value
+
+
+@dataclass
+class ObjectState:
+    events: list[tuple[float, str, Any]] = field(default_factory=list)   # ("at", xyz) ("held", actor) ("path", (ts, xyz)) ("state", s)
+
+    def last_state(self) -> str:
+        for _, kind, value in reversed(self.events):
+            if kind == "state":
+                return value
+        return ""
+
+
+@dataclass(frozen=True)
+class StepSpan:
+    section: int
+    index: int
+    phrase: str
+    offset: int
+    who: tuple[str, ...]
+    do: str
+    start_s: float
+    end_s: float
+
+
+@dataclass(frozen=True)
+class StageSpan:
+    n: int
+    id: str
+    title: str
+    phase: str
+    start_s: float
+    end_s: float
+    incipit: str

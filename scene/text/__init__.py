@@ -1,0 +1,26 @@
+"""Texts (文本): the 經 and 記 of 鄉射禮, 鄭玄注 and the notes of the modern seed page.
+
+Sources in ``seeds/`` (read only, never modified):
+
+* ``xiangsheli_jing.txt`` – the 經 (classic) in 51 節 (sections, after 張爾岐《句讀》)
+  and the 記 (appended record) in 73 items, traditional characters, unpunctuated;
+* ``xiangsheli_jing_simplified.txt`` – the same, simplified (OpenCC ``t2s``);
+* ``xiangsheli_zhengzhu.txt`` – the 經 with 鄭玄注 (Zheng Xuan's commentary) in （…）
+  right after the words each note explains;
+* ``000_f61d8bf8bcd3beb8.txt`` – the *seed*: one page of a modern annotated edition,
+  注釋 (notes) （22）…（164） followed by the start of its 譯文 (modern translation).
+
+A passage is named by a section number ``1``–``51`` or a 記 item ``"記01"``–``"記73"``.
+Bad names raise a one-line :class:`ValueError` that names what was wrong.
+
+The package is the first layer: it reads files and imports nothing else of ``scene``.
+``jing`` (經 and 記), ``zheng`` (鄭注), ``seed`` (the seed's notes and translation), ``script`` (繁/简).
+"""
+from __future__ import annotations
+
+from .jing import (JING, JING_SIMPLIFIED, N_JI, N_SECTIONS, SCRIPTS, SEED, SEEDS, ZHENGZHU,  # noqa: F401
+                   Key, Passage, find_phrase, ji, ji_items, passage, passages)
+from .script import to_simplified, to_traditional  # noqa: F401
+from .seed import (FIRST_SEED_SECTION, SeedNote, seed_note, seed_notes, seed_notes_for_section,  # noqa: F401
+                   seed_translation)
+from .zheng import KNOWN_ZHENGZHU_DIFFERENCES, Gloss, annotated, zheng_notes, zhengzhu_differences  # noqa: F401

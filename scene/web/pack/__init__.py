@@ -1,0 +1,137 @@
+"""The scene pack (``xiangsheli-pack/1``): what the browser player needs, in two files.
+
+``scene.json`` (the manifest) and ``scene.bin`` (one little-endian buffer the
+manifest's accessors point into); the format is ``assets/web/PACK.md``.  Every
+triangle comes from :mod:`scene.render.meshes` / :mod:`scene.render.figures` — the static
+layers as they are, the figures per posture in their own frame, every movable
+object as a set of *variants* in its own frame — and every track from the
+compiled :class:`~scene.timeline.Rite`, so the player only places, shows and
+hides.  Colours are lit here (the still renderer's lights, baked per vertex).
+
+Pure numpy: no VTK, no GL.  Modules: ``buffer`` (the binary buffer, tracks, baked light), ``cast``,
+``objects``, ``texts`` (words, cameras, places), ``font`` (the CJK subset), ``site`` (the static edition);
+this one assembles, writes and caches the pack.
+"""
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import os
+import re
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .buffer import Bin, batch_geometry, rounded
+from .cast import actor_tracks, held_steps
+from .objects import hou_rope_variants, object_tracks
+from .texts import (VIEW_ORDER, camera_block, dim_rows, place_label_rows, place_rows, reading_block,  # noqa: F401
+                    stage_rows, step_rows, text_block)
+from .font import font_chars, write_font  # noqa: F401  (re-exported)
+from .buffer import light  # noqa: F401  (re-exported)
+
+
+FORMAT = "xiangsheli-pack/1"
+
+
+
+
+def _bounds(static, lay) -> list[float]:
+    x0, x1, y0, y1 = static.bounds_m
+    chi = lay.reading.chi_m
+    z1 = (lay.hall.z_dong + 4.0) * chi
+    return [rounded(x0, 3), rounded(x1, 3), rounded(y0, 3), rounded(y1, 3), 0.0, rounded(z1, 3)]
+
+
+def build_pack(reading=None, seed: int | None = None, *, rite=None) -> tuple[dict[str, Any], bytes]:
+    """The manifest and the binary buffer of the pack for a reading (deterministic)."""
+    from ...render import meshes
+    from ...geometry import readings
+    from ...rite.cache import load_rite
+    r = readings.get(reading)
+    rite = rite if rite is not None else load_rite(r, seed)
+    lay = rite.layout
+    static = meshes.build_static(r)
+    bn = Bin()
+    layers = {name: batch_geometry(bn, b, static.scale) for name, b in static.batches().items()}
+    manifest: dict[str, Any] = {
+        "format": FORMAT,
+        "key": pack_key(r, seed),
+        "reading": reading_block(rite.reading),
+        "duration_s": rounded(rite.duration, 3),
+        "bounds_m": _bounds(static, lay),
+        "layers": layers,
+    }
+    held = {oid: held_steps(rite.director.objects[oid].events) for oid in rite.object_ids}
+    manifest["hou_rope"] = hou_rope_variants(bn, rite)
+    manifest["actors"] = actor_tracks(bn, rite, held)
+    manifest["objects"] = object_tracks(bn, rite)
+    manifest["stages"] = stage_rows(rite)
+    manifest["steps"] = step_rows(rite)
+    manifest["texts"] = text_block(rite)
+    manifest["views"] = camera_block(rite)
+    manifest["places"] = place_rows(lay)
+    manifest["place_labels"] = place_label_rows(lay)
+    manifest["dims"] = dim_rows(lay)
+    return manifest, bn.bytes()
+
+
+def pack_key(reading, seed) -> str:
+    """Short hash of the reading, the seed and the bytes of the code and data the pack comes from."""
+    from ...rite.cache import rite_key
+    h = hashlib.sha256(rite_key(reading, seed).encode())
+    from ...rite.cache import source_files
+    for f in source_files(("render", "web")):
+        try:
+            h.update(f.read_bytes())
+        except OSError:
+            h.update(b"?")
+    return h.hexdigest()[:16]
+
+
+def dumps(manifest: dict[str, Any]) -> bytes:
+    return json.dumps(manifest, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+def write_pack(out_dir, reading=None, seed: int | None = None) -> Path:
+    """Write ``scene.json`` and ``scene.bin`` into ``out_dir``; returns the folder."""
+    out = Path(out_dir)
+    manifest, data = build_pack(reading, seed)
+    out.mkdir(parents=True, exist_ok=True)
+    for name, blob in (("scene.bin", data), ("scene.json", dumps(manifest))):
+        tmp = out / f".{name}.tmp{os.getpid()}"
+        tmp.write_bytes(blob)
+        os.replace(tmp, out / name)
+    return out
+
+
+def write_playable(out_dir, reading=None, seed: int | None = None) -> list[Path]:
+    """A pack with its font beside it (``font/cjk*.otf``), as the standalone player page loads it;
+    returns the files written."""
+    out = write_pack(out_dir, reading, seed)
+    fonts = write_font(out / "font" / "cjk.otf", (out / "scene.json").read_text(encoding="utf-8"))
+    return [out / "scene.json", out / "scene.bin", *fonts]
+
+
+def pack_dir(reading=None, seed: int | None = None) -> Path:
+    """A ready pack folder in the disk cache (built when missing)."""
+    from ...geometry import readings
+    from ...rite.cache import cache_dir
+    r = readings.get(reading)
+    root = cache_dir() / "packs"          # its own folder: the app serves it (and nothing else of the cache)
+    d = root / f"pack-{r.name}-{pack_key(r, seed)}"
+    if (d / "scene.json").exists() and (d / "scene.bin").exists():
+        return d
+    write_pack(d, r, seed)
+    old = sorted((p for p in root.glob(f"pack-{r.name}-*") if p.is_dir() and p != d), key=lambda p: p.stat().st_mtime)
+    for stale in old[:-3]:                # keep a few (other seeds), drop the oldest
+        for f in stale.iterdir():
+            f.unlink(missing_ok=True)
+        stale.rmdir()
+    return d
+
+
+from .site import SITE_FILES, write_site  # noqa: E402,F401  (re-exported)

@@ -1,0 +1,95 @@
+"""The CJK font subset the web edition ships: every character the sources can show, from Noto Sans TC
+(and SC for the rest), as OTF and WOFF2."""
+from __future__ import annotations
+
+import gzip
+import os
+from pathlib import Path
+
+
+
+def font_chars(extra: str = "") -> str:
+    """Every character the web edition can show: seeds/* (as written, and converted to either script),
+    assets/**/*.toml, assets/web/*.js|html|css, scene/*.py and app.py, plus ``extra``; sorted."""
+    from ...paths import ROOT as root
+    files = sorted((root / "seeds").glob("*")) + sorted((root / "assets").rglob("*.toml"))
+    for ext in ("js", "html", "css"):
+        files += sorted((root / "assets" / "web").glob(f"*.{ext}"))
+    files += sorted((root / "scene").rglob("*.py")) + [root / "app.py"]
+    from ... import text as texts
+    chars = set(extra)
+    for f in files:
+        if f.is_file():
+            try:
+                text = f.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                continue
+            chars.update(text)
+            if f.parent.name == "seeds":
+                # the pack shows the 經 and notes in both scripts, converted by OpenCC phrase by phrase
+                chars.update(texts.to_simplified(text))
+                chars.update(texts.to_traditional(text))
+    chars.update(chr(c) for c in range(0x20, 0x7F))        # ASCII, always
+    return "".join(sorted(ch for ch in chars if ch.isprintable() or ch == "\u3000"))
+
+
+def _subset(src: str, codepoints: set[int], out: Path, flavor: str | None) -> None:
+    from fontTools import subset
+    opts = subset.Options()
+    opts.layout_features = ["*"]
+    opts.name_IDs = ["*"]
+    opts.notdef_outline = True
+    opts.hinting = False
+    opts.desubroutinize = False
+    opts.flavor = flavor
+    font = subset.load_font(src, opts, lazy=True)
+    try:
+        sub = subset.Subsetter(opts)
+        sub.populate(unicodes=sorted(codepoints))
+        sub.subset(font)
+        tmp = out.with_name(f".{out.name}.tmp{os.getpid()}")
+        subset.save_font(font, str(tmp), opts)
+        os.replace(tmp, out)
+    finally:
+        font.close()
+
+
+def write_font(out_path, extra: str = "") -> list[Path]:
+    """A subset of the CJK font (Noto Sans TC) covering :func:`font_chars`, at ``out_path``; the
+    characters the TC font lacks (髤 旜 …) go into a second subset of the fallback (Noto Sans SC),
+    ``<stem>-fallback<suffix>`` beside it (CSS: list both in one ``font-family``).  OpenType (.otf),
+    or WOFF2 when ``brotli`` is importable and ``out_path`` ends in .woff2.  Returns the files written."""
+    from ...render.labels import _cmap, fallback_font_path, font_path
+    out = Path(out_path)
+    flavor = None
+    if out.suffix.lower() == ".woff2":
+        try:
+            import brotli  # noqa: F401
+            flavor = "woff2"
+        except ImportError:
+            out = out.with_suffix(".otf")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    want = {ord(ch) for ch in font_chars(extra)}
+    main = font_path()
+    have = _cmap(main)
+    _subset(main, want & have, out, flavor)
+    written = [out]
+    missing = want - have
+    fb = fallback_font_path()
+    fb_out = out.with_name(f"{out.stem}-fallback{out.suffix}")
+    if fb and missing and (missing & _cmap(fb)):
+        _subset(fb, missing & _cmap(fb), fb_out, flavor)
+        written.append(fb_out)
+    else:
+        fb_out.unlink(missing_ok=True)
+    return written
+
+
+def sizes(folder) -> dict[str, tuple[int, int]]:
+    """Raw and gzip sizes of the files of a pack folder."""
+    out = {}
+    for f in sorted(Path(folder).iterdir()):
+        if f.is_file():
+            raw = f.read_bytes()
+            out[f.name] = (len(raw), len(gzip.compress(raw, 6)))
+    return out

@@ -1,0 +1,96 @@
+"""The house: each layer package imports only from the layers before it, the pure layers never import a
+renderer, the flat names of the first version still resolve to the same modules, and every standard form
+of the data has its module (and every module its verb)."""
+import ast
+import importlib
+from pathlib import Path
+
+import scene
+from scene._aliases import ALIASES
+
+PKG = Path(scene.__file__).resolve().parent
+ORDER = ["text", "geometry", "rite", "render", "web", "cli"]
+PURE = {"text", "geometry", "rite"}
+GL = ("pyvista", "vtk", "vtkmodules", "trame", "wslink")
+
+
+def _layer_of(module_path: Path) -> str | None:
+    rel = module_path.relative_to(PKG).parts
+    return rel[0] if len(rel) > 1 and rel[0] in ORDER else None
+
+
+def _imports(path: Path) -> list[tuple[str, int]]:
+    """(absolute module name, line) of every import in a module of scene."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    pkg_parts = ["scene", *path.relative_to(PKG).parts[:-1]]
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = pkg_parts[:len(pkg_parts) - node.level + 1]
+                name = ".".join(base + ([node.module] if node.module else []))
+                if not node.module:      # from .. import x: x may be a module
+                    out += [(f"{name}.{a.name}", node.lineno) for a in node.names]
+                    continue
+            else:
+                name = node.module or ""
+            out.append((name, node.lineno))
+        elif isinstance(node, ast.Import):
+            out += [(a.name, node.lineno) for a in node.names]
+    return out
+
+
+def test_layers_import_only_earlier_layers():
+    bad = []
+    for path in sorted(PKG.rglob("*.py")):
+        layer = _layer_of(path)
+        if layer is None:
+            continue
+        for name, line in _imports(path):
+            parts = name.split(".")
+            if parts[0] == "scene" and len(parts) > 1:
+                if parts[1] in ALIASES:
+                    bad.append(f"{path.relative_to(PKG)}:{line} uses the old flat name {name}")
+                elif parts[1] in ORDER and ORDER.index(parts[1]) > ORDER.index(layer):
+                    bad.append(f"{path.relative_to(PKG)}:{line} ({layer}) imports the later layer {name}")
+            if layer in PURE and parts[0] in GL:
+                bad.append(f"{path.relative_to(PKG)}:{line} ({layer} is pure) imports {name}")
+    assert not bad, "\n".join(bad)
+
+
+def test_every_layer_says_what_it_may_import():
+    for layer in ORDER:
+        doc = importlib.import_module(f"scene.{layer}").__doc__ or ""
+        assert len(doc) > 80, layer
+    for layer in ORDER[1:5]:
+        assert "May import" in importlib.import_module(f"scene.{layer}").__doc__, layer
+
+
+def test_flat_names_are_the_same_modules():
+    for old, new in ALIASES.items():
+        a = importlib.import_module(f"scene.{old}")
+        b = importlib.import_module(new)
+        assert a is b, old
+        assert b.__spec__.name == new          # the alias does not take over the module's own spec
+    from scene.layout import build_layout        # the names the README and the rite authors' guide show
+    from scene.timeline import build_rite, Rite  # noqa: F401
+    from scene.choreography import load          # noqa: F401
+    assert build_layout("zheng")["hall.tang"].status
+
+
+def test_forms_and_verbs_agree():
+    from scene.rite import choreography as chor
+    from scene.rite.forms import FORMS
+    # the verbs that the data may use and that no plain step could act: exactly the form modules
+    macro_verbs = {v for v, verb in chor.VERBS.items() if verb.moves and v not in
+                   ("walk", "ascend", "descend", "enter", "exit")} | {"shoot", "count"}
+    assert set(FORMS) <= set(chor.VERBS)
+    assert macro_verbs <= set(FORMS), macro_verbs - set(FORMS)
+    for verb, run in FORMS.items():
+        assert run.__module__ == f"scene.rite.forms.{verb}"
+
+
+def test_no_module_is_oversized():
+    long = {str(p.relative_to(PKG)): n for p in PKG.rglob("*.py")
+            if (n := len(p.read_text(encoding="utf-8").splitlines())) > 560}
+    assert not long, long
