@@ -280,6 +280,7 @@ export class Player {
     this._q = new THREE.Quaternion();
     this._yAxis = new THREE.Vector3(0, 1, 0);
     this._fontReady = Promise.resolve(false);
+    this.extensions = [];      // see use()
 
     // DOM: a positioned box holding the canvas and the label overlay
     const cs = getComputedStyle(container);
@@ -514,6 +515,8 @@ export class Player {
     this._disposePack();
     this.baseUrl = base;
     this._build(manifest, buf);
+    this._buf = buf;
+    for (const x of this.extensions) if (x.onPack) x.onPack(manifest, buf);
     const st = old ? this.stages.find((x) => x.n === old.n) : null;
     this.t = st ? st.start + Math.min(Math.max(0, into), Math.max(0, st.end - st.start)) : this.t;
     this.t = Math.min(Math.max(0, this.t), this.duration);
@@ -731,6 +734,8 @@ export class Player {
 
   dispose() {
     cancelAnimationFrame(this._raf);
+    for (const x of this.extensions) if (x.dispose) x.dispose();
+    this.extensions = [];
     this._ro.disconnect();
     this.clearGhost();
     this._disposePack();
@@ -739,6 +744,23 @@ export class Player {
     this.renderer.domElement.remove();
     this.overlay.remove();
     if (window.__xslPlayer === this) window.__xslPlayer = null;
+  }
+
+  // ------------------------------------------------------------ extensions
+  // A feature that is not the core of playing a pack (a camera director, lessons, paths, sound …)
+  // lives in its own module as an *extension*: an object with any of
+  //   attach(player)            once, when added
+  //   onPack(manifest, buf)     after each pack is built (also at once if one is loaded)
+  //   onFrame(T, now, dt)       every animation frame before drawing; return true to ask for a redraw
+  //   onKey(ev)                 before the player's own keys; return true if handled
+  //   dispose()                 when the player goes
+  // Objects it adds to player.scene on layer 0 are drawn every frame (not in the static cache).
+  use(ext) {
+    this.extensions.push(ext);
+    if (ext.attach) ext.attach(this);
+    if (this.pack && ext.onPack) ext.onPack(this.pack, this._buf);
+    this._dirty = true;
+    return ext;
   }
 
   // ------------------------------------------------------------ ghost of the previous pack
@@ -1147,6 +1169,7 @@ export class Player {
       this._poseDirty = true;
       this._dirty = true;
     }
+    for (const x of this.extensions) if (x.onFrame && x.onFrame(this.t, now, dt)) this._dirty = true;
     if (!this._dirty) return;
     if (this._poseDirty) this._applyPose();
     if (this._cameraMoved) this._cameraChanged();
@@ -1403,6 +1426,9 @@ export class Player {
 
   handleKey(ev) {
     if (!this.pack || ev.ctrlKey || ev.metaKey || ev.altKey) return false;
+    for (const x of this.extensions) {
+      if (x.onKey && x.onKey(ev)) { if (ev.preventDefault) ev.preventDefault(); return true; }
+    }
     const k = ev.key;
     let done = true;
     if (k === 'ArrowRight') this.nextStep();
