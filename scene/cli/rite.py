@@ -1,4 +1,4 @@
-"""Commands of the rite in time: ``stages``, ``pose``, ``audit``."""
+"""Commands of the rite in time: ``stages``, ``pose``, ``audit``, ``check`` (the rite-grammar checker), ``steps``."""
 from __future__ import annotations
 
 import argparse
@@ -68,3 +68,42 @@ def register(sub) -> None:
     for sp in (stg, pose, aud):
         add_reading(sp)
         add_seed(sp)
+    register_check(sub)
+
+
+def cmd_check(args: argparse.Namespace) -> None:
+    from ..rite import grammar
+    from ..rite.timeline import build_rite
+    specs = grammar.readings_to_check() if args.reading == "all" else [args.reading]
+    rules = tuple(args.rule.split(",")) if args.rule else grammar.RULES
+    bad = [r for r in rules if r not in grammar.RULES]
+    if bad:
+        raise ValueError(f"--rule {','.join(bad)}: rules are {', '.join(grammar.RULES)}")
+    report, total = [], 0
+    for spec in specs:
+        rite = build_rite(spec, args.seed)
+        found = grammar.check(rite, rules)
+        total += len(found)
+        report.append({"reading": rite.reading.name if spec is None else spec, "findings": [f.as_dict() for f in found]})
+        if not args.json:
+            for f in found:
+                print(f.line())
+            print(f"{len(found)} finding(s) under {spec or rite.reading.name} "
+                  f"({len(rite.spans)} steps, rules: {', '.join(rules)})")
+    if args.json:
+        dump(report[0] if len(report) == 1 else {"findings": [f for r in report for f in
+                                                               ({**x, "reading": r["reading"]} for x in r["findings"])]})
+    if total:
+        raise SystemExit(1)
+
+
+def register_check(sub) -> None:
+    chk = sub.add_parser("check", help="the rite-grammar checker: the tracks against what the words require",
+                         description="Every step's phrase (and the 記, and the standard forms) against the compiled "
+                                     "tracks; exit 1 if anything is found. --reading all: every preset, with and "
+                                     "without the 大夫.")
+    chk.add_argument("--rule", default=None, help="only these rule families (comma-separated)")
+    chk.set_defaults(func=cmd_check)
+    add_json(chk)
+    add_reading(chk)
+    add_seed(chk)

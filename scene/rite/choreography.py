@@ -195,6 +195,10 @@ class Step:
     offset: int = 0       # where the phrase starts in the passage
     when: str | None = None   # a reading switch (WHEN) that must be on
     delay: float = 0.0        # seconds after the step would otherwise start (with_prev: 不俱升)
+    kneel: bool = False       # the act is done kneeling (坐奠爵, 坐取, 坐卒爵 …): kneel first
+    rise: bool = False        # … and rise after it (坐X…興)
+    #: what the data says of its own evidence, aspect → (status, source); see EVIDENCE_ASPECTS
+    evidence: tuple[tuple[str, str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -224,7 +228,10 @@ class Choreography:
 ROUND_VERBS = {"shoot", "count", "forfeit"}
 PAIR_VERBS = {"approach", "shoot", "retire", "pick_arrows"}
 _STEP_KEYS = {"phrase", "who", "do", "at", "facing", "obj", "to", "by", "via", "dur", "with_prev", "role",
-              "round", "note", "when", "delay"}
+              "round", "note", "when", "delay", "kneel", "rise", "evidence"}
+#: what a step's evidence speaks of, and how sure it is (the London Charter's evidence and hypothesis)
+EVIDENCE_ASPECTS = ("where", "facing", "posture", "route", "timing")
+EVIDENCE_STATUSES = ("stated", "commentary", "assumed")
 #: reading switches a step may depend on (``when``): the step is played only if the switch is on
 WHEN = {"dafu_present"}
 
@@ -239,7 +246,7 @@ def _check_facing(facing: Any, where: str) -> None:
 
 
 def _step(raw: dict[str, Any], sec_n: int, text: str, where: str, actors: dict[str, Actor],
-          things: dict[str, Thing]) -> Step:
+          things: dict[str, Thing], after: int = 0) -> Step:
     unknown = set(raw) - _STEP_KEYS
     if unknown:
         raise ChoreographyError(f"{where}: unknown key(s) {sorted(unknown)}")
@@ -247,7 +254,12 @@ def _step(raw: dict[str, Any], sec_n: int, text: str, where: str, actors: dict[s
         if key not in raw:
             raise ChoreographyError(f"{where}: missing '{key}'")
     phrase = raw["phrase"]
-    offset = text.find(phrase) if isinstance(phrase, str) and phrase else -1
+    # a formula the passage repeats (壹揖壹讓升, 如初) is the occurrence at or after the previous step's
+    offset = -1
+    if isinstance(phrase, str) and phrase:
+        offset = text.find(phrase, after)
+        if offset < 0:
+            offset = text.find(phrase)
     if offset < 0:
         raise ChoreographyError(f"{where}: phrase {phrase!r} does not occur in the 經 of §{sec_n}")
     who = (raw["who"],) if isinstance(raw["who"], str) else tuple(raw["who"])
@@ -290,9 +302,35 @@ def _step(raw: dict[str, Any], sec_n: int, text: str, where: str, actors: dict[s
     delay = raw.get("delay", 0.0)
     if isinstance(delay, bool) or not isinstance(delay, (int, float)) or delay < 0:
         raise ChoreographyError(f"{where}: delay must be a number of seconds ≥ 0")
+    for key in ("kneel", "rise", "with_prev"):
+        if key in raw and not isinstance(raw[key], bool):
+            raise ChoreographyError(f"{where}: {key} must be true or false")
+    if raw.get("rise") and not raw.get("kneel") and raw["do"] != "rise":
+        raise ChoreographyError(f"{where}: rise = true needs kneel = true (坐X…興)")
     return Step(phrase, who, raw["do"], at, raw.get("facing"), obj, to, by, via,
                 None if dur is None else float(dur), bool(raw.get("with_prev", False)), raw.get("role"),
-                raw.get("round"), raw.get("note", ""), offset, when, float(delay))
+                raw.get("round"), raw.get("note", ""), offset, when, float(delay),
+                bool(raw.get("kneel", False)), bool(raw.get("rise", False)), _evidence(raw.get("evidence"), where))
+
+
+def _evidence(raw: Any, where: str) -> tuple[tuple[str, str, str], ...]:
+    """``evidence = {where = "commentary: 鄭 …", route = "assumed: …"}`` → ((aspect, status, source), …)."""
+    if raw is None:
+        return ()
+    if not isinstance(raw, dict):
+        raise ChoreographyError(f"{where}: evidence must be a table of {', '.join(EVIDENCE_ASPECTS)}")
+    out = []
+    for aspect, text in raw.items():
+        if aspect not in EVIDENCE_ASPECTS:
+            raise ChoreographyError(f"{where}: evidence.{aspect} is not one of {', '.join(EVIDENCE_ASPECTS)}")
+        status, _, source = str(text).partition(":")
+        status, source = status.strip(), source.strip()
+        if status not in EVIDENCE_STATUSES:
+            raise ChoreographyError(f"{where}: evidence.{aspect} must start with {' / '.join(EVIDENCE_STATUSES)}")
+        if status != "stated" and not source:
+            raise ChoreographyError(f"{where}: evidence.{aspect} = {status} needs its source or reason after ':'")
+        out.append((aspect, status, source))
+    return tuple(out)
 
 
 def _load_toml(path: Path) -> dict[str, Any]:
@@ -341,10 +379,12 @@ def load(assets: Path | str = ASSETS) -> Choreography:
             for a in raw.get("cast", []):
                 if a not in actors:
                     raise ChoreographyError(f"{where}: unknown actor {a!r} in cast")
-            steps = tuple(_step(s, n, p.text, f"{where} step {i + 1}", actors, things)
-                          for i, s in enumerate(raw.get("step", [])))
+            steps: list[Step] = []
+            for i, s in enumerate(raw.get("step", [])):
+                steps.append(_step(s, n, p.text, f"{where} step {i + 1}", actors, things,
+                                   steps[-1].offset if steps else 0))
             sections.append(Section(n, raw["id"], raw["title"], raw["phase"], tuple(raw.get("cast", [])),
-                                    steps, path.name))
+                                    tuple(steps), path.name))
     numbers = [s.n for s in sections]
     if numbers != list(range(1, len(numbers) + 1)):
         raise ChoreographyError(f"rite: sections must run 1, 2, 3 … in file order; got {numbers}")

@@ -25,7 +25,7 @@ from ..geometry.places import FACING_DEG
 from ..geometry.readings import Reading
 from .routes import Site, heading_deg
 from .shooting import ARROWS, RoundResult, demonstrate, shoot_round
-from .state import (HAND_Z, POSTURES, SECTION_GAP_S, SPACING, TREAD_S, TURN_S, WALK_M_S,  # noqa: F401  (re-exported)
+from .state import (HAND_Z, KNEEL_S, POSTURES, SECTION_GAP_S, SPACING, TREAD_S, TURN_S, WALK_M_S,  # noqa: F401  (re-exported)
                     ActorState, ObjectState, Point, StageSpan, StepSpan, as_tuple)
 
 
@@ -49,6 +49,8 @@ class Director:
         self._exempt: set[str] = set()     # the other party of a hand-over may come close
         self.min_gap = 0.45 / reading.chi_m     # 尺: a little more than the 0.4 m the audit allows
         self.objects: dict[str, ObjectState] = {}
+        self._lying: dict[str, Point | None] = {}        # where each thing lies (None: in someone's hands)
+        self.board: dict[str, Any] = {}                    # word left by one form for a later one
         self.offstage = (0.0, self.lay["hall.outside_gate"].xyz_chi[1] - 20.0, 0.0)
         self.present = {a.id for a in choreo.actors.values()
                         if a.optional is None or getattr(reading, a.optional)}
@@ -76,6 +78,10 @@ class Director:
         self._make_archery_objects()
         self.results: dict[int, RoundResult] = {}
         self._shoot_rounds()
+        for oid, o in self.objects.items():          # where each thing lies at the start
+            for _, kind, value in o.events:
+                if kind in ("at", "held"):
+                    self._lying[oid] = tuple(value) if kind == "at" else None
         self.acts = forms.Acts(self)
 
     # ------------------------------------------------------------------ setup
@@ -168,6 +174,10 @@ class Director:
 
     def _obj(self, oid: str, t: float, kind: str, value: Any) -> None:
         self.objects[oid].events.append((t, kind, value))
+        if kind == "at":
+            self._lying[oid] = tuple(value)
+        elif kind in ("held", "path"):
+            self._lying[oid] = None if kind == "held" else tuple(value[1][-1])
 
     def _turn(self, aid: str, t: float, heading: float | None) -> float:
         a = self.actors[aid]
@@ -262,6 +272,9 @@ class Director:
         if len(path) < 2:
             return t
         t = self._departure(aid, t, path)
+        if a.posture == "sit":                 # he rises before he goes (興, said or not)
+            self._event(aid, t, "posture", "stand")
+            t += KNEEL_S
         self._key(aid, t, a.pos, a.heading)
         self._event(aid, t, "posture", "walk")
         for p, q in zip(path, path[1:]):
@@ -277,6 +290,48 @@ class Director:
         self._event(aid, t, "posture", "stand")
         return t
 
+    def _walk_together(self, ids: tuple[str, ...], t: float, paths: list[list[Point]]) -> float:
+        """Walk several polylines with the same number of points in step (並行): all leave together
+        once the way is clear for all, and reach each point together; returns the arrival time."""
+        n = min(len(p) for p in paths)
+        if n < 2:
+            return t
+        saved = self._exempt
+        self._exempt = set(saved) | set(ids)          # partners walk beside each other by design
+        for _ in range(120):
+            if not any(self._conflict(a, self._timed(a, t, p)) for a, p in zip(ids, paths)):
+                break
+            t += 0.5
+        self._exempt = saved
+        for a in ids:
+            if self.actors[a].posture == "sit":
+                self._event(a, t, "posture", "stand")
+        if any(self.actors[a].posture == "stand" and self._base_posture(a) == "sit" for a in ids):
+            t += KNEEL_S
+        for a, p in zip(ids, paths):
+            self._key(a, t, self.actors[a].pos, self.actors[a].heading)
+            self._event(a, t, "posture", "walk")
+        for k in range(1, n):
+            segs = [(p[k - 1], p[k]) for p in paths]
+            dt = max(math.dist(a[:2], b[:2]) for a, b in segs) / self.speed
+            if dt < 1e-6:
+                continue
+            turn = any(abs(((heading_deg(a, b) - self.actors[i].heading + 180) % 360) - 180) > 20
+                       for i, (a, b) in zip(ids, segs) if math.dist(a[:2], b[:2]) > 1e-6)
+            if turn:
+                for i, (a, b) in zip(ids, segs):
+                    hd = heading_deg(a, b) if math.dist(a[:2], b[:2]) > 1e-6 else self.actors[i].heading
+                    self._key(i, t, self.actors[i].pos, self.actors[i].heading)
+                    self._key(i, t + TURN_S, self.actors[i].pos, hd)
+                t += TURN_S
+            t += dt
+            for i, (a, b) in zip(ids, segs):
+                hd = heading_deg(a, b) if math.dist(a[:2], b[:2]) > 1e-6 else self.actors[i].heading
+                self._key(i, t, as_tuple(b), hd)
+        for a in ids:
+            self._event(a, t, "posture", "stand")
+        return t
+
     def _goto(self, aid: str, t: float, target: Point, stairs: str | None = None,
               via: tuple[Point, ...] = ()) -> float:
         a = self.actors[aid]
@@ -285,10 +340,45 @@ class Director:
         return self._walk_path(aid, t, self._plan(aid, a.pos, target, stairs, via))
 
     def _plan(self, aid: str, start: Point, target: Point, stairs: str | None = None,
-              via: tuple[Point, ...] = ()) -> list[Point]:
-        """The way from start to target, round the building and round everyone standing about."""
-        others = tuple(o.pos for k, o in self.actors.items() if k != aid and o.visible)
-        return self.site.route(start, target, stairs or self.c.actors[aid].stairs, via, others)
+              via: tuple[Point, ...] = (), ignore: tuple[str, ...] = ()) -> list[Point]:
+        """The way from start to target, round the building, the furniture lying on the ground and
+        everyone standing about; to or from 堂西 south of the 司馬 (記30)."""
+        others = tuple(o.pos for k, o in self.actors.items() if k != aid and k not in ignore and o.visible)
+        via = self._by_sima(aid, start, target, via)
+        return self.site.route(start, target, stairs or self.c.actors[aid].stairs, via, others,
+                               self._ground_things())
+
+    #: things that lie on the ground for a while and that walkers go round: half sizes in 尺 (E–W, N–S)
+    GROUND_THINGS = {"zhong": (0.7, 1.3), "bi": (1.6, 0.4), "counters.zhong": (0.3, 0.3),
+                     "counters.spare": (0.6, 0.6), "counters.right": (0.5, 0.5), "counters.left": (0.5, 0.5)}
+
+    def _ground_things(self) -> tuple[tuple[str, float, float, float, float], ...]:
+        out = []
+        for oid, (hx, hy) in self.GROUND_THINGS.items():
+            p = self._lying.get(oid)
+            if p is not None and p[2] < 0.5 and p[1] > self.offstage[1] + 5:
+                if oid.startswith("counters.") and self.counters.get(oid[9:], 0) == 0:
+                    continue
+                out.append((oid, p[0] - hx, p[1] - hy, p[0] + hx, p[1] + hy))
+        return tuple(out)
+
+    def _by_sima(self, aid: str, start: Point, target: Point, via: tuple[Point, ...]) -> tuple[Point, ...]:
+        """記30 凡適堂西皆出入于司馬之南: a way on the ground into or out of 堂西, while the 司馬 holds
+        his place in the court, goes by his south (unless the data already names how it goes)."""
+        s = self.actors.get("xiang")
+        if via or aid == "xiang" or s is None or not s.visible or not s.role.startswith("司馬"):
+            return via
+        post = self.lay["pos.sima"].xyz_chi
+        if math.dist(s.pos[:2], post[:2]) > 3.0 or s.posture == "walk":
+            return via
+        west = self.lay["hall.west_of_tang"].xyz_chi
+        at_west = lambda p: p[2] < 0.5 and math.dist(p[:2], west[:2]) < 14.0   # noqa: E731
+        if not (at_west(start) ^ at_west(target)) or start[2] > 0.5 or target[2] > 0.5:
+            return via
+        x, y, _ = s.pos
+        going_west = target[0] < start[0]
+        pair = [(x + 2.5, y - 3.0, 0.0), (x - 2.5, y - 3.0, 0.0)]
+        return tuple(pair if going_west else pair[::-1])
 
     def _facing(self, aid: str, facing: str | None) -> float | None:
         if facing is None:
@@ -344,6 +434,8 @@ class Director:
             for i, step in enumerate(sec.steps):
                 if not self._kept(step):
                     continue
+                if step.do != "approach":
+                    group_end = max(group_end, self._flush())
                 t0 = (group_start if step.with_prev else group_end) + step.delay
                 if not step.with_prev:
                     group_start = t0 - step.delay
@@ -352,8 +444,12 @@ class Director:
                 except (RuntimeError, ValueError, KeyError) as exc:
                     raise chor.ChoreographyError(
                         f"{sec.source_file} §{sec.n} step {i + 1} ({step.phrase}): {exc}") from None
-                self.spans.append(StepSpan(sec.n, i, step.phrase, step.offset, step.who, step.do, t0, end))
+                self.spans.append(StepSpan(sec.n, i, step.phrase, step.offset, step.who, step.do, t0, end,
+                                           tuple(self._acts)))
+                for entry in self.board.get("crossing", []):
+                    entry.setdefault("span", len(self.spans) - 1)
                 group_end = max(group_end, end) if step.with_prev else end
+            group_end = max(group_end, self._flush())
             end = max(group_end, start + 2.0)
             self.stages.append(StageSpan(sec.n, sec.id, sec.title, sec.phase, start, end,
                                          chor.passage(sec.n).text[:12]))
@@ -370,9 +466,12 @@ class Director:
             end = form(self.acts, step, t0)
             for a in step.who:
                 self.free_at[a] = max(self.free_at.get(a, 0.0), end)
+            self._acts = [(a, t0, end) for a in step.who]
             return end
         verb = chor.VERBS[step.do]
         ends = []
+        acts: list[tuple[str, float, float]] = []
+        self._acts = acts
         n = len(step.who)
         self._exempt = {step.to} if step.to and step.do in ("hand", "offer", "receive") else set()
         for i, aid in enumerate(step.who):
@@ -411,9 +510,13 @@ class Director:
                 t = self._goto(aid, t, self.actors[aid].pos, step.by,
                                tuple(self._resolve(v, aid) for v in step.via))
             t = self._turn(aid, t, self._facing(aid, step.facing))
+            if step.kneel and self._base_posture(aid) != "sit":
+                self._event(aid, t, "posture", "sit")            # 坐: he kneels, then acts
+                t += KNEEL_S
             dur = step.dur if step.dur is not None else verb.dur
+            act_posture = "sit" if step.kneel and verb.posture == "stand" else verb.posture
             if dur > 0:
-                self._event(aid, t, "posture", verb.posture)
+                self._event(aid, t, "posture", act_posture)
                 if step.do in ("speak", "order", "reply", "decline", "announce", "call"):
                     self._event(aid, t, "say", step.phrase)
                     self._event(aid, t + dur, "say", "")
@@ -421,10 +524,14 @@ class Director:
             t += dur
             self._effects(step, aid, t_act, t)
             after = verb.after or (a.posture if a.posture not in ("bow", "salute", "shoot", "walk") else "stand")
-            if verb.after is None and self._base_posture(aid) == "sit":
+            if (verb.after is None and self._base_posture(aid) == "sit") or step.kneel:
                 after = "sit"
-            if dur > 0:
+            if dur > 0 or step.kneel:
                 self._event(aid, t, "posture", after)
+            if step.rise:                                       # …興
+                t += KNEEL_S
+                self._event(aid, t, "posture", "stand")
+            acts.append((aid, t_act, t_act + dur))
             if step.do == "exit":
                 a.visible = False
                 self._event(aid, t, "visible", False)
@@ -434,6 +541,27 @@ class Director:
             self.free_at[aid] = t
             ends.append(t)
         return max(ends)
+
+    def _resume(self, entry: dict, t: float) -> float:
+        """A pair that waited (for a pair to cross) goes on; its step's span grows to cover the rest."""
+        end = entry["resume"](t)
+        for a in entry["pair"]:
+            self.free_at[a] = max(self.free_at.get(a, 0.0), end)
+        k = entry.get("span")
+        if k is not None:
+            sp = self.spans[k]
+            self.spans[k] = StepSpan(sp.section, sp.index, sp.phrase, sp.offset, sp.who, sp.do, sp.start_s,
+                                     max(sp.end_s, end), tuple((a, t0, max(t1, end)) for a, t0, t1 in sp.acts))
+        return end
+
+    def _flush(self) -> float:
+        """Pairs still waiting in front of the stairs, with no pair coming to meet them, go on."""
+        end = 0.0
+        waiting = self.board.get("crossing") or []
+        while waiting:
+            entry = waiting.pop(0)
+            end = max(end, self._resume(entry, entry["ready"]))
+        return end
 
     def _base_posture(self, aid: str) -> str:
         for _, kind, value in reversed(self.actors[aid].events):

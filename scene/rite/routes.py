@@ -225,10 +225,11 @@ class Site:
             path.append(int(prev[path[-1]]))
         return [(float(pts[i, 0]), float(pts[i, 1])) for i in reversed(path)]
 
-    def _flat(self, a: Point, b: Point, persons: tuple[Point, ...] = ()) -> list[Point]:
-        """Shortest way on one level; people standing near the way are walked round too."""
+    def _flat(self, a: Point, b: Point, persons: tuple[Point, ...] = (), things: tuple = ()) -> list[Point]:
+        """Shortest way on one level; people standing near the way are walked round too, and on the
+        ground the movable things lying there (``things``: (name, x0, y0, x1, y1) boxes)."""
         on = a[2] > self.h.height / 2
-        obstacles = self.tang_obstacles if on else self.ground_obstacles
+        obstacles = self.tang_obstacles if on else self.ground_obstacles + [Box(*t) for t in things]
         z = self.h.height if on else 0.0
         bounds = self.platform.grow(-0.3) if on else self.court
         path = self._plan2d(a[:2], b[:2], obstacles, bounds=bounds)
@@ -279,7 +280,7 @@ class Site:
         return (x, y + dy, z)
 
     def route(self, a: Point, b: Point, stairs: str = "west", via: tuple[Point, ...] = (),
-              persons: tuple[Point, ...] = ()) -> list[Point]:
+              persons: tuple[Point, ...] = (), things: tuple = ()) -> list[Point]:
         """Polyline from a to b through ``via``, changing level only by ``stairs``,
         walking round the obstacles and round the ``persons`` standing near the way."""
         pts = [a, *via, b]
@@ -287,10 +288,10 @@ class Site:
         for p, q in zip(pts, pts[1:]):
             p_up, q_up = p[2] > self.h.height / 2, q[2] > self.h.height / 2
             if p_up == q_up:
-                leg = self._flat(p, q, persons)
+                leg = self._flat(p, q, persons, things)
             else:
                 st = self.stair_points(stairs, up=q_up, lane=self.lane(stairs, q_up))
-                leg = self._flat(p, st[0], persons) + st[1:-1] + self._flat(st[-1], q, persons)
+                leg = self._flat(p, st[0], persons, things) + st[1:-1] + self._flat(st[-1], q, persons, things)
             for pt in leg[1:] if out and math.dist(leg[0], out[-1]) < 1e-9 else leg:
                 if math.dist(pt, out[-1]) > 1e-9:
                     out.append(pt)

@@ -10,6 +10,7 @@ Point = tuple[float, float, float]
 WALK_M_S = 1.1          # an unhurried ceremonial walk
 TREAD_S = 0.6           # one 等 of the stairs
 TURN_S = 0.35           # turning on the spot at a corner
+KNEEL_S = 0.8           # going down to kneel (坐) or rising from it (興)
 SPACING = 3.0           # 尺 between people standing side by side
 HAND_Z = 3.5            # 尺: height of an object held in the hands
 SECTION_GAP_S = 1.0
@@ -54,6 +55,14 @@ class StepSpan:
     do: str
     start_s: float
     end_s: float
+    #: (actor, act start, act end) for each actor: the act itself, after any walk and turn to it
+    acts: tuple[tuple[str, float, float], ...] = ()
+
+    def act_of(self, aid: str) -> tuple[float, float] | None:
+        for a, t0, t1 in self.acts:
+            if a == aid:
+                return t0, t1
+        return None
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,9 @@ def _discover() -> dict[str, Callable]:
     for m in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
         if m.name.startswith("_") or m.name == "base":
             continue
-        out[m.name] = importlib.import_module(f"{__name__}.{m.name}").run
+        mod = importlib.import_module(f"{__name__}.{m.name}")
+        if hasattr(mod, "run"):             # (pair.py and the like are what forms share, not forms)
+            out[m.name] = mod.run
     return out
 
 

@@ -80,6 +80,16 @@ class Acts:
         """Walk exactly this polyline (once the way is clear); the arrival time."""
         return self._d._walk_path(aid, t, path)
 
+    def walk_together(self, ids: tuple[str, ...], t: float, paths: list[list[Point]]) -> float:
+        """Walk side by side (並行): each his own polyline, all with the same number of points, in step."""
+        return self._d._walk_together(tuple(ids), t, paths)
+
+    def plan(self, aid: str, target: Point, stairs: str | None = None, via: tuple[Point, ...] = (),
+             ignore: tuple[str, ...] = ()) -> list[Point]:
+        """The way from where he stands to target (round the building, the furniture and everyone
+        standing about except ``ignore``), without walking it."""
+        return self._d._plan(aid, self.pos(aid), target, stairs, via, ignore)
+
     def hold(self, aid: str, t: float) -> None:
         """He stays where he is until t (a keyframe: what follows starts from there at t)."""
         a = self._d.actors[aid]
@@ -130,6 +140,30 @@ class Acts:
                 pts.append((x, y, z))
         # a waypoint is no place to brush past someone standing there
         return tuple(self.free_spot(aid, p) for p in pts)
+
+    def others(self, ids: tuple[str, ...] = ()) -> tuple[Point, ...]:
+        """Where everyone else visible stands now (what a route goes round)."""
+        return tuple(a.pos for k, a in self._d.actors.items() if k not in ids and a.visible)
+
+    def ground_things(self) -> tuple:
+        """The movable things lying on the ground now, as boxes a route goes round."""
+        return self._d._ground_things()
+
+    def time_at_height(self, aid: str, t0: float, t1: float, z: float) -> float:
+        """The first time in [t0, t1] his keyframes reach height z (尺); t1 if they never do."""
+        for t, x, y, zz, _ in self._d.actors[aid].keys:
+            if t0 - 1e-9 <= t <= t1 + 1e-9 and abs(zz - z) < 1e-6:
+                return t
+        return t1
+
+    @property
+    def board(self) -> dict:
+        """Word left by one form for a later one (a pair waiting in front of the stairs to meet the next)."""
+        return self._d.board
+
+    def resume(self, entry: dict, t: float) -> float:
+        """Let a waiting pair go on from t (see :func:`.pair.post_crossing`); when they are done."""
+        return self._d._resume(entry, t)
 
     # ---------------------------------------------------------------- things
     def give(self, oid: str, t: float, src: str | None, dst: str | None, at: Point | None = None) -> None:

@@ -24,9 +24,10 @@ def run(acts: Acts, step: chor.Step, t0: float) -> float:
     bi = acts.resolve(step.at or chor.parse_ref("court.bi"), None)
     n_on = 0
     for i, a in enumerate(who):
-        stand = (bi[0] + (i - (len(who) - 1) / 2) * SPACING, bi[1] + 2.0, 0.0)
+        # 北面坐委于楅: south of it, facing north, kneeling
+        stand = (bi[0] + (i - (len(who) - 1) / 2) * SPACING, bi[1] - 2.5, 0.0)
         times[a] = acts.walk(a, times[a], stand)
-        times[a] = acts.turn(a, times[a], 180.0)
+        times[a] = acts.turn(a, times[a], 0.0)
         acts.pose(a, times[a], "sit")
         for oid in mine[a]:
             x = bi[0] - 1.3 + 2.6 * (n_on % 24) / 23
@@ -36,5 +37,5 @@ def run(acts: Acts, step: chor.Step, t0: float) -> float:
         acts.drop_label(a, times[a] + 1.5, "矢")
         acts.pose(a, times[a] + 2.0, "stand")
         times[a] += 2.0
-        times[a] = acts.walk(a, times[a], (stand[0], stand[1] + 4.0, 0.0))
+        times[a] = acts.walk(a, times[a], (stand[0], stand[1] - 3.0, 0.0))
     return max(times.values())

@@ -48,12 +48,12 @@ def _release(acts: Acts, archer: str, oid: str, t_rel: float, shot) -> float:
 
 
 def _call(acts: Acts, t: float, shot, rnd: int) -> float:
-    """獲者坐而獲，舉旌以宮，偃旌以商; 釋獲者 lays a 筭 (rounds 2–3, 上射 right / 下射 left)."""
+    """獲者坐而獲，舉旌以宮，偃旌以商: the 獲者 calls kneeling behind the 乏; in rounds 2–3 the 釋獲者 lays
+    one 筭 (釋獲, 上射's to the right, 下射's to the left)."""
     hz = "huozhe"
-    acts.pose(hz, t, "stand")
+    acts.pose(hz, t, "sit")
     acts.say(hz, t, "獲")
     acts.obj("jing", t, "state", "raised (舉旌以宮)")
-    acts.pose(hz, t + 1.2, "sit")
     acts.say(hz, t + 1.2, "")
     acts.obj("jing", t + 1.2, "state", "lowered (偃旌以商)")
     if shot.scored:

@@ -1,0 +1,99 @@
+"""What a pair (耦) does together, as the §21 sentences say it: walk abreast with the 上射 on the left (並行,
+上射在左), go up or down one stair one behind the other with one empty 等 between them (中等), and meet the
+pair coming the other way in front of the stairs, passing on the left and saluting (相左交于階前相揖).
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..routes import subdivide
+from ..state import TREAD_S, Point
+from .base import Acts
+
+HALF = 1.2           # 尺: half the distance between two walking abreast (2.4 尺 ≈ 0.55 m shoulder to shoulder)
+STEP_CHI = 3.0       # 尺: the abreast paths are cut this fine, so that they stay parallel round corners
+
+
+def parallel(points: list[Point], d: float) -> list[Point]:
+    """Every vertex shifted sideways by d (positive = to the right of travel); the same number of vertices."""
+    arr = np.asarray(points, dtype=float)
+    if len(arr) < 2:
+        return [tuple(p) for p in arr]
+    out = []
+    for i in range(len(arr)):
+        segs = []
+        if i > 0:
+            segs.append(arr[i, :2] - arr[i - 1, :2])
+        if i < len(arr) - 1:
+            segs.append(arr[i + 1, :2] - arr[i, :2])
+        n = np.zeros(2)
+        for v in segs:
+            L = np.linalg.norm(v)
+            if L > 1e-9:
+                n += np.array([v[1], -v[0]]) / L
+        L = np.linalg.norm(n)
+        n = n / L if L > 1e-9 else n
+        out.append((float(arr[i, 0] + d * n[0]), float(arr[i, 1] + d * n[1]), float(arr[i, 2])))
+    return out
+
+
+def abreast(acts: Acts, pair: tuple[str, str], t: float, target: Point, via: tuple[Point, ...] = (),
+            end_heading: float | None = None, half: float = HALF) -> float:
+    """The pair walks side by side to ``target`` (the point between them on arrival), the first of the pair
+    (the 上射) on the left; each first steps to his side of the way.  Returns the arrival time."""
+    a, b = pair
+    pa, pb = acts.pos(a), acts.pos(b)
+    mid = tuple((pa[c] + pb[c]) / 2 for c in range(3))
+    center = acts.site.route(mid, target, acts.own_stairs(a), via, acts.others(pair), acts.ground_things())
+    center = subdivide(center, STEP_CHI)
+    if len(center) < 2:
+        return t
+    left, right = parallel(center, -half), parallel(center, half)
+    times = {a: acts.walk(a, t, left[0]), b: acts.walk(b, t, right[0])}
+    t = acts.sync(pair, times)
+    h0 = _heading(center[0], center[1])
+    t = max(acts.turn(a, t, h0), acts.turn(b, t, h0))
+    t = acts.walk_together(pair, t, [left, right])
+    if end_heading is not None:
+        t = max(acts.turn(a, t, end_heading), acts.turn(b, t, end_heading))
+    return t
+
+
+def _heading(p: Point, q: Point) -> float:
+    return math.degrees(math.atan2(q[0] - p[0], q[1] - p[1])) % 360.0
+
+
+def stairs_one_behind(acts: Acts, first: str, second: str, side: str, up: bool, t: float,
+                      second_dx: float = 0.0, first_then: Point | None = None) -> float:
+    """Up (or down) one stair, the second one 等 behind with one empty 等 between them (中等): the second
+    sets foot on 等1 as the first reaches 等3 (going up), on the top 等 as the first reaches 等1 (going
+    down).  Both stand at the foot (going up) or the head (going down) at t.  Returns when both are off."""
+    site, h = acts.site, acts.layout.hall
+    lane = site.lane(side, up)
+    pts = site.stair_points(side, up=up, lane=lane)
+    # the first steps on out of the way (上射升堂少左) so that the second does not land on him
+    t1 = acts.walk_path(first, t, [acts.pos(first), *pts, *([first_then] if first_then else [])])
+    # when the first is on 等3 (up) / 等1 (down): the key at that tread's height
+    k_mark = min(3, h.steps) if up else 1
+    z_mark = h.tread_top(k_mark)
+    t_mark = acts.time_at_height(first, t, t1, z_mark)
+    pts2 = [(p[0] + second_dx, p[1], p[2]) for p in pts]
+    # his first 等 is the tread after the foot (up) or the top tread (down): one step in from his start
+    start2 = max(t, t_mark - TREAD_S - 0.05)
+    acts.hold(second, start2)
+    t2 = acts.walk_path(second, start2, [acts.pos(second), *pts2])
+    return max(t1, t2)
+
+
+def post_crossing(acts: Acts, pair: tuple[str, str], t_ready: float, resume) -> None:
+    """A pair coming down waits in front of the stairs for a pair going up (相左交于階前相揖): leave word for
+    the pair going up; ``resume(t)`` walks the rest of the way once they have met (or when none comes)."""
+    acts.board.setdefault("crossing", []).append({"pair": pair, "ready": t_ready, "resume": resume})
+
+
+def take_crossing(acts: Acts) -> dict | None:
+    """The pair waiting in front of the stairs, if any (it is then the caller's to meet)."""
+    waiting = acts.board.get("crossing") or []
+    return waiting.pop(0) if waiting else None

@@ -1,0 +1,43 @@
+"""The rite-grammar checker: the compiled tracks held against what the words of the 經 (and the 記, and the
+standard forms the 經 states once and repeats with 如之 / 如初) require.
+
+Each rule family is a module with ``check(ctx) -> [Finding]``: ``posture`` (坐 立 拜 揖 興), ``facing``
+(北面 … and the side of what is faced), ``stairs`` (升/降 自西階, 由其階, 盡階不升堂), ``forms`` (the standard
+forms: 並行, 上射在左, 中等, 當階/及階/當物/及物揖, 鉤楹, 獲者坐而獲, 拾取矢 …), ``motion`` (少退, 由X之南,
+鉤楹, 相左, 適X, 反位), ``group`` (皆, 北上/東上), ``order`` (text order, 先, 遂), ``ji`` (the 記's rules at
+every occurrence), ``things`` (no jumps, things move at the acts that move them, 筭 and 乘矢 counts) and
+``world`` (the arrow's way, furniture, bodies, and the audit's spacing, surfaces and speed).
+
+Deliberate exceptions, each with its reason and reference, and the subjects the text leaves implicit are
+data: ``assets/rite/grammar.toml`` (:mod:`.exceptions`).
+"""
+from __future__ import annotations
+
+import importlib
+
+from .context import Ctx, Finding  # noqa: F401
+
+RULES = ("posture", "facing", "stairs", "forms", "motion", "group", "order", "ji", "things", "world")
+
+
+def findings(rite, rules=RULES) -> list[Finding]:
+    """Every finding of the rules, before exceptions."""
+    ctx = Ctx(rite)
+    out: list[Finding] = []
+    for r in rules:
+        out += importlib.import_module(f"{__name__}.{r}").check(ctx)
+    return sorted(out, key=lambda f: (f.section, -1 if f.step is None else f.step, f.rule, f.who, f.word))
+
+
+def check(rite, rules=RULES) -> list[Finding]:
+    """The findings no deliberate exception covers (an exception that covers nothing counts as one)."""
+    from . import exceptions
+    raw = findings(rite, rules)
+    left, _ = exceptions.apply(raw)
+    return left + (exceptions.unused(raw) if rules == RULES else [])
+
+
+def readings_to_check() -> list[str]:
+    """Every preset, with and without the 大夫 (若有遵者)."""
+    from ...geometry.readings import PRESETS
+    return [spec for name in PRESETS for spec in (name, f"{name},dafu_present=false")]

@@ -1,0 +1,182 @@
+"""What the rules ask of a compiled rite: where someone is, which way he faces, his posture, what he holds
+and what role he has at a moment; which steps cite which words; who a name of the text means."""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+from .. import choreography as chor
+from ..state import StepSpan
+from . import phrase as ph
+from .words import GROUPS
+
+PAIR_VERBS = ("approach", "shoot", "retire", "pick_arrows")
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One thing the tracks do that the words do not allow (or fail to do that they require)."""
+
+    rule: str          # posture, facing, stairs, motion, group, order, ji, things, world
+    section: int
+    step: int | None   # 0-based index of the step in its section (None: about the section or the rite)
+    phrase: str
+    word: str          # the word that failed
+    requires: str
+    shows: str         # what the tracks show, with numbers
+    who: str = ""
+    t: float | None = None
+
+    def key(self) -> tuple:
+        return (self.rule, self.section, self.step, self.word, self.who)
+
+    def line(self) -> str:
+        where = f"§{self.section}" + (f" step {self.step + 1}" if self.step is not None else "")
+        at = f" at {self.t:.1f} s" if self.t is not None else ""
+        who = f" {self.who}" if self.who else ""
+        return (f"{self.rule:8} {where:14}{who}{at}: 「{self.phrase}」 {self.word} requires {self.requires}; "
+                f"the tracks show {self.shows}")
+
+    def as_dict(self) -> dict:
+        return {"rule": self.rule, "section": self.section, "step": None if self.step is None else self.step + 1,
+                "phrase": self.phrase, "word": self.word, "requires": self.requires, "shows": self.shows,
+                "who": self.who, "t": None if self.t is None else round(self.t, 2)}
+
+
+def angle_diff(a: float, b: float) -> float:
+    return abs(((a - b + 180.0) % 360.0) - 180.0)
+
+
+def bearing(frm, to) -> float:
+    """Compass bearing (0 = north, 90 = east) from one (x, y) to another."""
+    return math.degrees(math.atan2(to[0] - frm[0], to[1] - frm[1])) % 360.0
+
+
+class Ctx:
+    """The compiled rite seen by the rules (positions in 尺, the text's unit)."""
+
+    def __init__(self, rite) -> None:
+        self.rite = rite
+        self.lay = rite.layout
+        self.hall = rite.layout.hall
+        self.chor: chor.Choreography = rite.choreography
+        self.chi = rite.reading.chi_m
+        self.reading = rite.reading
+        self.index = {aid: k for k, aid in enumerate(rite.actor_ids)}
+        self._pos = rite._actors.tracks                     # (t, [x y z (m), heading]) per actor
+        self._posture = rite._posture.tracks
+        self._holding = rite._holding.tracks
+        self._role = rite._role.tracks
+        self._visible = rite._visible.tracks
+        self.sections = {s.n: s for s in self.chor.sections}
+
+    # ---------------------------------------------------------------- steps
+    def step_of(self, span: StepSpan) -> chor.Step:
+        return self.sections[span.section].steps[span.index]
+
+    @cached_property
+    def spans_by_section(self) -> dict[int, list[StepSpan]]:
+        out: dict[int, list[StepSpan]] = {}
+        for sp in self.rite.spans:
+            out.setdefault(sp.section, []).append(sp)
+        return out
+
+    @cached_property
+    def pairs(self) -> dict[int, list[tuple[str, str]]]:
+        """Per section, the pairs (上射, 下射) its standard forms act."""
+        out: dict[int, list[tuple[str, str]]] = {}
+        for sp in self.rite.spans:
+            if sp.do in PAIR_VERBS and len(sp.who) == 2 and tuple(sp.who) not in out.get(sp.section, []):
+                out.setdefault(sp.section, []).append(tuple(sp.who))
+        return out
+
+    # ---------------------------------------------------------------- who a name means
+    def means(self, name: str | None, aid: str, section: int, t: float) -> bool:
+        if name is None:
+            return False
+        role = self.role(aid, t)
+        pairs = self.pairs.get(section, [])
+        if name in ("上射", "下射"):
+            k = 0 if name == "上射" else 1
+            return any(p[k] == aid for p in pairs) or (name == "上射" and aid == "sishe" and not pairs)
+        if name in ("耦", "射者", "勝者", "不勝者"):
+            return any(aid in p for p in pairs) or self.chor.actors[aid].archer
+        if name in GROUPS:
+            if aid in GROUPS[name]:
+                return True
+            if name == "弟子":      # 三耦 are 弟子 (鄭 §14); the 獲者 too (鄭 §17)
+                return aid.startswith("ou") or aid == "huozhe"
+            return False
+        simple = {"主人": ("zhuren",), "賓": ("bin",), "大夫": ("dafu",), "遵者": ("dafu",), "司射": ("sishe",),
+                  "獲者": ("huozhe",), "釋獲者": ("shihuozhe",), "有司": ("youshi", "zhijue"),
+                  "樂正": ("yuezheng",), "相者": ("xiangzhe_1", "xiangzhe_2"), "執爵者": ("zhijue",),
+                  "大師": ("gong_1",), "主黨": ("zhuren", "sishe", "youshi", "zhijue", "juzhi_1", "juzhi_2"),
+                  "賓黨": ("bin",) + GROUPS["眾賓"]}
+        if name in simple:
+            return aid in simple[name]
+        if name in ("司馬", "司正"):
+            return aid == "xiang" and role.startswith(name)
+        if name == "眾":
+            return True
+        return False
+
+    def segments_of(self, span: StepSpan, aid: str) -> list[ph.Segment]:
+        """The parts of the step's phrase that speak of ``aid`` (all of it when it names nobody and the
+        passage named nobody before it)."""
+        act = span.act_of(aid)
+        t = act[0] if act else span.start_s
+        segs = ph.segments(span.section, span.offset, span.phrase)
+        mine = [s for s in segs if s.subject is None or self.means(s.subject, aid, span.section, t)]
+        return mine
+
+    # ---------------------------------------------------------------- tracks
+    def _lin(self, aid: str, t: float) -> np.ndarray:
+        ts, v = self._pos[self.index[aid]]
+        return np.array([np.interp(t, ts, v[:, c]) for c in range(4)])
+
+    def pos(self, aid: str, t: float) -> np.ndarray:
+        """(x, y, z) in 尺."""
+        return self._lin(aid, t)[:3] / self.chi
+
+    def heading(self, aid: str, t: float) -> float:
+        return float(self._lin(aid, t)[3] % 360.0)
+
+    def _step_value(self, tracks, aid: str, t: float):
+        ts, vs = tracks[self.index[aid]]
+        i = int(np.searchsorted(ts, t, side="right")) - 1
+        return vs[max(i, 0)]
+
+    def posture(self, aid: str, t: float) -> str:
+        return self._step_value(self._posture, aid, t)
+
+    def postures(self, aid: str, t0: float, t1: float) -> list[tuple[float, str]]:
+        """(time, posture) changes in [t0, t1], with the posture in force at t0 first."""
+        ts, vs = self._posture[self.index[aid]]
+        out = [(t0, self.posture(aid, t0))]
+        for t, v in zip(ts, vs):
+            if t0 < t <= t1:
+                out.append((float(t), v))
+        return out
+
+    def holding(self, aid: str, t: float) -> str:
+        return self._step_value(self._holding, aid, t)
+
+    def role(self, aid: str, t: float) -> str:
+        return self._step_value(self._role, aid, t) or self.chor.actors[aid].name
+
+    def visible(self, aid: str, t: float) -> bool:
+        return bool(self._step_value(self._visible, aid, t))
+
+    def path(self, aid: str, t0: float, t1: float, dt: float = 0.25) -> tuple[np.ndarray, np.ndarray]:
+        """Times and (x, y, z) in 尺 of ``aid`` from t0 to t1, every dt and at every key in between."""
+        ts, v = self._pos[self.index[aid]]
+        inner = ts[(ts > t0) & (ts < t1)]
+        grid = np.unique(np.concatenate([np.arange(t0, t1, dt), inner, [t1]]))
+        xyz = np.column_stack([np.interp(grid, ts, v[:, c]) for c in range(3)]) / self.chi
+        return grid, xyz
+
+    def place(self, pid: str) -> np.ndarray | None:
+        return np.array(self.lay[pid].xyz_chi) if pid in self.lay else None

@@ -1,0 +1,102 @@
+"""Deliberate exceptions and the subjects the text leaves implicit, as data: ``assets/rite/grammar.toml``.
+
+``[[exception]]`` — a finding the team accepts, with its reason and reference: ``rule``, ``section``,
+``word`` (as the finding names it) and optionally ``step`` (1-based) and ``who``; ``reason`` and
+``reference`` are required.  An exception that matches nothing is itself reported, so the file cannot rot.
+
+``[[subject]]`` — where the 經 changes its subject without naming him (賓答拜降洗升實之…: the 舉觶者 goes
+down), the name the text means from the start of ``text`` on, with the reference that says so.
+"""
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ...paths import ASSETS
+from ...text import passage
+from ..choreography import ChoreographyError
+from .context import Finding
+
+FILE = ASSETS / "rite" / "grammar.toml"
+
+
+@dataclass(frozen=True)
+class Exception_:
+    rule: str
+    section: int
+    word: str
+    reason: str
+    reference: str
+    step: int | None = None
+    who: str = ""
+
+    def matches(self, f: Finding) -> bool:
+        return (f.rule == self.rule and f.section == self.section and f.word == self.word
+                and (self.step is None or (f.step is not None and f.step + 1 == self.step))
+                and (not self.who or self.who == f.who))
+
+
+@dataclass(frozen=True)
+class Subject:
+    section: int
+    start: int          # offset in the passage
+    name: str
+    reason: str
+
+
+@lru_cache(maxsize=1)
+def load() -> tuple[tuple[Exception_, ...], tuple[Subject, ...]]:
+    try:
+        raw = tomllib.loads(FILE.read_text(encoding="utf-8")) if FILE.exists() else {}
+    except tomllib.TOMLDecodeError as exc:
+        raise ChoreographyError(f"{FILE.name}: not valid TOML ({exc})") from None
+    exc_out = []
+    for i, e in enumerate(raw.get("exception", [])):
+        where = f"{FILE.name} exception {i + 1}"
+        missing = [k for k in ("rule", "section", "word", "reason", "reference") if not e.get(k)]
+        if missing:
+            raise ChoreographyError(f"{where}: missing {', '.join(missing)}")
+        unknown = set(e) - {"rule", "section", "word", "reason", "reference", "step", "who"}
+        if unknown:
+            raise ChoreographyError(f"{where}: unknown key(s) {sorted(unknown)}")
+        exc_out.append(Exception_(e["rule"], int(e["section"]), e["word"], e["reason"], e["reference"],
+                                  e.get("step"), e.get("who", "")))
+    subj = []
+    for i, s in enumerate(raw.get("subject", [])):
+        where = f"{FILE.name} subject {i + 1}"
+        if not all(s.get(k) for k in ("section", "text", "name", "reason")):
+            raise ChoreographyError(f"{where}: needs section, text, name and reason")
+        text = passage(int(s["section"])).text
+        at = text.find(s["text"])
+        if at < 0:
+            raise ChoreographyError(f"{where}: {s['text']!r} is not in the 經 of §{s['section']}")
+        subj.append(Subject(int(s["section"]), at, s["name"], s["reason"]))
+    return tuple(exc_out), tuple(subj)
+
+
+def apply(findings: list[Finding], keep_excepted: bool = False) -> tuple[list[Finding], list[tuple[Finding, Exception_]]]:
+    """(the findings no exception covers — plus one for each exception that covers nothing, the
+    excepted ones with their exception)."""
+    excs, _ = load()
+    used: set[int] = set()
+    left, excused = [], []
+    for f in findings:
+        hit = next((k for k, e in enumerate(excs) if e.matches(f)), None)
+        if hit is None:
+            left.append(f)
+        else:
+            used.add(hit)
+            excused.append((f, excs[hit]))
+    return left, excused
+
+
+def unused(findings: list[Finding]) -> list[Finding]:
+    excs, _ = load()
+    out = []
+    for e in excs:
+        if not any(e.matches(f) for f in findings):
+            out.append(Finding("exception", e.section, None if e.step is None else e.step - 1, "", e.word,
+                               f"the exception for {e.rule} {e.word} ({e.reason[:40]}…) to cover a finding",
+                               "no such finding any more: remove it from grammar.toml", e.who))
+    return out

@@ -1,0 +1,221 @@
+"""The 記's rules, held at every occurrence in the 經 (not only at the first):
+
+* 記20 立者東面北上 — those who stand below in the court (the 眾賓 without a mat, waiting) face east, the
+  senior at the north;
+* 記26 射自楹間 — everyone shoots from between the two 楹;
+* 記30 凡適堂西皆出入于司馬之南 — every way to or from 堂西 passes south of the 司馬 while he holds his 位;
+* 記34 司射在司馬之北 — whenever both stand at their places in the court, the 司射 is north of the 司馬;
+* 記37 上射於右 — the 上射 shoots from the right (west) 物;
+* 記39 楅…南面坐而奠之南北當洗 — the 楅 is set down by one kneeling facing south, level with the 洗 north–south;
+* 記49 主人亦飲于西階上 — a losing 主人 drinks at the top of the 西階;
+* 記53 大夫說矢束坐說之 — the 大夫 kneels to untie his arrows;
+* 記09 俎由東壁自西階升 — the 俎 go up by the 西階.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .context import Ctx, Finding, angle_diff
+from .stairs import stairs_used
+
+STILL_S = 8.0      # standing this long at one spot is "holding a 位"
+
+
+def check(ctx: Ctx) -> list[Finding]:
+    return (_ji20(ctx) + _ji26_37(ctx) + _ji30(ctx) + _ji34(ctx) + _ji39(ctx) + _ji49(ctx) + _ji53(ctx)
+            + _ji09(ctx))
+
+
+def _still_runs(ctx: Ctx, aid: str) -> list[tuple[float, float, np.ndarray]]:
+    """(t0, t1, xyz 尺) of each time he stands still at one spot for ≥ STILL_S, visible."""
+    ts, v = ctx._pos[ctx.index[aid]]
+    xyz = v[:, :3] / ctx.chi
+    out = []
+    i = 0
+    while i < len(ts) - 1:
+        j = i
+        while j + 1 < len(ts) and np.allclose(xyz[j + 1], xyz[i], atol=0.05):
+            j += 1
+        if ts[j] - ts[i] >= STILL_S and ctx.visible(aid, (ts[i] + ts[j]) / 2):
+            out.append((float(ts[i]), float(ts[j]), xyz[i]))
+        i = j + 1
+    return out
+
+
+def _in_court(ctx: Ctx, p) -> bool:
+    return p[2] < 0.05 and p[1] < -ctx.hall.steps * ctx.hall.tread - 1 and p[1] > ctx.lay["hall.gate"].xyz_chi[1] + 5
+
+
+def _ji20(ctx: Ctx) -> list[Finding]:
+    out = []
+    for k in range(4, 9):
+        aid = f"zhongbin_{k}"
+        if aid not in ctx.index:
+            continue
+        for t0, t1, p in _still_runs(ctx, aid):
+            if not _in_court(ctx, p) or p[0] > -ctx.hall.stairs_x:   # 立者: below, west of the 西階
+                continue
+            hd = ctx.heading(aid, (t0 + t1) / 2)
+            if angle_diff(hd, 90.0) > 35 and ctx.posture(aid, (t0 + t1) / 2) in ("stand", "sit"):
+                sp = ctx.rite.span_at(t0)
+                out.append(Finding("ji", sp.section, sp.index, sp.phrase, "立者東面 (記20)",
+                                   f"{aid}, standing below, facing east", f"heading {hd:.0f}° over {t0:.0f}–{t1:.0f} s",
+                                   aid, t0))
+                break
+    return out
+
+
+def _ji26_37(ctx: Ctx) -> list[Finding]:
+    out = []
+    yx = ctx.hall.ying_x
+    for sp in ctx.rite.spans:
+        if sp.do != "shoot":
+            continue
+        for k, aid in enumerate(sp.who):
+            ps = [t for t, p in ctx.postures(aid, sp.start_s, sp.end_s) if p == "shoot"]
+            if not ps:
+                continue
+            x = ctx.pos(aid, ps[0])[0]
+            if abs(x) >= yx:
+                out.append(Finding("ji", sp.section, sp.index, sp.phrase, "射自楹間 (記26)",
+                                   f"{aid} shooting between the 楹 (|x| < {yx:.0f} 尺)", f"x {x:.1f} 尺", aid, ps[0]))
+            if len(sp.who) == 2 and k == 0:
+                other = ctx.pos(sp.who[1], ps[0])[0]
+                if not x < other:
+                    out.append(Finding("ji", sp.section, sp.index, sp.phrase, "上射於右 (記37)",
+                                       f"{aid} (上射) on the right (west) 物", f"x {x:.1f} vs the 下射's {other:.1f}",
+                                       aid, ps[0]))
+    return out
+
+
+def _sima_at_post(ctx: Ctx, t: float) -> np.ndarray | None:
+    """The 司馬's position when he holds his 位 in the court (still, on the ground, visible)."""
+    if "xiang" not in ctx.index or not ctx.role("xiang", t).startswith("司馬") or not ctx.visible("xiang", t):
+        return None
+    p = ctx.pos("xiang", t)
+    if not _in_court(ctx, p) or ctx.posture("xiang", t) == "walk":
+        return None
+    return p
+
+
+def _ji30(ctx: Ctx) -> list[Finding]:
+    """Every walk that ends or starts at 堂西 passes south of the 司馬 where it goes by him."""
+    out = []
+    west = ctx.place("hall.west_of_tang")
+    for sp in ctx.rite.spans:
+        for aid in sp.who:
+            if aid == "xiang":
+                continue
+            a, b = ctx.pos(aid, sp.start_s), ctx.pos(aid, sp.end_s)
+            at_west = lambda p: float(np.hypot(*(p[:2] - west[:2]))) < 14.0 and p[2] < 0.05  # noqa: E731
+            if not (at_west(a) ^ at_west(b)):
+                continue
+            ts, xyz = ctx.path(aid, sp.start_s, sp.end_s, 0.25)
+            for t, p in zip(ts, xyz):
+                s = _sima_at_post(ctx, float(t))
+                if s is None or min(float(np.hypot(*(p[:2] - a[:2]))), float(np.hypot(*(p[:2] - b[:2])))) < 5.0:
+                    continue          # where he sets out or arrives (his own 位 may be by the 司馬's)
+                if abs(p[0] - s[0]) < 2.0 and p[1] > s[1] + 0.3 and abs(p[1] - s[1]) < 20 and p[2] < 0.05:
+                    out.append(Finding("ji", sp.section, sp.index, sp.phrase, "出入于司馬之南 (記30)",
+                                       f"{aid}'s way to or from 堂西 south of the 司馬 at ({s[0]:.0f}, {s[1]:.0f})",
+                                       f"passes him at ({p[0]:.1f}, {p[1]:.1f}) 尺, north of him, at {t:.1f} s", aid,
+                                       float(t)))
+                    break
+    return out
+
+
+def _ji34(ctx: Ctx) -> list[Finding]:
+    out = []
+    if "sishe" not in ctx.index or "xiang" not in ctx.index:
+        return out
+    reported = set()
+    for t0, t1, p in _still_runs(ctx, "sishe"):
+        if not _in_court(ctx, p):
+            continue
+        for t in np.arange(t0, t1, 2.0):
+            s = _sima_at_post(ctx, float(t))
+            if s is None or float(np.hypot(*(s[:2] - p[:2]))) > 15:
+                continue
+            if p[1] <= s[1]:
+                sp = ctx.rite.span_at(float(t))
+                if (sp.section, sp.index) not in reported:
+                    reported.add((sp.section, sp.index))
+                    out.append(Finding("ji", sp.section, sp.index, sp.phrase, "司射在司馬之北 (記34)",
+                                       "the 司射 north of the 司馬", f"司射 y {p[1]:.1f}, 司馬 y {s[1]:.1f} 尺 at {t:.0f} s",
+                                       "sishe", float(t)))
+                break
+    return out
+
+
+def _ji39(ctx: Ctx) -> list[Finding]:
+    out = []
+    xi_y = ctx.place("court.xi")[1]
+    for sp in ctx.rite.spans:
+        st = ctx.step_of(sp)
+        if st.obj != "bi" or sp.do != "set_down":
+            continue
+        for aid, t0, t1 in sp.acts:
+            hd = ctx.heading(aid, (t0 + t1) / 2)
+            if ctx.posture(aid, (t0 + t1) / 2) != "sit" or angle_diff(hd, 180) > 35:
+                out.append(Finding("ji", sp.section, sp.index, sp.phrase, "南面坐而奠之 (記39)",
+                                   f"{aid} kneeling facing south to set down the 楅",
+                                   f"{ctx.posture(aid, (t0 + t1) / 2)}, heading {hd:.0f}°", aid, t0))
+        bi = [e for e in ctx.rite.director.objects["bi"].events if e[1] == "at" and sp.start_s <= e[0] <= sp.end_s + 1]
+        for e in bi:
+            if abs(e[2][1] - xi_y) > 1.0:
+                out.append(Finding("ji", sp.section, sp.index, sp.phrase, "南北當洗 (記39)",
+                                   f"the 楅 level with the 洗 (y {xi_y:.0f} 尺)", f"y {e[2][1]:.1f} 尺", "", e[0]))
+    return out
+
+
+def _ji49(ctx: Ctx) -> list[Finding]:
+    """A losing 主人 (賓, 大夫) drinks at the top of the 西階."""
+    out = []
+    top = ctx.place("hall.west_steps_top")
+    for sp in ctx.rite.spans:
+        if sp.do != "forfeit":
+            continue
+        res = ctx.rite.results.get(ctx.step_of(sp).round)
+        for aid in ("zhuren", "bin", "dafu"):
+            if res is None or aid not in res.losers or aid not in sp.who:
+                continue
+            ts = [e[0] for e in ctx.rite.director.objects["zhi_fa"].events
+                  if e[1] == "held" and e[2] == aid and sp.start_s <= e[0] <= sp.end_s]
+            for t in ts[1:2] or ts[:1]:
+                p = ctx.pos(aid, t + 2.0)
+                if float(np.hypot(*(p[:2] - top[:2]))) > 5.0 or p[2] < ctx.hall.height - 0.1:
+                    out.append(Finding("ji", sp.section, sp.index, sp.phrase, "飲于西階上 (記49)",
+                                       f"{aid} drinking at the top of the 西階", f"at ({p[0]:.1f}, {p[1]:.1f}, {p[2]:.1f})",
+                                       aid, t))
+    return out
+
+
+def _ji53(ctx: Ctx) -> list[Finding]:
+    out = []
+    for sp in ctx.rite.spans:
+        if "dafu" in sp.who and sp.do == "untie" and "矢束" in sp.phrase:
+            a = sp.act_of("dafu")
+            if a and ctx.posture("dafu", (a[0] + a[1]) / 2) != "sit":
+                out.append(Finding("ji", sp.section, sp.index, sp.phrase, "坐說之 (記53)", "the 大夫 kneeling",
+                                   ctx.posture("dafu", (a[0] + a[1]) / 2), "dafu", a[0]))
+    return out
+
+
+def _ji09(ctx: Ctx) -> list[Finding]:
+    out = []
+    for oid in ("zu_bin", "zu_zhuren", "zu_dafu"):
+        o = ctx.rite.director.objects.get(oid)
+        if o is None:
+            continue
+        holds = sorted((e for e in o.events if e[1] in ("held", "at")), key=lambda e: e[0])
+        for (ta, ka, va), (tb, kb, vb) in zip(holds, holds[1:]):
+            if ka != "held":
+                continue
+            up_a, up_b = ctx.pos(va, ta)[2], ctx.pos(va, tb)[2]
+            if up_b > up_a + ctx.hall.height / 2:
+                used = stairs_used(ctx, va, ta, tb)
+                if used and used != {"west"}:
+                    sp = ctx.rite.span_at(ta)
+                    out.append(Finding("ji", sp.section, sp.index, sp.phrase, "自西階升 (記09)",
+                                       f"the {oid} carried up by the 西階", f"by the {'/'.join(sorted(used))}", va, ta))
+    return out

@@ -1,0 +1,63 @@
+"""Order words: the text's order (a step does not act a phrase that comes before the one its predecessor
+acts, unless they act together), 先 (X先V: X's act begins before the others'), 遂 (遂V: he goes straight on,
+no pause after his previous act)."""
+from __future__ import annotations
+
+from ...text import passage
+from .context import Ctx, Finding
+
+GAP_S = 3.0        # 遂: at most this long between his previous act and this one
+
+
+def check(ctx: Ctx) -> list[Finding]:
+    out = []
+    for n, spans in ctx.spans_by_section.items():
+        text = passage(n).text
+        sec = ctx.sections[n]
+        for a, b in zip(spans, spans[1:]):
+            sb = sec.steps[b.index]
+            if sb.with_prev:
+                continue
+            if b.offset + len(b.phrase) <= a.offset:
+                out.append(Finding("order", n, b.index, b.phrase, "(text order)",
+                                   f"after 「{a.phrase}」 (step {a.index + 1}) only what the text says after it",
+                                   f"it acts words at {b.offset}–{b.offset + len(b.phrase)}, before {a.offset}", "",
+                                   b.start_s))
+        for sp in spans:
+            i = sp.phrase.find("先")
+            if i > 0:
+                out += _first(ctx, spans, sp, text)
+        out += _sui(ctx, spans, text)
+    return out
+
+
+def _first(ctx: Ctx, spans, sp, text: str) -> list[Finding]:
+    """X先V: among the steps that act this phrase, those of the people named before 先 begin first."""
+    seg = [s for s in ctx.segments_of(sp, sp.who[0])]
+    same = [o for o in spans if o.offset == sp.offset and o.phrase == sp.phrase and o is not sp]
+    if not same or not seg:
+        return []
+    mine = min(t0 for _, t0, _ in sp.acts) if sp.acts else sp.start_s
+    theirs = min(min(t0 for _, t0, _ in o.acts) if o.acts else o.start_s for o in same)
+    if mine <= theirs + 0.05:
+        return []
+    return [Finding("order", sp.section, sp.index, sp.phrase, "先", f"{'/'.join(sp.who)} first",
+                    f"begins at {mine:.1f} s, after the other at {theirs:.1f} s", sp.who[0], mine)]
+
+
+def _sui(ctx: Ctx, spans, text: str) -> list[Finding]:
+    out = []
+    last: dict[str, float] = {}
+    for sp in spans:
+        for aid, t0, t1 in sp.acts:
+            segs = ctx.segments_of(sp, aid)
+            starts_sui = any(s.text.startswith("遂") for s in segs) and sp.phrase.startswith("遂")
+            if starts_sui and aid in last and t0 - last[aid] > GAP_S + (sp.end_s - sp.start_s) * 0:
+                walk = sp.do in ("walk", "ascend", "descend", "enter", "exit")
+                start = sp.start_s if walk else t0
+                if start - last[aid] > GAP_S:
+                    out.append(Finding("order", sp.section, sp.index, sp.phrase, "遂",
+                                       f"{aid} going straight on from his previous act (≤ {GAP_S:.0f} s)",
+                                       f"{start - last[aid]:.1f} s later", aid, start))
+            last[aid] = t1
+    return out

@@ -1,0 +1,114 @@
+"""Posture words: 坐 (kneel: 坐X = X done kneeling), 立 (立飲, 立卒觶: standing), 拜 / 不拜, 揖, 興.
+
+坐 governs the act its next act-character names (坐奠爵 → the 奠; 坐左執爵 → the 執); a step that does
+that act must show its actor kneeling (posture ``sit``) while he does it.  興 after a kneeling act means
+he is up before his next act.
+"""
+from __future__ import annotations
+
+from ...text import passage
+from . import phrase as ph
+from .context import Ctx, Finding
+from .words import KNEEL_ACTS, KNEEL_SKIP, NOT_KNEEL_BEFORE, VERB_CHARS
+
+BOW_VERBS = ("bow", "bow_twice", "answer_bow", "answer_bow_twice")
+
+
+def _governed(text: str, i: int, end: int) -> str | None:
+    """The act-character a 坐 at text[i] governs (None: 坐 alone — he sits down)."""
+    j = i + 1
+    while j < end and text[j] in KNEEL_SKIP:
+        j += 1
+    return text[j] if j < end and text[j] in KNEEL_ACTS else None
+
+
+def kneel_required(ctx: Ctx, span, aid: str) -> str | None:
+    """The 坐-word of the step's phrase that governs this step's act, if any."""
+    text = passage(span.section).text
+    for seg in ctx.segments_of(span, aid):
+        for i in range(seg.start, seg.end):
+            if text[i] != "坐" or text[max(0, i - 1)] in NOT_KNEEL_BEFORE:
+                continue
+            c = _governed(text, i, min(len(text), seg.end + 3))
+            if c is None and span.do == "sit":
+                return "坐"
+            if c is not None and span.do in KNEEL_ACTS[c]:
+                return "坐" + text[i + 1:text.index(c, i) + 1]
+    return None
+
+
+def check(ctx: Ctx) -> list[Finding]:
+    out = []
+    for span in ctx.rite.spans:
+        for aid in span.who:
+            act = span.act_of(aid)
+            if act is None:
+                continue
+            t0, t1 = act
+            mid = (t0 + t1) / 2
+            word = kneel_required(ctx, span, aid)
+            if word:
+                ps = [p for _, p in ctx.postures(aid, t0, t1)] if span.do in KNEEL_FORMS else [ctx.posture(aid, mid)]
+                if "sit" not in ps:
+                    out.append(Finding("posture", span.section, span.index, span.phrase, word,
+                                       f"{aid} kneeling (sit) while he does it",
+                                       f"{'/'.join(sorted(set(ps)))} at {mid:.1f} s", aid, mid))
+                continue
+            segs = "".join(s.text for s in ctx.segments_of(span, aid))
+            if span.do == "drink" and ("立飲" in segs or "立卒" in segs):
+                if ctx.posture(aid, mid) == "sit":
+                    out.append(Finding("posture", span.section, span.index, span.phrase, "立",
+                                       f"{aid} standing while he drinks", f"sit at {mid:.1f} s", aid, mid))
+            if span.do in BOW_VERBS and "拜" in segs.replace("不拜", ""):
+                if ctx.posture(aid, mid) != "bow":
+                    out.append(Finding("posture", span.section, span.index, span.phrase, "拜",
+                                       f"{aid} bowing (拜)", f"{ctx.posture(aid, mid)} at {mid:.1f} s", aid, mid))
+            if span.do in BOW_VERBS and "不拜" in segs and "拜" not in segs.replace("不拜", ""):
+                out.append(Finding("posture", span.section, span.index, span.phrase, "不拜",
+                                   f"{aid} not bowing", f"a bow step ({span.do})", aid, mid))
+            if span.do == "salute" and "揖" in segs and ctx.posture(aid, mid) != "salute":
+                out.append(Finding("posture", span.section, span.index, span.phrase, "揖",
+                                   f"{aid} saluting (揖)", f"{ctx.posture(aid, mid)} at {mid:.1f} s", aid, mid))
+    out += _rise(ctx)
+    return out
+
+
+#: forms that act several things: a 坐 they govern must show kneeling at some moment of the form
+KNEEL_FORMS = ("pick_arrows", "collect_arrows", "count", "shoot")
+
+
+def _rise(ctx: Ctx) -> list[Finding]:
+    """坐X…興: after an act done kneeling, if the text says 興 before his next act, he is up for it."""
+    out = []
+    by_actor: dict[str, list] = {}
+    for span in ctx.rite.spans:
+        for aid in span.who:
+            if span.act_of(aid):
+                by_actor.setdefault(aid, []).append(span)
+    for aid, spans in by_actor.items():
+        spans.sort(key=lambda s: s.act_of(aid)[0])
+        for a, b in zip(spans, spans[1:]):
+            if a.section != b.section or b.offset < a.offset:
+                continue
+            ta0, ta1 = a.act_of(aid)
+            tb0, _ = b.act_of(aid)
+            if ctx.posture(aid, (ta0 + ta1) / 2) != "sit" or kneel_required(ctx, b, aid):
+                continue
+            text = passage(a.section).text
+            chars = VERB_CHARS.get(a.do, "")
+            a_end = a.offset + len(a.phrase)
+            j = next((i for i in range(a.offset, a_end) if text[i] in chars), a.offset)
+            b_end = b.offset + len(b.phrase)
+            if b_end <= j:
+                continue
+            mine = [sg for sg in ph.segments(a.section, j, text[j:b_end])
+                    if sg.subject is None or ctx.means(sg.subject, aid, a.section, tb0)]
+            if not any("興" in sg.text for sg in mine):
+                continue
+            probe = (b.start_s + tb0) / 2 if b.do in ("walk", "ascend", "descend") else tb0 + 0.05
+            if b.do in ("rise",) or ctx.posture(aid, probe) != "sit":
+                continue
+            out.append(Finding("posture", b.section, b.index, b.phrase, "興",
+                               f"{aid} up (stand) after the kneeling act of step {a.index + 1}",
+                               f"still sit at {tb0:.1f} s", aid, tb0))
+    return out

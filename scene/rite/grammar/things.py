@@ -1,0 +1,116 @@
+"""Bookkeeping: no object jumps between places (it moves only in someone's hands or in flight); a thing the
+phrase has taken, set down, handed or received moves at that act; what is held shows in the hands; the 筭
+number 80 (記62 箭籌八十) from §26 until 退中與筭 takes them all, and stay in and beside the 中; no archer has
+more than 乘矢 (4)."""
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from .context import Ctx, Finding
+
+#: acts that move a thing, and the words of the things the text names (一个 = one arrow)
+_MOVING = {"take": "取執奉兼", "set_down": "奠設委加實", "hand": "授", "receive": "受", "offer": "獻酬酢"}
+_THING_WORDS = re.compile(r"爵|觶|矢|一个|弓|旌|扑|中|筭|俎|薦|楅|豐|瑟|脯醢")
+TOTAL_COUNTERS = 80
+
+
+def check(ctx: Ctx) -> list[Finding]:
+    return _jumps(ctx) + _acts_move_things(ctx) + _counters(ctx) + _arrows(ctx)
+
+
+def _jumps(ctx: Ctx) -> list[Finding]:
+    out = []
+    d = ctx.rite.director
+    for oid, o in d.objects.items():
+        evs = sorted((e for e in o.events if e[1] in ("at", "held", "path")), key=lambda e: e[0])
+        for (ta, ka, va), (tb, kb, vb) in zip(evs, evs[1:]):
+            if ka == "at" and kb == "at":
+                jump = float(np.hypot(vb[0] - va[0], vb[1] - va[1]))
+                if jump > 0.5 and abs(vb[0]) < 1e4 and abs(va[1]) < 1e4 and va[1] > -1e3:
+                    sp = ctx.rite.span_at(tb)
+                    out.append(Finding("things", sp.section if sp else 0, sp.index if sp else None,
+                                       sp.phrase if sp else "", "(no jumps)",
+                                       f"{oid} carried from where it lay to where it goes",
+                                       f"it jumps {jump:.1f} 尺 at {tb:.1f} s with no one holding it", "", tb))
+    return out
+
+
+def _acts_move_things(ctx: Ctx) -> list[Finding]:
+    """A step whose words take / set down / hand a named thing makes that thing move at its act."""
+    out = []
+    d = ctx.rite.director
+    times: dict[str, list[float]] = {}
+    for oid, o in d.objects.items():
+        for t, k, v in o.events:
+            if k in ("at", "held"):
+                times.setdefault(oid, []).append(t)
+    all_t = np.sort(np.array([t for ts in times.values() for t in ts]))
+    for sp in ctx.rite.spans:
+        chars = _MOVING.get(sp.do)
+        if not chars:
+            continue
+        for aid, t0, t1 in sp.acts:
+            words = "".join(s.text for s in ctx.segments_of(sp, aid))
+            if not any(c in words for c in chars) or not _THING_WORDS.search(words):
+                continue
+            i = np.searchsorted(all_t, t0 - 0.6)
+            if i < len(all_t) and all_t[i] <= t1 + 0.6:
+                continue
+            out.append(Finding("things", sp.section, sp.index, sp.phrase, _THING_WORDS.search(words).group(0),
+                               f"the thing {aid} {sp.do.replace('_', ' ')}s moves at his act",
+                               f"no object moves between {t0:.1f} and {t1:.1f} s", aid, t0))
+    return out
+
+
+def _counters(ctx: Ctx) -> list[Finding]:
+    out = []
+    d = ctx.rite.director
+    piles = [f"counters.{p}" for p in ("zhong", "right", "left", "spare")]
+    if not all(p in d.objects for p in piles):
+        return out
+    evs = sorted({t for p in piles for t, k, _ in d.objects[p].events if k == "state"})
+    loaded = False
+    reported = 0
+    for t in evs:
+        vals = [int(ctx.rite._ostate.at(t + 1e-6)[ctx.rite.object_ids.index(p)] or 0) for p in piles]
+        total = sum(vals)
+        loaded = loaded or total > 0
+        if loaded and total not in (0, TOTAL_COUNTERS) and reported < 5:
+            reported += 1
+            sp = ctx.rite.span_at(t)
+            out.append(Finding("things", sp.section if sp else 0, sp.index if sp else None, sp.phrase if sp else "",
+                               "箭籌八十 (記62)", f"{TOTAL_COUNTERS} 筭 in all (中 + 右獲 + 左獲 + 餘)",
+                               f"{total} ({'+'.join(map(str, vals))}) at {t:.1f} s", "shihuozhe", t))
+    # the 筭 stay with the 中: in it, or laid beside it (中西 / its right and left)
+    zi = ctx.rite.object_ids.index("zhong") if "zhong" in ctx.rite.object_ids else None
+    if zi is not None:
+        ts = np.arange(0.0, ctx.rite.duration, 5.0)
+        s = ctx.rite.sample(ts)
+        oz = s["object_xyz_m"][:, zi, :2] / ctx.chi
+        for p in piles:
+            k = ctx.rite.object_ids.index(p)
+            op = s["object_xyz_m"][:, k, :2] / ctx.chi
+            n = np.array([int(ctx.rite._ostate.at(float(t))[k] or 0) for t in ts])
+            far = (np.hypot(*(op - oz).T) > 8.0) & (n > 0)
+            if far.any():
+                t = float(ts[np.argmax(far)])
+                out.append(Finding("things", ctx.rite.stage_at(t).n, None, "", "筭 in the 中 / 委其餘于中西",
+                                   f"the {p[9:]} pile with the 中", f"{float(np.hypot(*(op - oz)[np.argmax(far)])):.0f} 尺 "
+                                   f"from it at {t:.0f} s ({int(far.sum())} samples)", "", t))
+    return out
+
+
+def _arrows(ctx: Ctx) -> list[Finding]:
+    out = []
+    ts = np.arange(0.0, ctx.rite.duration, 2.0)
+    for aid in ctx.rite.actor_ids:
+        counts = [ctx.holding(aid, float(t)) for t in ts]
+        for t, h in zip(ts, counts):
+            m = re.search(r"矢×(\d+)", h or "")
+            if m and int(m.group(1)) > 4 and aid != "dizi_1" and aid != "dizi_2":
+                out.append(Finding("things", ctx.rite.stage_at(float(t)).n, None, "", "乘矢",
+                                   f"{aid} holding at most 4 arrows", f"{m.group(1)} at {t:.0f} s", aid, float(t)))
+                break
+    return out

@@ -1,0 +1,124 @@
+"""The physical world: nobody in the 侯道 lane or behind the 侯 while an arrow is in the air; the small
+furniture on the ground (中 and its 筭, 楅, 洗, 篚, 磬) is an obstacle for walkers; people have a body (a
+shoulder does not pass through a 楹); and the audit's spacing, surface, speed and solid rules."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..audit import audit
+from .context import Ctx, Finding
+
+BODY_CHI = 1.0          # 尺: half a person's shoulder width (0.23 m under the 鄭 周尺)
+LANE_MARGIN_CHI = 4.0   # 尺 either side of the 侯 that the lane takes in
+#: things on the ground a walker goes round: layout places and movable objects
+GROUND_PLACES = ("court.xi", "court.xi_basket", "court.qing")
+GROUND_OBJECTS = ("zhong", "bi", "counters.zhong", "counters.spare", "counters.right", "counters.left")
+
+
+def _flights(ctx: Ctx) -> list[tuple[float, float, str]]:
+    out = []
+    for oid, o in ctx.rite.director.objects.items():
+        if not oid.startswith("arrow."):
+            continue
+        sts = sorted((t, v) for t, k, v in o.events if k == "state")
+        for (t, v), nxt in zip(sts, sts[1:] + [(ctx.rite.duration, "")]):
+            if v == "in flight":
+                out.append((t, nxt[0], oid))
+    return out
+
+
+def check(ctx: Ctx) -> list[Finding]:
+    return _lane(ctx) + _furniture(ctx) + _pillars(ctx) + _audit(ctx)
+
+
+def _lane(ctx: Ctx) -> list[Finding]:
+    hou = ctx.lay["target.hou"]
+    half = hou.size_chi[0] / 2 + LANE_MARGIN_CHI
+    out, seen = [], set()
+    for t0, t1, oid in _flights(ctx):
+        shooter = oid.split(".")[1]
+        for t in np.arange(t0, t1, 0.25):
+            for aid in ctx.rite.actor_ids:
+                if aid == shooter or not ctx.visible(aid, t) or aid in seen:
+                    continue
+                x, y, z = ctx.pos(aid, t)
+                if y < -0.5 and z < 0.05 and abs(x - hou.xyz_chi[0]) < half:
+                    seen.add(aid)
+                    sp = ctx.rite.span_at(t)
+                    where = "behind the 侯" if y < hou.xyz_chi[1] else "in the 侯道 lane"
+                    out.append(Finding("world", sp.section, sp.index, sp.phrase, "(the arrow's way)",
+                                       f"{aid} out of the lane (|x| > {half:.0f} 尺) and not behind the 侯 while "
+                                       f"{oid} flies", f"{where} at ({x:.1f}, {y:.1f}) 尺, {t:.1f} s", aid, float(t)))
+        if len(seen) > 40:
+            break
+    return out
+
+
+def _furniture(ctx: Ctx) -> list[Finding]:
+    """A walker's body does not pass over small furniture standing on the ground."""
+    out = []
+    ts = np.arange(0.0, ctx.rite.duration, 0.25)
+    s = ctx.rite.sample(ts)
+    xyz = s["actor_xyz_m"] / ctx.chi
+    vis = s["visible"]
+    things = []
+    for pid in GROUND_PLACES:
+        p = ctx.lay[pid]
+        size = p.size_chi or (1.5, 1.5, 1.0)
+        things.append((pid, np.tile(np.array(p.xyz_chi[:2]), (len(ts), 1)), max(size[0], size[1]) / 2))
+    radius = {"zhong": 1.2, "bi": 1.5, "counters.zhong": 0.4, "counters.spare": 1.0, "counters.right": 0.8,
+              "counters.left": 0.8}
+    for oid in GROUND_OBJECTS:
+        if oid in ctx.rite.object_ids:
+            k = ctx.rite.object_ids.index(oid)
+            pos = s["object_xyz_m"][:, k, :2] / ctx.chi
+            if oid.startswith("counters."):      # an empty pile is nothing to walk round
+                ts_, vs_ = ctx.rite._ostate.tracks[k]
+                n = np.array([int(v or 0) for v in vs_])[np.clip(np.searchsorted(ts_, ts, side="right") - 1, 0, None)]
+                pos = np.where((n > 0)[:, None], pos, np.inf)
+            things.append((oid, pos, radius[oid]))
+    postures = {aid: np.array([ctx.posture(aid, float(t)) for t in ts[::4]]) for aid in ctx.rite.actor_ids}
+    for k, aid in enumerate(ctx.rite.actor_ids):
+        walking = np.repeat(postures[aid] == "walk", 4)[:len(ts)]
+        on_ground = xyz[:, k, 2] < 0.05
+        for name, pos, r in things:
+            d = np.hypot(*(xyz[:, k, :2] - pos).T)
+            bad = walking & on_ground & vis[:, k] & (d < r + BODY_CHI * 0.6)
+            if bad.any():
+                i = int(np.argmax(bad))
+                sp = ctx.rite.span_at(float(ts[i]))
+                out.append(Finding("world", sp.section, sp.index, sp.phrase, "(furniture)",
+                                   f"{aid} walking round the {name} (≥ {r + BODY_CHI * 0.6:.1f} 尺 from its centre)",
+                                   f"{d[i]:.1f} 尺 at {ts[i]:.1f} s ({int(bad.sum())} samples)", aid, float(ts[i])))
+    return out
+
+
+def _pillars(ctx: Ctx) -> list[Finding]:
+    out = []
+    ts = np.arange(0.0, ctx.rite.duration, 0.1)
+    s = ctx.rite.sample(ts)
+    xyz = s["actor_xyz_m"] / ctx.chi
+    for pid in ("hall.west_pillar", "hall.east_pillar"):
+        p = ctx.lay[pid]
+        r = p.size_chi[0] / 2 + BODY_CHI * 0.9
+        for k, aid in enumerate(ctx.rite.actor_ids):
+            d = np.hypot(xyz[:, k, 0] - p.xyz_chi[0], xyz[:, k, 1] - p.xyz_chi[1])
+            bad = (d < r) & (xyz[:, k, 2] > ctx.hall.height - 0.1) & s["visible"][:, k]
+            if bad.any():
+                i = int(np.argmax(bad))
+                sp = ctx.rite.span_at(float(ts[i]))
+                out.append(Finding("world", sp.section, sp.index, sp.phrase, "(a body)",
+                                   f"{aid}'s shoulder clear of the {pid[5:]} (centre ≥ {r:.2f} 尺 from its axis)",
+                                   f"{d[i]:.2f} 尺 at {ts[i]:.1f} s", aid, float(ts[i])))
+    return out
+
+
+def _audit(ctx: Ctx) -> list[Finding]:
+    out = []
+    for v in audit(ctx.rite, hz=10.0):
+        sp = ctx.rite.span_at(v.start_s)
+        out.append(Finding("world", sp.section if sp else 0, sp.index if sp else None, sp.phrase if sp else "",
+                           f"({v.rule})", {"apart": "0.4 m between people", "surface": "feet on a floor",
+                                           "speed": "a walking pace", "solid": "nobody inside a solid"}[v.rule],
+                           f"worst {v.worst:.3f} over {v.start_s:.1f}–{v.end_s:.1f} s", "+".join(v.who), v.start_s))
+    return out
