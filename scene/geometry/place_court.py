@@ -107,10 +107,16 @@ def court(b: PlaceBuilder, h: Hall, rng: dict[str, float]) -> None:
     b.put("hall.outside_gate", "門外", (0, gate_y - 8, 0), source="經 §4 出迎于門外", status="derived",
           derivation="8 尺 south of the 門")
     gw = r.gate_width_chi / 2
-    left = [(-(gw + 4), gate_y + 8 + FILE * k, 0) for k in range(6)][::-1]
+    # 門左 puts the file west of the gate; how far west the text does not say. Behind the 侯 the arrows that
+    # miss fly on, so the file stands clear of their way: west of the 侯's half width plus 8 尺.
+    hou_half = rng["hou_half_width"]
+    lx = -max(gw + 4, hou_half + 8)
+    left = [(lx, gate_y + 8 + FILE * k, 0) for k in range(6)][::-1]
     b.put("hall.gate_left", "門左", left[0], facing="東面", source="經 §4 眾賓皆入門左東面北上",
-          status="derived", slots=left,
-          derivation="inside the gate on the west (left of one entering northward); a N–S file facing east, north end senior")
+          commentary="鄭 §10 初位門內東面", status="assumed", slots=left,
+          derivation=f"inside the gate on the west (left of one entering northward), x = {fmt(lx)}: clear of the "
+                     f"arrows' way behind the 侯 (half width {fmt(hou_half)} 尺 + 8); a N–S file facing east, "
+                     "north end senior")
     b.put("hall.gate_right", "門右", (gw + 4, gate_y + 8, 0), facing="西面", source="經 §4 主人以賓揖先入",
           commentary="鄭 §4 先入入門右西面", status="derived", derivation="inside the gate on the east, facing west")
     cw = r.court_width_chi
@@ -192,5 +198,9 @@ def people_below(b: PlaceBuilder, h: Hall) -> None:
           derivation=f"on the 西序 line x = {fmt(-h.xu_x)}, 3 尺 south of the 堂廉")
     b.put("pos.dafu_below", "大夫位 (賓南)", (-h.xu_x, -6, 0), facing="東面", source="經 §10 大夫降立于賓南",
           status="derived", derivation="3 尺 south of the 賓")
+    zb = [(-h.xu_x - 1, -9 - FILE * k, 0) for k in range(8)]
+    b.put("pos.zhongbin_below", "眾賓位 (大夫之南)", zb[0], facing="東面", source="經 §47 賓南眾賓皆降立于大夫之南少退北上",
+          commentary="記20 立者東面北上 (the 眾賓 who have no mat)", status="derived", slots=zb,
+          derivation="on the 西序 line south of the 大夫, 1 尺 back (少退), a N–S file facing east, north end senior")
     b.put("pos.zhuren_below", "主人位 (阼階東)", (h.stairs_x + h.stair_width / 2 + 3, -3, 0), facing="西面",
           source="經 §5 主人阼階東疑立", status="derived", derivation="east of the foot of the 阼階")

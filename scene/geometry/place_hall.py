@@ -78,6 +78,12 @@ def building(b: PlaceBuilder, h: Hall) -> None:
         # 4 尺 in / out, so whoever stands there leaves both lanes of the stair free
         b.put(f"hall.{side}_steps_top", f"{zh}上", (x, 4.0, h.height), source="經 §4 主人阼階上當楣北面再拜",
               derivation="on the 堂 at the head of the stair, 4 尺 in from the 堂廉", status="derived")
+        # 盡階不升堂: the highest 等 below the 堂 (the last 等 is flush with the 堂 itself)
+        k = max(1, h.steps - 1)
+        b.put(f"hall.{side}_steps_last", f"{zh} 盡階", (x, -h.tread * (h.steps - k + 0.5), h.tread_top(k)),
+              source="經 §12 笙一人盡階不升堂受爵; §30 升自西階盡階不升堂", status="derived",
+              derivation=f"等 {k} of {h.steps}: the highest one below the 堂 (the {h.steps}th is level with it), "
+                         f"z = {fmt(h.tread_top(k))} 尺")
         b.put(f"hall.{side}_steps_front", f"{zh}前", (x, -h.stair_run - 4, 0), source="經 §5 主人阼階前西面",
               derivation=f"on the ground 4 尺 south of the foot of the stair (run {fmt(h.stair_run)} 尺)",
               status="derived")

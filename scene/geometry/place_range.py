@@ -139,4 +139,5 @@ def shooting_range(b: PlaceBuilder, h: Hall) -> dict[str, float]:
     b.put("range.huozhe_offering_moved", "乏南 (薦俎)", (fa_x, fa_y - 4, 0), source="經 §34 辟設于乏南",
           commentary="鄭 §34 設于南右之也", derivation="4 尺 south of the 乏 (distance not stated; assumed)",
           status="assumed")
-    return {"wu_y": wu_y, "hou_y": hou_y, "fa_x": fa_x, "fa_y": fa_y, "hou_top": top, "hou_centre_z": centre_z}
+    return {"wu_y": wu_y, "hou_y": hou_y, "fa_x": fa_x, "fa_y": fa_y, "hou_top": top, "hou_centre_z": centre_z,
+            "hou_half_width": shang.chi / 2}

@@ -279,7 +279,8 @@ def _step(raw: dict[str, Any], sec_n: int, text: str, where: str, actors: dict[s
     _check_facing(raw.get("facing"), where)
     obj = raw.get("obj")
     owned = re.fullmatch(r"(bow|arrows)(?:\.([a-z0-9_]+))?", obj or "")
-    if obj is not None and obj not in things and not owned:
+    counters = re.fullmatch(r"counters\.(zhong|hand|right|left|spare)", obj or "")
+    if obj is not None and obj not in things and not owned and not counters:
         raise ChoreographyError(f"{where}: unknown object {obj!r}")
     if owned and owned[2] is not None and owned[2] not in actors:
         raise ChoreographyError(f"{where}: unknown actor {owned[2]!r} in object {obj!r}")

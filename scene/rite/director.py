@@ -25,6 +25,9 @@ from ..geometry.places import FACING_DEG
 from ..geometry.readings import Reading
 from .routes import Site, heading_deg
 from .shooting import ARROWS, RoundResult, demonstrate, shoot_round
+
+PILES = ("zhong", "hand", "right", "left", "spare")
+TOTAL_COUNTERS = 80      # 記62 箭籌八十
 from .state import (HAND_Z, KNEEL_S, POSTURES, SECTION_GAP_S, SPACING, TREAD_S, TURN_S, WALK_M_S,  # noqa: F401  (re-exported)
                     ActorState, ObjectState, Point, StageSpan, StepSpan, as_tuple)
 
@@ -101,13 +104,14 @@ class Director:
                 o = ObjectState()
                 o.events += [(0.0, "at", base), (0.0, "state", "stored")]
                 self.objects[oid] = o
-        for pile in ("zhong", "right", "left", "spare"):
+        # the 80 筭 (記62 箭籌八十) in five piles: in the 中, in the 釋獲者's hand, 右獲, 左獲, 餘 (中西)
+        for pile in PILES:
             o = ObjectState()
             place = {"zhong": "court.zhong", "right": "court.counters_right", "left": "court.counters_left",
-                     "spare": "court.counters_spare"}[pile]
+                     "spare": "court.counters_spare", "hand": "court.counters_spare"}[pile]
             o.events += [(0.0, "at", self._resolve(chor.parse_ref(place), None)), (0.0, "state", "0")]
             self.objects[f"counters.{pile}"] = o
-        self.counters = {"zhong": 0, "right": 0, "left": 0, "spare": 0}
+        self.counters = {p: 0 for p in PILES}
 
     def _kept(self, step: chor.Step) -> bool:
         if step.when is not None and not getattr(self.r, step.when):
@@ -271,10 +275,12 @@ class Director:
         a = self.actors[aid]
         if len(path) < 2:
             return t
-        t = self._departure(aid, t, path)
         if a.posture == "sit":                 # he rises before he goes (興, said or not)
+            t = self._departure(aid, t + KNEEL_S, path) - KNEEL_S
             self._event(aid, t, "posture", "stand")
             t += KNEEL_S
+        else:
+            t = self._departure(aid, t, path)
         self._key(aid, t, a.pos, a.heading)
         self._event(aid, t, "posture", "walk")
         for p, q in zip(path, path[1:]):
@@ -344,7 +350,7 @@ class Director:
         """The way from start to target, round the building, the furniture lying on the ground and
         everyone standing about; to or from 堂西 south of the 司馬 (記30)."""
         others = tuple(o.pos for k, o in self.actors.items() if k != aid and k not in ignore and o.visible)
-        via = self._by_sima(aid, start, target, via)
+        via = self._by_sima(aid, start, target, via, others)
         return self.site.route(start, target, stairs or self.c.actors[aid].stairs, via, others,
                                self._ground_things())
 
@@ -362,7 +368,8 @@ class Director:
                 out.append((oid, p[0] - hx, p[1] - hy, p[0] + hx, p[1] + hy))
         return tuple(out)
 
-    def _by_sima(self, aid: str, start: Point, target: Point, via: tuple[Point, ...]) -> tuple[Point, ...]:
+    def _by_sima(self, aid: str, start: Point, target: Point, via: tuple[Point, ...],
+                 others: tuple[Point, ...] = ()) -> tuple[Point, ...]:
         """記30 凡適堂西皆出入于司馬之南: a way on the ground into or out of 堂西, while the 司馬 holds
         his place in the court, goes by his south (unless the data already names how it goes)."""
         s = self.actors.get("xiang")
@@ -376,9 +383,12 @@ class Director:
         if not (at_west(start) ^ at_west(target)) or start[2] > 0.5 or target[2] > 0.5:
             return via
         x, y, _ = s.pos
-        going_west = target[0] < start[0]
-        pair = [(x + 2.5, y - 3.0, 0.0), (x - 2.5, y - 3.0, 0.0)]
-        return tuple(pair if going_west else pair[::-1])
+        # one point just south of him; the way on from it goes round whoever stands about (the route's work)
+        for dy in (3.0, 4.5, 6.0):
+            p = (x, y - dy, 0.0)
+            if all(math.dist(o[:2], p[:2]) > self.min_gap * 1.5 for o in others):
+                return (p,)
+        return (p,)
 
     def _facing(self, aid: str, facing: str | None) -> float | None:
         if facing is None:
@@ -393,6 +403,8 @@ class Director:
             return "弓"
         if oid.startswith("arrow."):
             return "矢"
+        if oid.startswith("counters."):
+            return "筭"
         return self.c.things[oid].name
 
     def _give(self, oid: str, t: float, src: str | None, dst: str | None, at: Point | None = None) -> None:
@@ -492,6 +504,8 @@ class Director:
             if step.role:
                 a.role = step.role
                 self._event(aid, t, "role", step.role)
+            if step.do in ("hand", "offer") and step.obj and step.to:
+                t = self._fetch(aid, t, step)            # 取…授: what he hands, he has first picked up
             if step.at is not None:
                 target = self._resolve(step.at, aid, extra_slot=i if step.at.slot is not None else 0)
                 if n > 1 and step.at.slot is None:
@@ -563,6 +577,26 @@ class Director:
             end = max(end, self._resume(entry, entry["ready"]))
         return end
 
+    def _fetch(self, aid: str, t: float, step: chor.Step) -> float:
+        """The giver of a hand-over goes and takes up, from where it lies, what he does not hold yet."""
+        for oid in self._objects_of(aid, step.obj, step.to):
+            if self._label(oid) in self.actors[aid].holding and self._lying.get(oid) is None:
+                continue
+            lying = self._lying.get(oid)
+            if lying is None:
+                continue                                  # in someone else's hands: his to give
+            x, y, z = lying
+            a = self.actors[aid]
+            d = math.dist(a.pos[:2], (x, y))
+            if d > 2.5:
+                ux, uy = (a.pos[0] - x) / d, (a.pos[1] - y) / d
+                t = self._goto(aid, t, self._free_spot(aid, (x + 1.8 * ux, y + 1.8 * uy, self.site.surface_z(
+                    x + 1.8 * ux, y + 1.8 * uy))))
+            t = self._turn(aid, t, heading_deg(self.actors[aid].pos, (x, y)))
+            self._give(oid, t + 0.5, None, aid)
+            t += 1.0
+        return t
+
     def _base_posture(self, aid: str) -> str:
         for _, kind, value in reversed(self.actors[aid].events):
             if kind == "posture" and value in ("sit", "stand"):
@@ -576,6 +610,9 @@ class Director:
             self.handovers.append((t0 - 0.5, t1 + 0.5, aid, step.to))   # within reach of each other
         if obj is None:
             return
+        if obj.startswith("counters."):
+            self._counter_act(step, aid, t0, t1)
+            return
         oids = self._objects_of(aid, obj, step.to)
         if do == "receive" and step.to is not None:
             for oid in oids:
@@ -585,6 +622,9 @@ class Director:
                 self._give(oid, t0, None, aid)
                 if oid == "jing":
                     self._obj(oid, t0, "state", "held")
+                if oid == "zhong":              # 退中與筭: the 筭 go with the 中
+                    for pile in self._piles():
+                        self._obj(pile, t0, "held", aid)
         elif do in ("hand", "offer") and step.to is not None:
             for oid in oids:
                 self._give(oid, t1, aid, step.to)
@@ -596,21 +636,83 @@ class Director:
                 at = self._resolve(step.at, aid)
             for oid in oids:
                 self._give(oid, t1, aid, None, at)
+            if obj == "zhong":
+                held = [p for p in self._piles() if self._lying.get(p) is None]
+                for k, pile in enumerate(held):      # in the 中, and the rest laid beside it (中西)
+                    off = 0.0 if pile == "counters.zhong" else -1.5 - 0.8 * k
+                    self._obj(pile, t1, "at", (at[0] + off, at[1], at[2]))
             if obj == "zhong" and self.counters["zhong"] == 0 and sum(self.counters.values()) == 0:
                 self._load_zhong(t1)
             if obj == "jing":
                 self._obj("jing", t1, "state", "leaning (倚旌于侯中)" if do == "lean" else "laid down")
+        elif do == "fill" and obj == "zhong":
+            self._fill_zhong(t1)
         elif do in ("tie", "untie") and obj == "hou_rope":
             self._obj("hou_rope", t1, "state", "tied (繫左下綱)" if do == "tie" else "untied (說)")
         elif do in ("raise_flag", "lower_flag") and obj == "jing":
             self._obj("jing", t0, "state", "raised (舉旌)" if do == "raise_flag" else "lowered (偃旌)")
 
     # ------------------------------------------------------------------ the 筭
+    def _counter_act(self, step: chor.Step, aid: str, t0: float, t1: float) -> None:
+        """The 筭 handled as the text handles them (§26): 一人執筭以從之 (take the bundle of 80), 興受筭
+        (receive it), 坐實八筭于中 (fill: eight into the 中), 橫委其餘于中西 (set the rest down west of it),
+        取中之八筭 (take the 中's eight into the hand; they are laid one a hit)."""
+        pile = step.obj[len("counters."):]
+        oid = step.obj
+        c = self.counters
+        if step.do == "take" and pile == "spare" and sum(c.values()) == 0:
+            self._counters(t0, spare=TOTAL_COUNTERS)
+            self._give(oid, t0, None, aid)
+        elif step.do == "take" and pile == "zhong":
+            self._counters(t0, hand=c["hand"] + c["zhong"], zhong=0)
+            self._give("counters.hand", t0, None, aid)
+        elif step.do == "take":
+            self._give(oid, t0, None, aid)
+        elif step.do == "receive" and step.to is not None:
+            self._give(oid, t0, step.to, aid)
+        elif step.do == "set_down":
+            at = self._resolve(step.at, aid) if step.at is not None else self._lying.get("zhong") or self.actors[aid].pos
+            self._give(oid, t1, aid, None, at)
+        else:
+            raise chor.ChoreographyError(f"{step.do} is not something done to the 筭 ({step.obj})")
+
+    def _fill_zhong(self, t: float) -> None:
+        """實八筭于中 / 改實八筭于中: eight from the rest into the 中 (where the 中 lies)."""
+        c = self.counters
+        n = min(8 - c["zhong"], c["spare"])
+        if n <= 0:
+            return
+        self._counters(t, zhong=c["zhong"] + n, spare=c["spare"] - n)
+        at = self._lying.get("zhong")
+        if at is not None:
+            self._obj("counters.zhong", t, "at", at)
+
+    def _piles(self) -> list[str]:
+        """The piles of 筭 there are (any with counters in them)."""
+        return [f"counters.{k}" for k, v in self.counters.items() if v > 0]
+
     def _load_zhong(self, t: float) -> None:
-        """§26 坐實八筭于中，橫委其餘于中西: 80 counters (記62 箭籌八十), 8 of them in the 中."""
-        total = sum(self.counters.values()) or 80
-        self._counters(t, zhong=8, right=self.counters["right"], left=self.counters["left"],
-                       spare=total - 8 - self.counters["right"] - self.counters["left"])
+        """§26 坐實八筭于中，橫委其餘于中西, when the data has not done it step by step: 80 counters
+        (記62 箭籌八十), 8 of them in the 中, the rest beside it."""
+        if sum(self.counters.values()) == 0:
+            self._counters(t, spare=TOTAL_COUNTERS)
+        self._fill_zhong(t)
+
+    def _ready_counters(self, t: float, who: str = "shihuozhe") -> None:
+        """Before a pair shoots (rounds 2–3): 取中之八筭改實八筭于中 — eight in his hand, eight in the 中."""
+        c = self.counters
+        if c["hand"] == 0 and c["zhong"] > 0:
+            self._counters(t, hand=c["zhong"], zhong=0)
+            self._obj("counters.hand", t, "held", who)
+        self._fill_zhong(t)
+
+    def _after_pair(self, t: float, who: str = "shihuozhe") -> None:
+        """若有餘筭則反委之，又取中之八筭改實八筭于中: what is left in his hand back beside the 中, the 中's
+        eight into his hand, eight more into the 中."""
+        c = self.counters
+        if c["hand"]:
+            self._counters(t, spare=c["spare"] + c["hand"], hand=0)
+        self._ready_counters(t + 0.5, who)
 
     def _counters(self, t: float, **changes: int) -> None:
         for k, v in changes.items():
@@ -618,3 +720,12 @@ class Director:
                 raise RuntimeError(f"counter pile {k} would go negative at {t:.1f}s")
             self.counters[k] = v
             self._obj(f"counters.{k}", t, "state", str(v))
+
+
+def _seg_dist(p: Point, a: Point, b: Point) -> float:
+    """Distance in plan from p to the segment ab."""
+    ax, ay, bx, by = a[0], a[1], b[0], b[1]
+    dx, dy = bx - ax, by - ay
+    L = dx * dx + dy * dy
+    u = 0.0 if L < 1e-12 else max(0.0, min(1.0, ((p[0] - ax) * dx + (p[1] - ay) * dy) / L))
+    return math.hypot(p[0] - ax - u * dx, p[1] - ay - u * dy)

@@ -282,12 +282,24 @@ class Site:
     def route(self, a: Point, b: Point, stairs: str = "west", via: tuple[Point, ...] = (),
               persons: tuple[Point, ...] = (), things: tuple = ()) -> list[Point]:
         """Polyline from a to b through ``via``, changing level only by ``stairs``,
-        walking round the obstacles and round the ``persons`` standing near the way."""
+        walking round the obstacles and round the ``persons`` standing near the way; a point on a
+        stair itself (盡階: the last 等 below the 堂) is reached by that stair's own treads."""
         pts = [a, *via, b]
         out: list[Point] = [a]
+        H = self.h.height
+        on_stair = lambda p: 1e-6 < p[2] < H - 1e-6       # noqa: E731
         for p, q in zip(pts, pts[1:]):
-            p_up, q_up = p[2] > self.h.height / 2, q[2] > self.h.height / 2
-            if p_up == q_up:
+            p_up, q_up = p[2] > H / 2, q[2] > H / 2
+            if on_stair(q) and p[2] < 1e-6:
+                side = "west" if q[0] < 0 else "east"
+                st = self.stair_points(side, up=True, lane=q[0] - (-1 if side == "west" else 1) * self.h.stairs_x)
+                leg = self._flat(p, st[0], persons, things) + [t for t in st[1:-1] if t[2] <= q[2] + 1e-6]
+            elif on_stair(p) and q[2] < 1e-6:
+                side = "west" if p[0] < 0 else "east"
+                st = self.stair_points(side, up=False, lane=p[0] - (-1 if side == "west" else 1) * self.h.stairs_x)
+                leg = [p, *[t for t in st[1:-1] if t[2] < p[2] - 1e-6], st[-1]] + \
+                    self._flat(st[-1], q, persons, things)[1:]
+            elif p_up == q_up:
                 leg = self._flat(p, q, persons, things)
             else:
                 st = self.stair_points(stairs, up=q_up, lane=self.lane(stairs, q_up))

@@ -260,7 +260,7 @@ class Rite:
             _, who, n = oid.split(".")
             return f"矢 ({self.names.get(who, who)} {n})"
         if oid.startswith("counters."):
-            return {"zhong": "筭 (中)", "right": "筭 (右獲)", "left": "筭 (左獲)", "spare": "筭 (餘)"}[oid[9:]]
+            return {"zhong": "筭 (中)", "right": "筭 (右獲)", "left": "筭 (左獲)", "spare": "筭 (餘)", "hand": "筭 (釋獲者執之)"}[oid[9:]]
         return self.choreography.things[oid].name
 
 

@@ -19,7 +19,8 @@ def run(acts: Acts, step: chor.Step, t0: float) -> float:
         for oid in mine[a]:
             acts.obj(oid, times[a] + 3.0, "held", a)
             acts.obj(oid, times[a] + 3.0, "state", "carried")
-        acts.add_label(a, times[a] + 3.0, "矢")
+        for _ in mine[a]:
+            acts.add_label(a, times[a] + 3.0, "矢")
         times[a] += 6.0
     bi = acts.resolve(step.at or chor.parse_ref("court.bi"), None)
     n_on = 0
@@ -34,7 +35,8 @@ def run(acts: Acts, step: chor.Step, t0: float) -> float:
             acts.obj(oid, times[a] + 1.5, "at", (x, bi[1], bi[2] + 0.3))
             acts.obj(oid, times[a] + 1.5, "state", "on the 楅 (北括)")
             n_on += 1
-        acts.drop_label(a, times[a] + 1.5, "矢")
+        for _ in mine[a]:
+            acts.drop_label(a, times[a] + 1.5, "矢")
         acts.pose(a, times[a] + 2.0, "stand")
         times[a] += 2.0
         times[a] = acts.walk(a, times[a], (stand[0], stand[1] - 3.0, 0.0))

@@ -16,8 +16,10 @@ def run(acts: Acts, step: chor.Step, t0: float) -> float:
         shots = [s for s in res.shots if s.pair == pair_index]
     for a in step.who:
         acts.hold(a, t0)
-    if rnd in (2, 3) and acts.counters["zhong"] < 8:
-        acts.load_zhong(t0)
+    if rnd in (2, 3):
+        if sum(acts.counters.values()) == 0:
+            acts.load_zhong(t0)
+        acts.ready_counters(t0)
     t = t0 + 1.0
     last_call = t
     for shot in shots:
@@ -30,8 +32,10 @@ def run(acts: Acts, step: chor.Step, t0: float) -> float:
         t = t_rel + 1.2
         if rnd >= 1 and shot.hit:
             last_call = _call(acts, t_land, shot, rnd)
-    if rnd in (2, 3):   # 若有餘筭則反委之，又取中之八筭改實八筭于中
-        acts.set_counters(t + 1.0, zhong=8, spare=acts.counters["spare"] + acts.counters["zhong"] - 8)
+    if rnd in (2, 3):   # 若有餘筭則反委之，又取中之八筭改實八筭于中 — once the last 筭 of the pair is laid
+        t_re = max(t, last_call + 0.8) + 1.0
+        acts.after_pair(t_re)
+        return t_re + 1.0
     return max(t, last_call) + 1.0
 
 
@@ -62,5 +66,5 @@ def _call(acts: Acts, t: float, shot, rnd: int) -> float:
         acts.say(s, t + 0.3, "釋獲")
         acts.say(s, t + 1.3, "")
         pile = "right" if shot.side == "right" else "left"
-        acts.set_counters(t + 0.8, zhong=acts.counters["zhong"] - 1, **{pile: acts.counters[pile] + 1})
+        acts.set_counters(t + 0.8, hand=acts.counters["hand"] - 1, **{pile: acts.counters[pile] + 1})
     return t + 1.2

@@ -102,7 +102,7 @@ class Ctx:
         if name in ("上射", "下射"):
             k = 0 if name == "上射" else 1
             return any(p[k] == aid for p in pairs) or (name == "上射" and aid == "sishe" and not pairs)
-        if name in ("耦", "射者", "勝者", "不勝者"):
+        if name in ("耦", "射者", "眾射者", "勝者", "不勝者"):
             return any(aid in p for p in pairs) or self.chor.actors[aid].archer
         if name in GROUPS:
             if aid in GROUPS[name]:
@@ -119,8 +119,6 @@ class Ctx:
             return aid in simple[name]
         if name in ("司馬", "司正"):
             return aid == "xiang" and role.startswith(name)
-        if name == "眾":
-            return True
         return False
 
     def segments_of(self, span: StepSpan, aid: str) -> list[ph.Segment]:

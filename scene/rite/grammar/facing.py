@@ -18,6 +18,8 @@ _SMALL = ("楅", "豐", "中", "篚", "洗", "乏", "侯", "物")
 _AT_THING = re.compile(r"于(" + "|".join(_SMALL) + r")")
 SIDE_TOLERANCE_DEG = 60.0
 WALKS = ("walk", "ascend", "descend", "enter", "exit", "approach", "retire")
+#: a character that ends a place word: before 東南面 / 西南面 … it makes the first character the place's side
+PLACE_END = "堂階楹序中洗篚席門侯乏楅物庭豐之"
 
 
 def governing_facing(ctx: Ctx, span, aid: str) -> tuple[str, int] | None:
@@ -28,7 +30,11 @@ def governing_facing(ctx: Ctx, span, aid: str) -> tuple[str, int] | None:
     chars = VERB_CHARS.get(span.do, "")
     for seg in ctx.segments_of(span, aid):
         for m in _FACING.finditer(text, seg.start, seg.end):
-            found.append((m.start(), m.group(0)))
+            word, start = m.group(0), m.start()
+            if len(word) == 3 and start > 0 and text[start - 1] in PLACE_END:
+                # 堂西南面, 阼階之東南面, 席東南面: a place and its side, then the facing (南面)
+                word, start = word[1:], start + 1
+            found.append((start, word))
         if verb_at is None and chars:
             verb_at = next((i for i in range(seg.start, seg.end) if text[i] in chars), None)
     if not found:

@@ -6,6 +6,11 @@ from ...text import passage
 from . import phrase as ph
 from .context import Ctx, Finding
 
+#: the names a 皆 is checked for: people the text can only mean one way
+GROUP_NAMES = ("三耦", "眾賓", "眾賓之長", "二人", "舉觶者", "工", "笙", "弟子", "賓", "主人", "大夫", "司射",
+               "司馬", "獲者", "釋獲者", "上射", "下射", "耦")
+
+
 def _rank(ctx: Ctx, aid: str) -> int:
     """Seniority within a group: the cast's order."""
     return list(ctx.chor.actors).index(aid)
@@ -32,6 +37,8 @@ def check(ctx: Ctx) -> list[Finding]:
             if not before:
                 continue
             group = [nm.word for nm in before if i - nm.end <= 4 and nm.start >= before[-1].start - 4]
+            if not all(g in GROUP_NAMES for g in group) or "若" in text[max(0, i - 8):i]:
+                continue            # 勝者 / 射者 change with the round; 若皆… is a condition, not a statement
             sps = [sp for sp in spans if sp.offset <= i < sp.offset + len(sp.phrase)]
             if not sps:
                 continue                    # acts not acted at all are the order rule's

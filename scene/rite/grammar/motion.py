@@ -139,29 +139,32 @@ def _arrives(ctx: Ctx, span, aid: str, place: str, word: str) -> list[Finding]:
 
 
 def _back(ctx: Ctx, span, aid: str, word: str) -> list[Finding]:
-    """反位: back where he stood before he last left a place he had held (≥ 4 s, ≥ 2 尺 away)."""
+    """反位 / 復位: back at his 位 — where he has stood longest, still, in the ten minutes before the step
+    (at least 10 s; a few steps away from it do not make a new 位)."""
     ts, v = ctx._pos[ctx.index[aid]]
     xyz = v[:, :3] / ctx.chi
-    i_end = int(np.searchsorted(ts, span.start_s, side="right")) - 1
-    held = None
-    k = i_end
-    while k > 0:
-        # a run of keys at one spot lasting ≥ 4 s, from which he then walked ≥ 2 尺 away
-        j = k
-        while j > 0 and np.allclose(xyz[j - 1], xyz[k], atol=0.05):
-            j -= 1
-        if ts[k] - ts[j] >= 4.0 and float(np.hypot(*(xyz[min(k + 1, len(ts) - 1)][:2] - xyz[k][:2]))) >= 0.0:
-            far = [i for i in range(k, i_end + 1) if float(np.hypot(*(xyz[i][:2] - xyz[k][:2]))) >= 2.0]
-            if far:
-                held = xyz[k]
+    t_end = span.start_s
+    lo = int(np.searchsorted(ts, t_end - 600.0))
+    hi = int(np.searchsorted(ts, t_end, side="right"))
+    spots: list[tuple[np.ndarray, float]] = []
+    for i in range(max(lo, 1), hi):
+        dt = min(ts[i], t_end) - max(ts[i - 1], t_end - 600.0)
+        if dt <= 0 or not np.allclose(xyz[i], xyz[i - 1], atol=0.05) or not ctx.visible(aid, float(ts[i])):
+            continue
+        for k, (p, tot) in enumerate(spots):
+            if float(np.hypot(*(p[:2] - xyz[i][:2]))) < 1.5 and abs(p[2] - xyz[i][2]) < 0.5:
+                spots[k] = (p, tot + dt)
                 break
-        k = j - 1
-    if held is None:
+        else:
+            spots.append((xyz[i], dt))
+    spots = [s for s in spots if s[1] >= 10.0]
+    if not spots:
         return []
     end = ctx.pos(aid, span.end_s)
-    d = float(np.hypot(*(end[:2] - held[:2])))
+    d = min(float(np.hypot(*(end[:2] - p[:2]))) for p, _ in spots)
     if d <= 1.5:
         return []
+    held = max(spots, key=lambda s: s[1])[0]
     return [Finding("motion", span.section, span.index, span.phrase, word,
-                    f"{aid} back at the 位 he held ({held[0]:.1f}, {held[1]:.1f}) 尺",
-                    f"ends {d:.1f} 尺 from it, at ({end[0]:.1f}, {end[1]:.1f})", aid, span.end_s)]
+                    f"{aid} back at a 位 he held (longest: ({held[0]:.1f}, {held[1]:.1f}) 尺)",
+                    f"ends {d:.1f} 尺 from the nearest, at ({end[0]:.1f}, {end[1]:.1f})", aid, span.end_s)]

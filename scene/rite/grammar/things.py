@@ -67,7 +67,7 @@ def _acts_move_things(ctx: Ctx) -> list[Finding]:
 def _counters(ctx: Ctx) -> list[Finding]:
     out = []
     d = ctx.rite.director
-    piles = [f"counters.{p}" for p in ("zhong", "right", "left", "spare")]
+    piles = [f"counters.{p}" for p in ("zhong", "hand", "right", "left", "spare")]
     if not all(p in d.objects for p in piles):
         return out
     evs = sorted({t for p in piles for t, k, _ in d.objects[p].events if k == "state"})
@@ -81,7 +81,7 @@ def _counters(ctx: Ctx) -> list[Finding]:
             reported += 1
             sp = ctx.rite.span_at(t)
             out.append(Finding("things", sp.section if sp else 0, sp.index if sp else None, sp.phrase if sp else "",
-                               "箭籌八十 (記62)", f"{TOTAL_COUNTERS} 筭 in all (中 + 右獲 + 左獲 + 餘)",
+                               "箭籌八十 (記62)", f"{TOTAL_COUNTERS} 筭 in all (中 + hand + 右獲 + 左獲 + 餘)",
                                f"{total} ({'+'.join(map(str, vals))}) at {t:.1f} s", "shihuozhe", t))
     # the 筭 stay with the 中: in it, or laid beside it (中西 / its right and left)
     zi = ctx.rite.object_ids.index("zhong") if "zhong" in ctx.rite.object_ids else None
@@ -90,6 +90,8 @@ def _counters(ctx: Ctx) -> list[Finding]:
         s = ctx.rite.sample(ts)
         oz = s["object_xyz_m"][:, zi, :2] / ctx.chi
         for p in piles:
+            if p == "counters.hand":
+                continue                 # in the 釋獲者's hand: where he goes, they go
             k = ctx.rite.object_ids.index(p)
             op = s["object_xyz_m"][:, k, :2] / ctx.chi
             n = np.array([int(ctx.rite._ostate.at(float(t))[k] or 0) for t in ts])
@@ -103,14 +105,28 @@ def _counters(ctx: Ctx) -> list[Finding]:
 
 
 def _arrows(ctx: Ctx) -> list[Finding]:
+    """What the hands show is what they hold: the 矢 an actor's hands show are the arrows whose last
+    event puts them in his hands (乘矢, 一个, 兼取乘矢 … all count)."""
     out = []
-    ts = np.arange(0.0, ctx.rite.duration, 2.0)
+    held: dict[str, list[tuple[float, float]]] = {}
+    for oid, o in ctx.rite.director.objects.items():
+        if not oid.startswith("arrow."):
+            continue
+        evs = sorted((e for e in o.events if e[1] in ("at", "held", "path")), key=lambda e: e[0])
+        for (t, k, v), nxt in zip(evs, evs[1:] + [(ctx.rite.duration + 1, "", None)]):
+            if k == "held":
+                held.setdefault(v, []).append((t, nxt[0]))
+    ts = np.arange(0.0, ctx.rite.duration, 2.0) + 0.05
     for aid in ctx.rite.actor_ids:
-        counts = [ctx.holding(aid, float(t)) for t in ts]
-        for t, h in zip(ts, counts):
-            m = re.search(r"矢×(\d+)", h or "")
-            if m and int(m.group(1)) > 4 and aid != "dizi_1" and aid != "dizi_2":
-                out.append(Finding("things", ctx.rite.stage_at(float(t)).n, None, "", "乘矢",
-                                   f"{aid} holding at most 4 arrows", f"{m.group(1)} at {t:.0f} s", aid, float(t)))
+        iv = held.get(aid, [])
+        for t in ts:
+            n_obj = sum(1 for a, b in iv if a <= t < b)
+            h = ctx.holding(aid, float(t)) or ""
+            m = re.search(r"矢(?:×(\d+))?", h)
+            n_lab = 0 if not m else int(m.group(1) or 1)
+            if n_obj != n_lab:
+                out.append(Finding("things", ctx.rite.stage_at(float(t)).n, None, "", "矢",
+                                   f"{aid}'s hands showing the arrows he holds ({n_obj})",
+                                   f"they show {n_lab} at {t:.0f} s", aid, float(t)))
                 break
     return out

@@ -32,23 +32,36 @@ def check(ctx: Ctx) -> list[Finding]:
 
 
 def _lane(ctx: Ctx) -> list[Finding]:
+    """The arrow's way: a wedge in plan from the shooter (LANE_MARGIN either side) widening to the 侯's
+    half width plus the margin at the 侯, and on beyond it (a miss flies on); anyone on the ground in it
+    while an arrow flies is a finding."""
     hou = ctx.lay["target.hou"]
-    half = hou.size_chi[0] / 2 + LANE_MARGIN_CHI
+    hou_half = hou.size_chi[0] / 2
+    hx, hy = hou.xyz_chi[0], hou.xyz_chi[1]
     out, seen = [], set()
     for t0, t1, oid in _flights(ctx):
         shooter = oid.split(".")[1]
+        sx, sy = ctx.pos(shooter, t0)[:2]
+        dx, dy = hx - sx, hy - sy
+        length = float(np.hypot(dx, dy))
+        if length < 1e-6:
+            continue
+        ux, uy = dx / length, dy / length
         for t in np.arange(t0, t1, 0.25):
             for aid in ctx.rite.actor_ids:
                 if aid == shooter or not ctx.visible(aid, t) or aid in seen:
                     continue
                 x, y, z = ctx.pos(aid, t)
-                if y < -0.5 and z < 0.05 and abs(x - hou.xyz_chi[0]) < half:
+                along = ((x - sx) * ux + (y - sy) * uy) / length
+                across = abs((x - sx) * uy - (y - sy) * ux)
+                if z < 0.05 and along > 0 and across < LANE_MARGIN_CHI + hou_half * along:
                     seen.add(aid)
                     sp = ctx.rite.span_at(t)
-                    where = "behind the 侯" if y < hou.xyz_chi[1] else "in the 侯道 lane"
+                    where = "behind the 侯" if along > 1 else "in the 侯道 lane"
                     out.append(Finding("world", sp.section, sp.index, sp.phrase, "(the arrow's way)",
-                                       f"{aid} out of the lane (|x| > {half:.0f} 尺) and not behind the 侯 while "
-                                       f"{oid} flies", f"{where} at ({x:.1f}, {y:.1f}) 尺, {t:.1f} s", aid, float(t)))
+                                       f"{aid} out of the arrow's way ({across:.0f} 尺 off the line; needs "
+                                       f"{LANE_MARGIN_CHI + hou_half * along:.0f}) while {oid} flies",
+                                       f"{where} at ({x:.1f}, {y:.1f}) 尺, {t:.1f} s", aid, float(t)))
         if len(seen) > 40:
             break
     return out
