@@ -38,9 +38,18 @@ def test_phases_in_the_order_of_the_rite():
 
 
 def test_every_phrase_is_in_its_passage():
+    """Each step's phrase stands verbatim at its offset: the first occurrence at or after the previous
+    step's (a phrase the text says twice, 揖 or 如初, is found where the text has reached)."""
+    from scene.text.jing import passage
     for s in C.sections:
+        text = passage(s.n).text
+        prev = 0
         for st in s.steps:
-            assert find_phrase(s.n, st.phrase) == st.offset
+            find_phrase(s.n, st.phrase)            # raises if absent
+            assert text[st.offset:st.offset + len(st.phrase)] == st.phrase, (s.n, st.phrase)
+            first_after = text.find(st.phrase, prev)
+            assert st.offset == (first_after if first_after >= 0 else text.find(st.phrase)), (s.n, st.phrase)
+            prev = st.offset
 
 
 def test_a_phrase_not_in_the_passage_fails_to_load(tmp_path):

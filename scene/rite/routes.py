@@ -58,6 +58,11 @@ class Box:
         return t1 - t0 > 1e-6
 
 
+#: furniture standing on the court floor for the whole rite: half sizes in 尺 (E–W, N–S) — the 洗, its
+#: 篚 (laid N–S, 南肆; about 2.4 × 1.2 尺, not stated) and the hung 磬
+FURNITURE_HALF = {"court.xi": (1.5, 1.5), "court.xi_basket": (0.6, 1.2), "court.qing": (2.5, 0.5)}
+
+
 class Site:
     """The walkable geometry of one layout."""
 
@@ -84,11 +89,12 @@ class Site:
         fa = layout["range.fa"]
         fx, fy = fa.xyz_chi[:2]
         self.fa = Box("乏", fx - fa.size_chi[0] / 2, fy - 0.3, fx + fa.size_chi[0] / 2, fy + 0.3)
-        xi = layout["court.xi"].xyz_chi
-        qing = layout["court.qing"].xyz_chi
+        furniture = []
+        for pid, (hx, hy) in FURNITURE_HALF.items():
+            x, y, _ = layout[pid].xyz_chi
+            furniture.append(Box(layout[pid].name, x - hx, y - hy, x + hx, y + hy))
         self.ground_obstacles = [self.platform, self.stairs["west"], self.stairs["east"], self.hou, self.fa,
-                                 Box("洗", xi[0] - 1.5, xi[1] - 1.5, xi[0] + 1.5, xi[1] + 1.5),
-                                 Box("磬", qing[0] - 2.5, qing[1] - 0.5, qing[0] + 2.5, qing[1] + 0.5)]
+                                 *furniture]
         # on the 堂: the two 楹 and the two 序 walls (and the 室/房 of a 庠)
         t_obs = []
         for side in ("west", "east"):

@@ -10,7 +10,7 @@ from . import pair as P
 from .base import Acts
 
 #: 尺 the pair keeps from the 楹 as it goes round it (the one nearer it a shoulder's width clear)
-PILLAR_CLEAR = 3.6
+PILLAR_CLEAR = 4.2
 
 
 def _wu(acts: Acts, who: tuple[str, ...]) -> list[Point]:

@@ -40,10 +40,12 @@ def parallel(points: list[Point], d: float) -> list[Point]:
 
 
 def abreast(acts: Acts, pair: tuple[str, str], t: float, target: Point, via: tuple[Point, ...] = (),
-            end_heading: float | None = None, half: float = HALF) -> float:
+            end_heading: float | None = None, half: float | None = None) -> float:
     """The pair walks side by side to ``target`` (the point between them on arrival), the first of the pair
     (the 上射) on the left; each first steps to his side of the way.  Returns the arrival time."""
     a, b = pair
+    if half is None:              # HALF 尺, and never closer than 0.56 m whatever the 尺 (周尺 8 寸 …)
+        half = max(HALF, 0.62 * acts.min_gap)
     pa, pb = acts.pos(a), acts.pos(b)
     mid = tuple((pa[c] + pb[c]) / 2 for c in range(3))
     center = acts.site.route(mid, target, acts.own_stairs(a), via, acts.others(pair), acts.ground_things())

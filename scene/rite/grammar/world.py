@@ -11,7 +11,7 @@ from .context import Ctx, Finding
 BODY_CHI = 1.0          # 尺: half a person's shoulder width (0.23 m under the 鄭 周尺)
 LANE_MARGIN_CHI = 4.0   # 尺 either side of the 侯 that the lane takes in
 #: things on the ground a walker goes round: layout places and movable objects
-GROUND_PLACES = ("court.xi", "court.xi_basket", "court.qing")
+REACH_CHI = 0.3         # 尺: a walker's body front from its centre line — he may come up to a thing, not over it
 GROUND_OBJECTS = ("zhong", "bi", "counters.zhong", "counters.spare", "counters.right", "counters.left")
 
 
@@ -74,13 +74,11 @@ def _furniture(ctx: Ctx) -> list[Finding]:
     s = ctx.rite.sample(ts)
     xyz = s["actor_xyz_m"] / ctx.chi
     vis = s["visible"]
-    things = []
-    for pid in GROUND_PLACES:
-        p = ctx.lay[pid]
-        size = p.size_chi or (1.5, 1.5, 1.0)
-        things.append((pid, np.tile(np.array(p.xyz_chi[:2]), (len(ts), 1)), max(size[0], size[1]) / 2))
-    radius = {"zhong": 1.2, "bi": 1.5, "counters.zhong": 0.4, "counters.spare": 1.0, "counters.right": 0.8,
-              "counters.left": 0.8}
+    from ..director import Director
+    from ..routes import FURNITURE_HALF
+    things = []          # (name, centre per sample, half sizes): the body may not reach over the thing
+    for pid, half in FURNITURE_HALF.items():
+        things.append((pid, np.tile(np.array(ctx.lay[pid].xyz_chi[:2]), (len(ts), 1)), half))
     for oid in GROUND_OBJECTS:
         if oid in ctx.rite.object_ids:
             k = ctx.rite.object_ids.index(oid)
@@ -89,20 +87,21 @@ def _furniture(ctx: Ctx) -> list[Finding]:
                 ts_, vs_ = ctx.rite._ostate.tracks[k]
                 n = np.array([int(v or 0) for v in vs_])[np.clip(np.searchsorted(ts_, ts, side="right") - 1, 0, None)]
                 pos = np.where((n > 0)[:, None], pos, np.inf)
-            things.append((oid, pos, radius[oid]))
+            things.append((oid, pos, Director.GROUND_THINGS[oid]))
     postures = {aid: np.array([ctx.posture(aid, float(t)) for t in ts[::4]]) for aid in ctx.rite.actor_ids}
     for k, aid in enumerate(ctx.rite.actor_ids):
         walking = np.repeat(postures[aid] == "walk", 4)[:len(ts)]
         on_ground = xyz[:, k, 2] < 0.05
-        for name, pos, r in things:
-            d = np.hypot(*(xyz[:, k, :2] - pos).T)
-            bad = walking & on_ground & vis[:, k] & (d < r + BODY_CHI * 0.6)
+        for name, pos, (hx, hy) in things:
+            gap = np.hypot(np.maximum(np.abs(xyz[:, k, 0] - pos[:, 0]) - hx, 0),
+                           np.maximum(np.abs(xyz[:, k, 1] - pos[:, 1]) - hy, 0))
+            bad = walking & on_ground & vis[:, k] & (gap < REACH_CHI)
             if bad.any():
                 i = int(np.argmax(bad))
                 sp = ctx.rite.span_at(float(ts[i]))
                 out.append(Finding("world", sp.section, sp.index, sp.phrase, "(furniture)",
-                                   f"{aid} walking round the {name} (≥ {r + BODY_CHI * 0.6:.1f} 尺 from its centre)",
-                                   f"{d[i]:.1f} 尺 at {ts[i]:.1f} s ({int(bad.sum())} samples)", aid, float(ts[i])))
+                                   f"{aid} walking round the {name} (≥ {REACH_CHI} 尺 from its edge)",
+                                   f"{gap[i]:.1f} 尺 at {ts[i]:.1f} s ({int(bad.sum())} samples)", aid, float(ts[i])))
     return out
 
 

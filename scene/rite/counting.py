@@ -1,0 +1,81 @@
+"""The 筭 (counters) as the text handles them: 80 (記62 箭籌八十) in five piles — in the 中, in the
+釋獲者's hand, 右獲, 左獲 and the rest (中西) — moved only by the acts that move them. A part of
+:class:`.director.Director`."""
+from __future__ import annotations
+
+from . import choreography as chor
+
+PILES = ("zhong", "hand", "right", "left", "spare")
+TOTAL_COUNTERS = 80      # 記62 箭籌八十
+
+
+class Counters:
+    """The director's 筭 bookkeeping (mixed into :class:`.director.Director`)."""
+
+    def _counter_act(self, step: chor.Step, aid: str, t0: float, t1: float) -> None:
+        """The 筭 handled as the text handles them (§26): 一人執筭以從之 (take the bundle of 80), 興受筭
+        (receive it), 坐實八筭于中 (fill: eight into the 中), 橫委其餘于中西 (set the rest down west of it),
+        取中之八筭 (take the 中's eight into the hand; they are laid one a hit)."""
+        pile = step.obj[len("counters."):]
+        oid = step.obj
+        c = self.counters
+        if step.do == "take" and pile == "spare" and sum(c.values()) == 0:
+            self._counters(t0, spare=TOTAL_COUNTERS)
+            self._give(oid, t0, None, aid)
+        elif step.do == "take" and pile == "zhong":
+            self._counters(t0, hand=c["hand"] + c["zhong"], zhong=0)
+            self._give("counters.hand", t0, None, aid)
+        elif step.do == "take":
+            self._give(oid, t0, None, aid)
+        elif step.do == "receive" and step.to is not None:
+            self._give(oid, t0, step.to, aid)
+        elif step.do == "set_down":
+            at = self._resolve(step.at, aid) if step.at is not None else self._lying.get("zhong") or self.actors[aid].pos
+            self._give(oid, t1, aid, None, at)
+        else:
+            raise chor.ChoreographyError(f"{step.do} is not something done to the 筭 ({step.obj})")
+
+    def _fill_zhong(self, t: float) -> None:
+        """實八筭于中 / 改實八筭于中: eight from the rest into the 中 (where the 中 lies)."""
+        c = self.counters
+        n = min(8 - c["zhong"], c["spare"])
+        if n <= 0:
+            return
+        self._counters(t, zhong=c["zhong"] + n, spare=c["spare"] - n)
+        at = self._lying.get("zhong")
+        if at is not None:
+            self._obj("counters.zhong", t, "at", at)
+
+    def _piles(self) -> list[str]:
+        """The piles of 筭 there are (any with counters in them)."""
+        return [f"counters.{k}" for k, v in self.counters.items() if v > 0]
+
+    def _load_zhong(self, t: float) -> None:
+        """§26 坐實八筭于中，橫委其餘于中西, when the data has not done it step by step: 80 counters
+        (記62 箭籌八十), 8 of them in the 中, the rest beside it."""
+        if sum(self.counters.values()) == 0:
+            self._counters(t, spare=TOTAL_COUNTERS)
+        self._fill_zhong(t)
+
+    def _ready_counters(self, t: float, who: str = "shihuozhe") -> None:
+        """Before a pair shoots (rounds 2–3): 取中之八筭改實八筭于中 — eight in his hand, eight in the 中."""
+        c = self.counters
+        if c["hand"] == 0 and c["zhong"] > 0:
+            self._counters(t, hand=c["zhong"], zhong=0)
+            self._obj("counters.hand", t, "held", who)
+        self._fill_zhong(t)
+
+    def _after_pair(self, t: float, who: str = "shihuozhe") -> None:
+        """若有餘筭則反委之，又取中之八筭改實八筭于中: what is left in his hand back beside the 中, the 中's
+        eight into his hand, eight more into the 中."""
+        c = self.counters
+        if c["hand"]:
+            self._counters(t, spare=c["spare"] + c["hand"], hand=0)
+        self._ready_counters(t + 0.5, who)
+
+    def _counters(self, t: float, **changes: int) -> None:
+        for k, v in changes.items():
+            if v < 0:
+                raise RuntimeError(f"counter pile {k} would go negative at {t:.1f}s")
+            self.counters[k] = v
+            self._obj(f"counters.{k}", t, "state", str(v))

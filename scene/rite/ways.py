@@ -1,0 +1,214 @@
+"""How people walk: the way planned round the building, the furniture on the ground and whoever stands
+about; timed so that whoever was timed first goes first (later walkers wait for the way to clear); 並行
+walks in step; 記30 by the 司馬's south. A part of :class:`.director.Director` (its walking, kept apart)."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .routes import heading_deg
+from .state import KNEEL_S, TREAD_S, TURN_S, Point, as_tuple
+
+
+class Ways:
+    """The director's walking (mixed into :class:`.director.Director`, whose state it uses)."""
+
+    def _timed(self, aid: str, t: float, path: list[Point]) -> list[tuple[float, Point, float]]:
+        """(time, point, heading) along a path walked from t, with turns at corners."""
+        heading = self.actors[aid].heading
+        out = [(t, path[0], heading)]
+        for p, q in zip(path, path[1:]):
+            d = math.dist(p[:2], q[:2])
+            if d < 1e-6 and abs(p[2] - q[2]) < 1e-6:
+                continue
+            hdg = heading_deg(p, q) if d > 1e-6 else heading
+            if abs(((hdg - heading + 180) % 360) - 180) > 20:
+                t += TURN_S
+                out.append((t, p, hdg))
+            climbing = abs(q[2] - p[2]) > 1e-6
+            t += max(d / self.speed, TREAD_S) if climbing else d / self.speed
+            out.append((t, as_tuple(q), hdg))
+            heading = hdg
+        return out
+
+    def _track_arrays(self, aid: str) -> np.ndarray:
+        keys = self.actors[aid].keys
+        cache = self._cache.get(aid)
+        if cache is None or len(cache) != len(keys):
+            cache = np.array(keys, dtype=float)
+            self._cache[aid] = cache
+        return cache
+
+    def _conflict(self, aid: str, timed: list[tuple[float, Point, float]]) -> bool:
+        """Would this walk pass within reach of someone (already timed) at the same moment?"""
+        ts = np.array([x[0] for x in timed])
+        pts = np.array([x[1] for x in timed])
+        if ts[-1] - ts[0] < 1e-6:
+            return False
+        # my walk, then a few seconds standing where I arrive (someone timed earlier may still pass there)
+        grid = np.append(np.arange(ts[0] + 0.2, ts[-1], 0.2), np.arange(ts[-1], ts[-1] + 3.0, 0.25))
+        me = np.column_stack([np.interp(grid, ts, pts[:, c]) for c in range(3)])
+        for other, o in self.actors.items():
+            # (someone already gone out was still walking out during my walk: not skipped)
+            if other == aid or other in self._exempt:
+                continue
+            k = self._track_arrays(other)
+            i0 = int(np.searchsorted(k[:, 0], ts[0], side="right"))
+            if i0 >= len(k) or (k[i0, 0] > grid[-1] and np.array_equal(k[i0, 1:4], k[i0 - 1, 1:4])):
+                # he stands still all the while: the route already goes round him, and waiting
+                # would not make him move
+                continue
+            them = np.column_stack([np.interp(grid, k[:, 0], k[:, c]) for c in (1, 2, 3)])
+            if (np.einsum("ij,ij->i", me - them, me - them) < self.min_gap ** 2).any():
+                return True
+        return False
+
+    def _departure(self, aid: str, t: float, path: list[Point]) -> float:
+        """When the way is clear: prioritised planning — who was timed first goes first, others
+        wait (up to 60 s, then go anyway and the audit will say so)."""
+        for _ in range(120):
+            if not self._conflict(aid, self._timed(aid, t, path)):
+                break
+            t += 0.5
+        return t
+
+    def _free_spot(self, aid: str, target: Point) -> Point:
+        """Nobody stands on someone else's spot: step aside from whoever already stands there
+        (except the other party of a hand-over, who may come within reach)."""
+        x, y, z = target
+        for _ in range(12):
+            crowd = [o.pos for k, o in self.actors.items() if k != aid and o.visible and k not in self._exempt
+                     and abs(o.pos[2] - z) < 1.0 and math.dist(o.pos[:2], (x, y)) < self.min_gap * 1.3]
+            if not crowd:
+                break
+            ox, oy, _ = min(crowd, key=lambda p: math.dist(p[:2], (x, y)))
+            dx, dy = x - ox, y - oy
+            d = math.hypot(dx, dy)
+            if d < 1e-6:
+                dx, dy, d = 1.0, 0.0, 1.0
+            x, y = ox + dx / d * self.min_gap * 1.35, oy + dy / d * self.min_gap * 1.35
+            z2 = self.site.surface_z(x, y)
+            if abs(z2 - z) > 1e-6 or self.site.solid_at(x, y, z) is not None:
+                x, y = target[0] - dy / d * self.min_gap * 1.35, target[1] + dx / d * self.min_gap * 1.35
+        return (x, y, self.site.surface_z(x, y))
+
+    def _walk_path(self, aid: str, t: float, path: list[Point]) -> float:
+        """Walk a polyline from time t (once the way is clear); returns the arrival time."""
+        a = self.actors[aid]
+        if len(path) < 2:
+            return t
+        if a.posture == "sit":                 # he rises before he goes (興, said or not)
+            t = self._departure(aid, t + KNEEL_S, path) - KNEEL_S
+            self._event(aid, t, "posture", "stand")
+            t += KNEEL_S
+        else:
+            t = self._departure(aid, t, path)
+        self._key(aid, t, a.pos, a.heading)
+        self._event(aid, t, "posture", "walk")
+        for p, q in zip(path, path[1:]):
+            d = math.dist(p[:2], q[:2])
+            if d < 1e-6 and abs(p[2] - q[2]) < 1e-6:
+                continue
+            hdg = heading_deg(p, q) if d > 1e-6 else a.heading
+            t = self._turn(aid, t, hdg) if abs(((hdg - a.heading + 180) % 360) - 180) > 20 else t
+            climbing = abs(q[2] - p[2]) > 1e-6
+            dt = max(d / self.speed, TREAD_S) if climbing else d / self.speed
+            t += dt
+            self._key(aid, t, as_tuple(q), hdg)
+        self._event(aid, t, "posture", "stand")
+        return t
+
+    def _walk_together(self, ids: tuple[str, ...], t: float, paths: list[list[Point]]) -> float:
+        """Walk several polylines with the same number of points in step (並行): all leave together
+        once the way is clear for all, and reach each point together; returns the arrival time."""
+        n = min(len(p) for p in paths)
+        if n < 2:
+            return t
+        saved = self._exempt
+        self._exempt = set(saved) | set(ids)          # partners walk beside each other by design
+        for _ in range(120):
+            if not any(self._conflict(a, self._timed(a, t, p)) for a, p in zip(ids, paths)):
+                break
+            t += 0.5
+        self._exempt = saved
+        for a in ids:
+            if self.actors[a].posture == "sit":
+                self._event(a, t, "posture", "stand")
+        if any(self.actors[a].posture == "stand" and self._base_posture(a) == "sit" for a in ids):
+            t += KNEEL_S
+        for a, p in zip(ids, paths):
+            self._key(a, t, self.actors[a].pos, self.actors[a].heading)
+            self._event(a, t, "posture", "walk")
+        for k in range(1, n):
+            segs = [(p[k - 1], p[k]) for p in paths]
+            dt = max(math.dist(a[:2], b[:2]) for a, b in segs) / self.speed
+            if dt < 1e-6:
+                continue
+            turn = any(abs(((heading_deg(a, b) - self.actors[i].heading + 180) % 360) - 180) > 20
+                       for i, (a, b) in zip(ids, segs) if math.dist(a[:2], b[:2]) > 1e-6)
+            if turn:
+                for i, (a, b) in zip(ids, segs):
+                    hd = heading_deg(a, b) if math.dist(a[:2], b[:2]) > 1e-6 else self.actors[i].heading
+                    self._key(i, t, self.actors[i].pos, self.actors[i].heading)
+                    self._key(i, t + TURN_S, self.actors[i].pos, hd)
+                t += TURN_S
+            t += dt
+            for i, (a, b) in zip(ids, segs):
+                hd = heading_deg(a, b) if math.dist(a[:2], b[:2]) > 1e-6 else self.actors[i].heading
+                self._key(i, t, as_tuple(b), hd)
+        for a in ids:
+            self._event(a, t, "posture", "stand")
+        return t
+
+    def _goto(self, aid: str, t: float, target: Point, stairs: str | None = None,
+              via: tuple[Point, ...] = ()) -> float:
+        a = self.actors[aid]
+        if math.dist(a.pos, target) < 0.05 and not via:
+            return t
+        return self._walk_path(aid, t, self._plan(aid, a.pos, target, stairs, via))
+
+    def _plan(self, aid: str, start: Point, target: Point, stairs: str | None = None,
+              via: tuple[Point, ...] = (), ignore: tuple[str, ...] = ()) -> list[Point]:
+        """The way from start to target, round the building, the furniture lying on the ground and
+        everyone standing about; to or from 堂西 south of the 司馬 (記30)."""
+        others = tuple(o.pos for k, o in self.actors.items() if k != aid and k not in ignore and o.visible)
+        via = self._by_sima(aid, start, target, via, others)
+        return self.site.route(start, target, stairs or self.c.actors[aid].stairs, via, others,
+                               self._ground_things())
+
+    #: things that lie on the ground for a while and that walkers go round: half sizes in 尺 (E–W, N–S)
+    GROUND_THINGS = {"zhong": (0.7, 1.3), "bi": (1.6, 0.4), "counters.zhong": (0.3, 0.3),
+                     "counters.spare": (0.6, 0.6), "counters.right": (0.5, 0.5), "counters.left": (0.5, 0.5)}
+
+    def _ground_things(self) -> tuple[tuple[str, float, float, float, float], ...]:
+        out = []
+        for oid, (hx, hy) in self.GROUND_THINGS.items():
+            p = self._lying.get(oid)
+            if p is not None and p[2] < 0.5 and p[1] > self.offstage[1] + 5:
+                if oid.startswith("counters.") and self.counters.get(oid[9:], 0) == 0:
+                    continue
+                out.append((oid, p[0] - hx, p[1] - hy, p[0] + hx, p[1] + hy))
+        return tuple(out)
+
+    def _by_sima(self, aid: str, start: Point, target: Point, via: tuple[Point, ...],
+                 others: tuple[Point, ...] = ()) -> tuple[Point, ...]:
+        """記30 凡適堂西皆出入于司馬之南: a way on the ground into or out of 堂西, while the 司馬 holds
+        his place in the court, goes by his south (unless the data already names how it goes)."""
+        s = self.actors.get("xiang")
+        if via or aid == "xiang" or s is None or not s.visible or not s.role.startswith("司馬"):
+            return via
+        post = self.lay["pos.sima"].xyz_chi
+        if math.dist(s.pos[:2], post[:2]) > 3.0 or s.posture == "walk":
+            return via
+        west = self.lay["hall.west_of_tang"].xyz_chi
+        at_west = lambda p: p[2] < 0.5 and math.dist(p[:2], west[:2]) < 14.0   # noqa: E731
+        if not (at_west(start) ^ at_west(target)) or start[2] > 0.5 or target[2] > 0.5:
+            return via
+        x, y, _ = s.pos
+        # one point just south of him; the way on from it goes round whoever stands about (the route's work)
+        for dy in (3.0, 4.5, 6.0):
+            p = (x, y - dy, 0.0)
+            if all(math.dist(o[:2], p[:2]) > self.min_gap * 1.5 for o in others):
+                return (p,)
+        return (p,)
