@@ -182,7 +182,8 @@ class Site:
         return ~crossed.any(axis=2)
 
     def _plan2d(self, a, b, obstacles: list[Box], cores: list[Box] = (),
-                core_clear: float | None = None, bounds: Box | None = None) -> list[tuple[float, float]]:
+                core_clear: float | None = None, bounds: Box | None = None,
+                widen: float = 0.0) -> list[tuple[float, float]]:
         """Shortest polyline a → b round the obstacles (Dijkstra on a visibility graph).
 
         Each obstacle is kept at CLEAR; people (``cores``, already their own size) at CLEAR
@@ -190,7 +191,7 @@ class Site:
         and an obstacle that holds a or b itself is ignored (someone is going right up to it)."""
         boxes: list[Box] = []
         for k, core in enumerate([*obstacles, *cores]):
-            grown = core.grow(self.CLEAR if (k < len(obstacles) or core_clear is None) else core_clear)
+            grown = core.grow(self.CLEAR + widen if (k < len(obstacles) or core_clear is None) else core_clear)
             if not (grown.contains(*a) or grown.contains(*b)):
                 boxes.append(grown)
             elif not (core.contains(*a) or core.contains(*b)):
@@ -231,14 +232,15 @@ class Site:
             path.append(int(prev[path[-1]]))
         return [(float(pts[i, 0]), float(pts[i, 1])) for i in reversed(path)]
 
-    def _flat(self, a: Point, b: Point, persons: tuple[Point, ...] = (), things: tuple = ()) -> list[Point]:
+    def _flat(self, a: Point, b: Point, persons: tuple[Point, ...] = (), things: tuple = (),
+              widen: float = 0.0) -> list[Point]:
         """Shortest way on one level; people standing near the way are walked round too, and on the
         ground the movable things lying there (``things``: (name, x0, y0, x1, y1) boxes)."""
         on = a[2] > self.h.height / 2
         obstacles = self.tang_obstacles if on else self.ground_obstacles + [Box(*t) for t in things]
         z = self.h.height if on else 0.0
         bounds = self.platform.grow(-0.3) if on else self.court
-        path = self._plan2d(a[:2], b[:2], obstacles, bounds=bounds)
+        path = self._plan2d(a[:2], b[:2], obstacles, bounds=bounds, widen=widen)
         half = self.person_half
         level = [p for p in persons if abs(p[2] - z) < self.h.height / 2]
         near: list[Point] = []
@@ -248,13 +250,13 @@ class Site:
                 break
             near += more
             cores = [Box("person", x - half, y - half, x + half, y + half) for x, y, _ in near]
-            found = self._plan2d(a[:2], b[:2], obstacles, cores, bounds=bounds)
+            found = self._plan2d(a[:2], b[:2], obstacles, cores, bounds=bounds, widen=widen)
             if len(found) == 2 and not self._visible(np.array([a[:2]]), np.array([b[:2]]), np.array(
                     [(c.x0, c.y0, c.x1, c.y1) for c in cores]))[0, 0]:
                 # no way round them at a comfortable distance: squeeze past at the closest allowed
                 tight = 0.41 / self.layout.reading.chi_m
                 cores = [Box("person", x - tight, y - tight, x + tight, y + tight) for x, y, _ in near]
-                found = self._plan2d(a[:2], b[:2], obstacles, cores, core_clear=0.0, bounds=bounds)
+                found = self._plan2d(a[:2], b[:2], obstacles, cores, core_clear=0.0, bounds=bounds, widen=widen)
             if len(found) == 2 and len(path) > 2:
                 break       # no way round them all: keep the way round the first ones
             path = found
@@ -286,10 +288,11 @@ class Site:
         return (x, y + dy, z)
 
     def route(self, a: Point, b: Point, stairs: str = "west", via: tuple[Point, ...] = (),
-              persons: tuple[Point, ...] = (), things: tuple = ()) -> list[Point]:
+              persons: tuple[Point, ...] = (), things: tuple = (), widen: float = 0.0) -> list[Point]:
         """Polyline from a to b through ``via``, changing level only by ``stairs``,
         walking round the obstacles and round the ``persons`` standing near the way; a point on a
-        stair itself (盡階: the last 等 below the 堂) is reached by that stair's own treads."""
+        stair itself (盡階: the last 等 below the 堂) is reached by that stair's own treads. ``widen``
+        keeps the way that much farther from the obstacles (the centre line of two walking abreast)."""
         pts = [a, *via, b]
         out: list[Point] = [a]
         H = self.h.height
@@ -299,21 +302,22 @@ class Site:
             if on_stair(q) and p[2] < 1e-6:
                 side = "west" if q[0] < 0 else "east"
                 st = self.stair_points(side, up=True, lane=q[0] - (-1 if side == "west" else 1) * self.h.stairs_x)
-                leg = self._flat(p, st[0], persons, things) + [t for t in st[1:-1] if t[2] <= q[2] + 1e-6]
+                leg = self._flat(p, st[0], persons, things, widen) + [t for t in st[1:-1] if t[2] <= q[2] + 1e-6]
             elif on_stair(p) and q[2] < 1e-6:
                 side = "west" if p[0] < 0 else "east"
                 st = self.stair_points(side, up=False, lane=p[0] - (-1 if side == "west" else 1) * self.h.stairs_x)
                 leg = [p, *[t for t in st[1:-1] if t[2] < p[2] - 1e-6], st[-1]] + \
-                    self._flat(st[-1], q, persons, things)[1:]
+                    self._flat(st[-1], q, persons, things, widen)[1:]
             elif p_up == q_up:
-                leg = self._flat(p, q, persons, things)
+                leg = self._flat(p, q, persons, things, widen)
             else:
                 st = self.stair_points(stairs, up=q_up, lane=self.lane(stairs, q_up))
-                leg = self._flat(p, st[0], persons, things) + st[1:-1] + self._flat(st[-1], q, persons, things)
+                leg = self._flat(p, st[0], persons, things, widen) + st[1:-1] + self._flat(st[-1], q, persons, things, widen)
             for pt in leg[1:] if out and math.dist(leg[0], out[-1]) < 1e-9 else leg:
                 if math.dist(pt, out[-1]) > 1e-9:
                     out.append(pt)
         return out
+
 
 
 def _near_path(p: Point, path: list[tuple[float, float]], d: float) -> bool:

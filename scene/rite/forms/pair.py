@@ -28,13 +28,12 @@ def parallel(points: list[Point], d: float) -> list[Point]:
             segs.append(arr[i, :2] - arr[i - 1, :2])
         if i < len(arr) - 1:
             segs.append(arr[i + 1, :2] - arr[i, :2])
-        n = np.zeros(2)
-        for v in segs:
-            L = np.linalg.norm(v)
-            if L > 1e-9:
-                n += np.array([v[1], -v[0]]) / L
+        ns = [np.array([v[1], -v[0]]) / np.linalg.norm(v) for v in segs if np.linalg.norm(v) > 1e-9]
+        n = sum(ns, np.zeros(2))
         L = np.linalg.norm(n)
-        n = n / L if L > 1e-9 else n
+        # the mitre: at a bend the offset grows (1/cos of half the bend, at most ×2) so that the two
+        # stay the same distance apart along both legs
+        n = n / L * min(2.0, len(ns) / L) if L > 1e-9 else n
         out.append((float(arr[i, 0] + d * n[0]), float(arr[i, 1] + d * n[1]), float(arr[i, 2])))
     return out
 
@@ -48,12 +47,23 @@ def abreast(acts: Acts, pair: tuple[str, str], t: float, target: Point, via: tup
         half = max(HALF, 0.62 * acts.min_gap)
     pa, pb = acts.pos(a), acts.pos(b)
     mid = tuple((pa[c] + pb[c]) / 2 for c in range(3))
-    center = acts.site.route(mid, target, acts.own_stairs(a), via, acts.others(pair), acts.ground_things())
+    center = acts.site.route(mid, target, acts.own_stairs(a), via, acts.others(pair), acts.ground_things(), widen=half)
     center = subdivide(center, STEP_CHI)
     if len(center) < 2:
         return t
+    # they meet abreast a little way along (clear of where both stand now), the nearer one first, so
+    # that neither steps across the other's spot
+    gap = acts.min_gap * 1.2
+    k = next((i for i, p in enumerate(center[:-1]) if math.dist(p[:2], pa[:2]) >= gap
+              and math.dist(p[:2], pb[:2]) >= gap), 0)
+    center = center[k:]
     left, right = parallel(center, -half), parallel(center, half)
-    times = {a: acts.walk(a, t, left[0]), b: acts.walk(b, t, right[0])}
+    if math.dist(pa[:2], left[0][:2]) <= math.dist(pb[:2], right[0][:2]):
+        ta = acts.walk(a, t, left[0])
+        times = {a: ta, b: acts.walk(b, ta, right[0])}
+    else:
+        tb = acts.walk(b, t, right[0])
+        times = {b: tb, a: acts.walk(a, tb, left[0])}
     t = acts.sync(pair, times)
     h0 = _heading(center[0], center[1])
     t = max(acts.turn(a, t, h0), acts.turn(b, t, h0))

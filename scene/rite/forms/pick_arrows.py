@@ -35,7 +35,9 @@ def run(acts: Acts, step: chor.Step, t0: float) -> float:
     for i, a in enumerate(who):
         if step.at is not None:
             target = acts.resolve(step.at, a, extra_slot=i if step.at.slot is not None else 0)
-            via = tuple(acts.resolve(v, a) for v in step.via)
+            # first a step back south from the 楅 (whose side he stands at), then on his way
+            back = (acts.pos(a)[0], bi[1] - 2.5, 0.0)
+            via = (back, *(acts.resolve(v, a) for v in step.via))
             times[a] = acts.walk(a, times[a] + 0.8 * i, acts.free_spot(a, target), None, via)
         times[a] = acts.turn(a, times[a], acts.facing(a, step.facing))
     return max(times.values())

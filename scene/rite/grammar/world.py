@@ -68,7 +68,8 @@ def _lane(ctx: Ctx) -> list[Finding]:
 
 
 def _furniture(ctx: Ctx) -> list[Finding]:
-    """A walker's body does not pass over small furniture standing on the ground."""
+    """A walker's body does not pass over small furniture standing on the ground (he may walk up to it:
+    the first and last 2 尺 of each walk are his coming to or leaving the thing he acts on)."""
     out = []
     ts = np.arange(0.0, ctx.rite.duration, 0.25)
     s = ctx.rite.sample(ts)
@@ -83,6 +84,8 @@ def _furniture(ctx: Ctx) -> list[Finding]:
         if oid in ctx.rite.object_ids:
             k = ctx.rite.object_ids.index(oid)
             pos = s["object_xyz_m"][:, k, :2] / ctx.chi
+            lifted = s["object_xyz_m"][:, k, 2] / ctx.chi > 0.5       # carried: not lying on the ground
+            pos = np.where(lifted[:, None], np.inf, pos)
             if oid.startswith("counters."):      # an empty pile is nothing to walk round
                 ts_, vs_ = ctx.rite._ostate.tracks[k]
                 n = np.array([int(v or 0) for v in vs_])[np.clip(np.searchsorted(ts_, ts, side="right") - 1, 0, None)]
@@ -91,6 +94,7 @@ def _furniture(ctx: Ctx) -> list[Finding]:
     postures = {aid: np.array([ctx.posture(aid, float(t)) for t in ts[::4]]) for aid in ctx.rite.actor_ids}
     for k, aid in enumerate(ctx.rite.actor_ids):
         walking = np.repeat(postures[aid] == "walk", 4)[:len(ts)]
+        walking &= _away_from_ends(xyz[:, k, :2], walking, 2.0)
         on_ground = xyz[:, k, 2] < 0.05
         for name, pos, (hx, hy) in things:
             gap = np.hypot(np.maximum(np.abs(xyz[:, k, 0] - pos[:, 0]) - hx, 0),
@@ -102,6 +106,17 @@ def _furniture(ctx: Ctx) -> list[Finding]:
                 out.append(Finding("world", sp.section, sp.index, sp.phrase, "(furniture)",
                                    f"{aid} walking round the {name} (≥ {REACH_CHI} 尺 from its edge)",
                                    f"{gap[i]:.1f} 尺 at {ts[i]:.1f} s ({int(bad.sum())} samples)", aid, float(ts[i])))
+    return out
+
+
+def _away_from_ends(xy: np.ndarray, walking: np.ndarray, d: float) -> np.ndarray:
+    """True where a walking sample is more than d from where that walk began and where it ends."""
+    out = np.zeros(len(walking), dtype=bool)
+    edges = np.flatnonzero(np.diff(np.r_[0, walking.astype(int), 0]))
+    for a, b in zip(edges[::2], edges[1::2]):
+        seg = xy[a:b]
+        far = (np.hypot(*(seg - xy[max(a - 1, 0)]).T) > d) & (np.hypot(*(seg - xy[min(b, len(xy) - 1)]).T) > d)
+        out[a:b] = far
     return out
 
 
