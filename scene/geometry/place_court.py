@@ -75,9 +75,9 @@ def court(b: PlaceBuilder, h: Hall, rng: dict[str, float]) -> None:
     others = [(sishe[0] - 4, pairs[-1][1] - FILE * (k + 1), 0) for k in range(6)]
     b.put("pos.other_shooters", "眾賓射位", others[0], facing="東面", source="經 §25 繼三耦之南而立東面北上",
           status="derived", slots=others, derivation="continuing the 三耦's file to the south")
-    b.put("pos.sima", "司馬位", (sishe[0], sishe[1] - 4, 0), facing="東面",
+    b.put("pos.sima", "司馬位", (sishe[0], sishe[1] - 6, 0), facing="東面",
           source="經 §21 反位立于司射之南; 記34 司射在司馬之北", status="derived",
-          derivation="4 尺 south of the 司射 (distance assumed)")
+          derivation="6 尺 south of the 司射 (distance assumed: clear of the pairs stepping out of their file)")
     b.put("pos.sima_at_bi", "楅南 (司馬)", (0, xi_y - 2, 0), facing="北面", source="經 §22 當楅南北面坐",
           status="derived", derivation="2 尺 south of the 楅, facing north")
     b.put("pos.bi_north", "楅北", (0, xi_y + 2, 0), source="經 §24 進坐…(上射東面下射西面) at the 楅",

@@ -3,6 +3,8 @@
 """
 from __future__ import annotations
 
+import math
+
 from .. import choreography as chor
 from ..state import SPACING
 from . import pair as P
@@ -80,11 +82,33 @@ def _pair(acts: Acts, step: chor.Step, pair: tuple[str, str], side: str, t: floa
         via = ()
         if step.via:
             sx_, sy_, sz_ = acts.resolve(chor.PlaceRef(step.via[0].text, step.via[0].place, None, None), up)
-            via = ((sx_ + 2.5, sy_ - SIMA_SOUTH, 0.0), (sx_ - 2.5, sy_ - SIMA_SOUTH, 0.0))
+            off = max(SIMA_SOUTH, 2.2 * acts.min_gap)    # round his south-east corner, a shoulder clear
+            via = ((sx_ + off, sy_ - off, 0.0), (sx_ - off, sy_ - off, 0.0))
         centre = tuple((targets[0][c] + targets[1][c]) / 2 for c in range(3))
         tt = P.abreast(acts, pair, t_go, (centre[0], centre[1] - 2.0, 0.0), via)
-        ends = {a: acts.walk(a, tt, acts.free_spot(a, targets[i])) for i, a in enumerate(pair)}
+        # each to his place, the 上射 first (the two places are side by side: one walking on while the
+        # other has already stopped would brush past him)
+        spots = {a: acts.free_spot(a, targets[i]) for i, a in enumerate(pair)}
+        order = max((pair, pair[::-1]), key=lambda o: _clearance(acts, o, spots))
+        ends = {}
+        for a in order:
+            ends[a] = acts.walk(a, max([tt, *ends.values()]), spots[a])
         return max(acts.turn(a, ends[a], acts.facing(a, step.facing)) for a in pair)
 
     P.post_crossing(acts, pair, t, on)
     return t
+
+
+def _clearance(acts: Acts, order: tuple[str, str], spots: dict) -> float:
+    """How near the two come if they go to their spots in this order (straight lines): the first passes
+    the second where he stands, then the second passes the first where he has stopped."""
+    a, b = order
+    pa, pb = acts.pos(a), acts.pos(b)
+    return min(_seg_dist(pb, pa, spots[a]), _seg_dist(spots[a], pb, spots[b]))
+
+
+def _seg_dist(p, a, b) -> float:
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    L = dx * dx + dy * dy
+    u = 0.0 if L < 1e-12 else max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / L))
+    return math.hypot(p[0] - a[0] - u * dx, p[1] - a[1] - u * dy)

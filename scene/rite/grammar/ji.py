@@ -152,8 +152,8 @@ def _ji39(ctx: Ctx) -> list[Finding]:
     xi_y = ctx.place("court.xi")[1]
     for sp in ctx.rite.spans:
         st = ctx.step_of(sp)
-        if st.obj != "bi" or sp.do != "set_down":
-            continue
+        if st.obj != "bi" or sp.do != "set_down" or "設楅" not in sp.phrase:
+            continue            # 記39 is how the 楅 is set up (設楅), not how it is put away (退楅)
         for aid, t0, t1 in sp.acts:
             hd = ctx.heading(aid, (t0 + t1) / 2)
             if ctx.posture(aid, (t0 + t1) / 2) != "sit" or angle_diff(hd, 180) > 35:
