@@ -9,7 +9,7 @@ every occurrence), ``things`` (no jumps, things move at the acts that move them,
 ``world`` (the arrow's way, furniture, bodies, and the audit's spacing, surfaces and speed).
 
 Deliberate exceptions, each with its reason and reference, and the subjects the text leaves implicit are
-data: ``assets/rite/grammar.toml`` (:mod:`.exceptions`).
+data: ``assets/grammar.toml`` (:mod:`.exceptions`).
 """
 from __future__ import annotations
 

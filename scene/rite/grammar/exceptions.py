@@ -1,4 +1,4 @@
-"""Deliberate exceptions and the subjects the text leaves implicit, as data: ``assets/rite/grammar.toml``.
+"""Deliberate exceptions and the subjects the text leaves implicit, as data: ``assets/grammar.toml``.
 
 ``[[exception]]`` — a finding the team accepts, with its reason and reference: ``rule``, ``section``,
 ``word`` (as the finding names it) and optionally ``step`` (1-based) and ``who``; ``reason`` and
@@ -18,7 +18,7 @@ from ...text import passage
 from ..choreography import ChoreographyError
 from .context import Finding
 
-FILE = ASSETS / "rite" / "grammar.toml"
+FILE = ASSETS / "grammar.toml"
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ class Name:
 @lru_cache(maxsize=64)
 def names_in(section: int) -> tuple[Name, ...]:
     """Every name of a person in the passage, longest match first, skipping words that only look like one,
-    plus the subjects the text leaves implicit (``assets/rite/grammar.toml`` [[subject]])."""
+    plus the subjects the text leaves implicit (``assets/grammar.toml`` [[subject]])."""
     from .exceptions import load
     text = passage(section).text
     out: list[Name] = [Name(s.name, s.start, s.start) for s in load()[1] if s.section == section]
