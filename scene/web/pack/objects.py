@@ -119,6 +119,7 @@ class _Objects:
                 n = 0
             if n <= 0:
                 return "", "fixed"
+            orient = "fixed"          # a pile in the hand is drawn as build_dynamic draws it: not turned with him
             desc, label = ("counters", n, round(float(p[2]), 4)), str(n)
             build = lambda b: meshes.props.counters(b, pid, p, state, chi, oid.endswith("zhong"))  # noqa: E731
             at = p
