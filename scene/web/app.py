@@ -100,7 +100,7 @@ class Service:
         self.packs_root = first.parent
         self.default_url = self._url(first)
         self.built.add(readings_mod.to_query(store.normalise(reading)))
-        self.font_urls = [f"xslpack/{self.font_dir.name}/{f.name}" for f in files]
+        self.font_urls = [f"xslfont/{f.name}" for f in files]
 
     def _url(self, d: Path) -> str:
         return f"xslpack/{d.relative_to(self.packs_root).as_posix()}/"
@@ -267,7 +267,8 @@ def build(server, service: Service) -> None:
     })
     state.client_only(*CLIENT_ONLY)
     server.enable_module({
-        "serve": {"xsl": str(WEB), "xslpack": str(service.packs_root), "xslout": str(service.out_dir)},
+        "serve": {"xsl": str(WEB), "xslpack": str(service.packs_root), "xslout": str(service.out_dir),
+                  "xslfont": str(service.font_dir)},
         "module_scripts": ["xsl/app.js"],
         "styles": ["xsl/app.css"],
     })
@@ -317,7 +318,8 @@ def main(argv: list[str] | None = None) -> int:
             service = Service(out_dir, reading, key)
             gl.result()
         build(server, service)
-        guard.install(server, guard.new_secret(), args.allow_origin, on_close=service.jobs.cancel)
+        secret = args.authKey if getattr(args, "authKey", None) not in (None, "", "wslink-secret") else guard.new_secret()
+        guard.install(server, secret, args.allow_origin, on_close=service.jobs.cancel)
     except (AppError, readings_mod.ReadingError, ValueError, OSError) as exc:
         print(f"app.py: error: {guard_short(str(exc).splitlines()[0] if str(exc) else type(exc).__name__, 200)}",
               file=sys.stderr)

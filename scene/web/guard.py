@@ -112,6 +112,7 @@ def install(server, secret: str, allowed_origins=(), on_close=None) -> None:
 
     from trame_server.protocol import CoreServer
     CoreServer.authentication_token = secret
+    server.cli.set_defaults(authKey=secret, authKeyFile=None)   # trame's start() reads the secret from the CLI
     try:
         server._options["ws_max_msg_size"] = MAX_MESSAGE     # frames of at most this (both ways)
     except (AttributeError, TypeError):
@@ -140,7 +141,7 @@ def install(server, secret: str, allowed_origins=(), on_close=None) -> None:
     server.controller.on_server_bind.add(bind)
 
 
-def _guard_handler(handler, allowed, on_close) -> None:
+def _guard_handler(handler, allowed, tab_left) -> None:
     import aiohttp.web as web
     plain_ws = handler.handleWsRequest
     plain_message = handler.onMessage
@@ -170,8 +171,8 @@ def _guard_handler(handler, allowed, on_close) -> None:
 
     async def on_close(client_id):
         await plain_close(client_id)
-        if on_close is not None:
-            on_close(client_id)
+        if tab_left is not None:
+            tab_left(client_id)
 
     handler.handleWsRequest = ws_request
     handler.onMessage = on_message
