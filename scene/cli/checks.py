@@ -65,6 +65,8 @@ def out_file(path, opt: str = "--out") -> Path:
         st = os.lstat(p)
     except FileNotFoundError:
         st = None
+    except NotADirectoryError:
+        raise ValueError(f"{opt} {short(p)}: a part of the path is a file, not a folder") from None
     except OSError as exc:
         raise ValueError(f"{opt} {short(p)}: {exc.strerror or exc}") from None
     if st is not None:
