@@ -236,16 +236,15 @@ function download(url, name) {
   a.href = url; a.download = name; document.body.appendChild(a); a.click(); a.remove();
 }
 
-// while an export waits, the tab asks where it stands in the server's queue (one export at a time)
+// while an export waits, the server tells this tab (only) its place in the queue (one export at a time)
+let queueWhat = '';
 function watchQueue(what) {
-  const id = setInterval(async () => {
-    try {
-      const q = await T.trigger('xsl_queue', []);
-      if (q && q.position > 0) set('busy', `${what}: waiting, number ${q.position} in the queue …`);
-      else if (q && q.running) set('busy', `${what} …`);
-    } catch (e) { /* the next tick asks again */ }
-  }, 1000);
-  return () => clearInterval(id);
+  queueWhat = what;
+  return () => { queueWhat = ''; };
+}
+function onQueue(pos) {
+  if (!queueWhat || typeof pos !== 'number') return;
+  set('busy', pos > 0 ? `${queueWhat}: waiting, number ${pos} in the queue …` : `${queueWhat} …`);
 }
 
 async function exportPng(size) {
@@ -391,6 +390,7 @@ async function boot() {
   lastStage = -1;
   onState(player.state());
   T.state.watch(['xsl_live'], (live) => follow(live));
+  T.state.watch(['xsl_queue_pos'], (pos) => onQueue(pos));
   if (again.role) setRole(again.role);
   // a presenter's free camera (orbit, zoom) reaches the followers too, a few times a second
   setInterval(() => { if (role === 'present' && player.free) publish(false); }, 250);

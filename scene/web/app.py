@@ -88,7 +88,8 @@ class Service:
         self.webpack = webpack
         self.store = store
         self.out_dir = out_dir
-        self.jobs = Jobs(out_dir)
+        from .guard import tell
+        self.jobs = Jobs(out_dir, tell=tell)
         self.presenter_key = presenter_key
         self._building: dict[str, asyncio.Future] = {}
         self.built: set[str] = set(readings_mod.PRESETS)     # readings a presenter may send followers to
@@ -312,7 +313,7 @@ def main(argv: list[str] | None = None) -> int:
         t0 = time.perf_counter()
         with concurrent.futures.ThreadPoolExecutor(1) as ex:   # the GL probe while the scene loads
             gl = ex.submit(check_gl)
-            out_dir = Path(tempfile.mkdtemp(prefix="xiangsheli-app-"))   # exports, removed when the app stops
+            out_dir = Path(tempfile.mkdtemp(prefix=f"xiangsheli-app-{os.getpid()}-"))   # exports; removed at exit
             atexit.register(shutil.rmtree, out_dir, True)
             key = args.presenter_key or live_mod.new_key()
             service = Service(out_dir, reading, key)

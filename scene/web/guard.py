@@ -21,6 +21,7 @@ seams wslink offers, without forking either library:
 """
 from __future__ import annotations
 
+import asyncio
 import contextvars
 import logging
 import secrets
@@ -34,12 +35,17 @@ MAX_MESSAGE = 256 * 1024
 PRE_AUTH_MESSAGE = 4096
 #: open websockets at once (tabs and viewers)
 MAX_CONNECTIONS = 200
+#: a tab's calls under way at once (more wait their turn)
+MAX_INFLIGHT = 4
 #: state keys a client may write (none: every per-tab key is client-only and never sent)
 WRITABLE: frozenset[str] = frozenset()
 #: the RPCs the page calls
 ALLOWED_RPC = frozenset({"trame.state.get", "trame.trigger", "trame.state.update", "trame.lifecycle.update",
                          "trame.error.client"})
 LIFECYCLES = frozenset({"client_connected", "client_unmounted", "client_exited"})
+
+#: the websocket handlers of this server (to tell one tab something: :func:`tell`)
+_handlers: list = []
 
 #: the websocket client id of the message being handled (triggers read it: who asked)
 CLIENT: contextvars.ContextVar[str] = contextvars.ContextVar("xsl_client", default="")
@@ -96,6 +102,13 @@ def page_html(www: Path, secret: str) -> bytes:
     return html.replace("<head>", "<head>" + inject, 1).encode("utf-8")
 
 
+def tell(client_id: str, state: dict) -> None:
+    """Push state keys to one tab only (a tab's RPCs run one after another, so it cannot ask while it waits)."""
+    for h in _handlers:
+        if client_id in h.connections:
+            h.publish("trame.state.topic", state, client_id=client_id)
+
+
 def origin_ok(request, allowed: frozenset[str]) -> bool:
     origin = request.headers.get("Origin")
     if origin is None:
@@ -137,6 +150,7 @@ def install(server, secret: str, allowed_origins=(), on_close=None) -> None:
         wsserver.app.router.add_get("/index.html", index)
         for handler in wsserver._ws_handlers:
             _guard_handler(handler, allowed, on_close)
+            _handlers.append(handler)
 
     server.controller.on_server_bind.add(bind)
 
@@ -155,7 +169,7 @@ def _guard_handler(handler, allowed, tab_left) -> None:
             return web.Response(status=503, text="too many connections")
         return await plain_ws(request)
 
-    async def on_message(is_binary, msg, client_id):
+    async def handle(is_binary, msg, client_id):
         try:
             await plain_message(is_binary, msg, client_id)
         except GuardError as exc:
@@ -168,8 +182,24 @@ def _guard_handler(handler, allowed, tab_left) -> None:
             ws = handler.connections.get(client_id)
             if ws is not None:
                 await ws.close(code=1002, message=b"bad message")
+        except (KeyError, ConnectionError):            # the tab left while its call ran
+            pass
+
+    inflight: dict[str, set] = {}
+
+    async def on_message(is_binary, msg, client_id):
+        """An authenticated tab's calls run beside its socket's reader (wslink awaits each one before it reads
+        the next message), so a tab that leaves mid-export is seen at once; at most MAX_INFLIGHT at a time."""
+        mine = inflight.setdefault(client_id, set())
+        if client_id not in handler.authentified_client_ids or len(mine) >= MAX_INFLIGHT:
+            await handle(is_binary, msg, client_id)
+            return
+        task = asyncio.ensure_future(handle(is_binary, msg, client_id))
+        mine.add(task)
+        task.add_done_callback(mine.discard)
 
     async def on_close(client_id):
+        inflight.pop(client_id, None)
         await plain_close(client_id)
         if tab_left is not None:
             tab_left(client_id)

@@ -36,7 +36,8 @@ class Job:
 
 
 class Jobs:
-    def __init__(self, out_dir: Path, workers: int = 1, per_tab: int = 1, ttl: float = 900.0) -> None:
+    def __init__(self, out_dir: Path, workers: int = 1, per_tab: int = 1, ttl: float = 900.0, tell=None) -> None:
+        self.tell = tell                    # tell(client, {"xsl_queue_pos": n}): the waiting tab sees its place
         self.out_dir = Path(out_dir)
         self.workers = max(1, workers)
         self.per_tab = max(1, per_tab)
@@ -51,6 +52,14 @@ class Jobs:
         return {"running": any(j.client == client for j in self.running),
                 "position": mine[0] + 1 if mine else 0, "waiting": len(self.queue)}
 
+    def _changed(self) -> None:
+        if self.tell is None:
+            return
+        for i, j in enumerate(self.queue):
+            self.tell(j.client, {"xsl_queue_pos": i + 1})
+        for j in self.running:
+            self.tell(j.client, {"xsl_queue_pos": 0})
+
     def cancel(self, client: str) -> int:
         """Cancel every export of a tab (it left); returns how many."""
         n = 0
@@ -64,6 +73,8 @@ class Jobs:
                     except (ProcessLookupError, PermissionError):
                         pass
         self.queue = [j for j in self.queue if not j.cancelled]
+        if n:
+            self._changed()
         return n
 
     async def run(self, client: str, kind: str, make) -> tuple[Path, Path]:
@@ -76,12 +87,14 @@ class Jobs:
         folder = self.out_dir / secrets.token_urlsafe(16)
         job = Job(client, kind, folder)
         self.queue.append(job)
+        self._changed()
         try:
             async with self._slot:
                 if job.cancelled:
                     raise JobError("cancelled")
                 self.queue.remove(job)
                 self.running.append(job)
+                self._changed()
                 folder.mkdir(parents=True)
                 argv, out, finish = make(folder)
                 code, text = await self._exec(job, argv)
@@ -101,6 +114,7 @@ class Jobs:
                 self.queue.remove(job)
             if job in self.running:
                 self.running.remove(job)
+            self._changed()
         asyncio.get_running_loop().call_later(self.ttl, shutil.rmtree, folder, True)
         return out, folder
 

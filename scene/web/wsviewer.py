@@ -34,6 +34,7 @@ class Viewer:
     received: list[tuple[float, dict]] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     answers: list[dict] = field(default_factory=list)
+    states: list[tuple[float, dict]] = field(default_factory=list)
     ws: object = None
     connected: asyncio.Event = field(default_factory=asyncio.Event)
     _rpc: int = 0
@@ -94,6 +95,7 @@ class Viewer:
         if rid.startswith("system:"):
             self.connected.set()
         elif rid.startswith("publish:trame.state.topic"):
+            self.states.append((now, full.get("result") or {}))
             live = (full.get("result") or {}).get("xsl_live")
             if live:
                 self.received.append((now, live))
