@@ -230,8 +230,11 @@ def test_exports_queue_one_at_a_time_and_a_tab_that_leaves_is_cancelled(app):
         vs, tasks, stop = await viewers(port, 3)
         calls = [asyncio.create_task(ask(v, "trame.trigger", ["xsl_export", ["zheng", 30.0, None, "plan", "1080p",
                                                                           False, "none"], {}], 300)) for v in vs]
-        await asyncio.sleep(2.0)
-        positions = [[s["xsl_queue_pos"] for _, s in v.states if "xsl_queue_pos" in s] for v in vs]
+        for _ in range(100):                                      # until every tab has heard its place
+            await asyncio.sleep(0.1)
+            positions = [[s["xsl_queue_pos"] for _, s in v.states if "xsl_queue_pos" in s] for v in vs]
+            if all(positions) and sorted(p[-1] for p in positions) == [0, 1, 2]:
+                break
         running = len(_children(proc.pid))
         done = await asyncio.gather(*calls)
         stop.set()
