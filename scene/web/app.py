@@ -94,10 +94,15 @@ class Service:
         self._building: dict[str, asyncio.Future] = {}
         self.built: set[str] = set(readings_mod.PRESETS)     # readings a presenter may send followers to
         store.clean_tmp()
-        with concurrent.futures.ThreadPoolExecutor(2) as ex:  # the pack and the font subset at once
+        # the font subset (pure-Python fontTools: a thread would share the GIL) in its own process while
+        # this one compiles the rite and builds the pack
+        import multiprocessing
+        ctx = multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
+        with concurrent.futures.ProcessPoolExecutor(1, mp_context=ctx) as ex:
             font = ex.submit(store.font_dir)
             first = store.pack_dir(reading)
             self.font_dir, files = font.result()
+        store.ready(self.font_dir.name, lambda tmp: None, ("cjk.otf",))   # verified, and kept by this process
         self.packs_root = first.parent
         self.default_url = self._url(first)
         self.built.add(readings_mod.to_query(store.normalise(reading)))
