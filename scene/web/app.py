@@ -39,6 +39,9 @@ from .guard import short as guard_short
 #: sizes the export button offers: name → (w, h)
 EXPORT_SIZES = {"1080p": (1920, 1080), "4K": (3840, 2160)}
 
+#: readings being built at once, at most (more: "try again")
+MAX_BUILDS = 6
+
 #: per-tab state: never sent to the server, never shared between tabs
 CLIENT_ONLY = (
     "t", "t_label", "duration", "stage_n", "stage_title", "step_phrase", "playing", "speed",
@@ -92,6 +95,7 @@ class Service:
         self.jobs = Jobs(out_dir, tell=tell)
         self.presenter_key = presenter_key
         self._building: dict[str, asyncio.Future] = {}
+        self._builder = None
         self.built: set[str] = set(readings_mod.PRESETS)     # readings a presenter may send followers to
         store.clean_tmp()
         # the font subset (pure-Python fontTools: a thread would share the GIL) in its own process while
@@ -132,7 +136,9 @@ class Service:
             return {"error": str(exc)}
         q = readings_mod.to_query(r)
         if q not in self._building:       # one build per reading, however many tabs ask at once
-            fut = asyncio.get_running_loop().run_in_executor(None, self.pack_url, r)
+            if len(self._building) >= MAX_BUILDS:
+                return {"error": f"the server is building {len(self._building)} other readings: try again in a minute"}
+            fut = asyncio.ensure_future(self._build(r))
             fut.add_done_callback(lambda _f: self._building.pop(q, None))   # the disk cache answers next time
             self._building[q] = fut
         try:
@@ -141,6 +147,23 @@ class Service:
             return {"error": f"reading {q}: {str(exc).splitlines()[0]}"}
         self.built.add(q)
         return {"url": url, "query": q, "title": r.title}
+
+    async def _build(self, r) -> str:
+        """A pack from the cache when it is there and sound; else built in a child process (its memory goes
+        back when it ends; one build at a time), then verified and kept here."""
+        loop = asyncio.get_running_loop()
+        if await loop.run_in_executor(None, self.store.existing, r) is not None:
+            return await loop.run_in_executor(None, self.pack_url, r)
+        if self._builder is None:
+            import multiprocessing
+            self._builder = concurrent.futures.ProcessPoolExecutor(
+                1, mp_context=multiprocessing.get_context("spawn"), max_tasks_per_child=1)
+        try:
+            await loop.run_in_executor(self._builder, self.store.build_elsewhere, r, sorted(map(str, self.store._handed)))
+        except concurrent.futures.process.BrokenProcessPool:
+            self._builder = None
+            raise RuntimeError("the pack builder stopped") from None
+        return await loop.run_in_executor(None, self.pack_url, r)
 
     def _served(self, out: Path, folder: Path) -> str:
         return f"xslout/{folder.name}/{out.name}"

@@ -197,8 +197,7 @@ def evict(budget: int | None = None) -> list[Path]:
 
 def pack_dir(reading=None, seed: int | None = None) -> Path:
     """A verified pack folder in the served cache (built when missing or damaged)."""
-    from ...geometry.readings import safe_name
-    from . import build_pack, dumps, pack_key          # late: tests replace build_pack
+    from . import build_pack, dumps                    # late: tests replace build_pack
     r = normalise(reading)
 
     def build(tmp: Path) -> None:
@@ -207,7 +206,26 @@ def pack_dir(reading=None, seed: int | None = None) -> Path:
         (tmp / "scene.json").write_bytes(dumps(manifest))
         del manifest, data
 
-    return ready(f"pack-{safe_name(r.name)}-{pack_key(r, seed)}", build, ("scene.json", "scene.bin"))
+    return ready(_pack_name(r, seed), build, ("scene.json", "scene.bin"))
+
+
+def _pack_name(r, seed) -> str:
+    from ...geometry.readings import safe_name
+    from . import pack_key
+    return f"pack-{safe_name(r.name)}-{pack_key(r, seed)}"
+
+
+def existing(reading=None, seed: int | None = None) -> Path | None:
+    """The pack folder when it is in the cache and sound (nothing is built), else None."""
+    r = normalise(reading)
+    d = roots()[0] / _pack_name(r, seed)
+    return d if d.exists() and verify(d, ("scene.json", "scene.bin")) is None else None
+
+
+def build_elsewhere(reading, protect: list[str], seed: int | None = None) -> str:
+    """:func:`pack_dir` in a child process, keeping the folders the parent handed out."""
+    _handed.update(Path(p) for p in protect)
+    return str(pack_dir(reading, seed))
 
 
 def font_dir() -> tuple[Path, list[Path]]:
