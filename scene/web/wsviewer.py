@@ -105,5 +105,10 @@ async def classroom(url: str, n: int, stop: asyncio.Event) -> tuple[list[Viewer]
     """Connect n viewers; returns them and their tasks once all have said hello."""
     viewers = [Viewer(url) for _ in range(n)]
     tasks = [asyncio.create_task(v.run(stop)) for v in viewers]
-    await asyncio.wait_for(asyncio.gather(*(v.connected.wait() for v in viewers)), 60)
+    try:
+        await asyncio.wait_for(asyncio.gather(*(v.connected.wait() for v in viewers)), 60)
+    except asyncio.TimeoutError:
+        errs = sorted({e for v in viewers for e in v.errors})
+        raise TimeoutError(f"{sum(not v.connected.is_set() for v in viewers)} of {n} viewers did not connect: "
+                           f"{errs[:3]}") from None
     return viewers, tasks
