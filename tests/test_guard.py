@@ -264,3 +264,15 @@ def test_exports_queue_one_at_a_time_and_a_tab_that_leaves_is_cancelled(app):
     assert busy == 1
     assert _children(proc.pid) == []                             # the exporter was killed
     assert {d.name for d in out_dir.iterdir()} == before         # and its work folder removed
+
+
+def test_origin_rule_own_host_allowed_list_and_star():
+    from types import SimpleNamespace
+    from scene.web.guard import origin_ok
+    req = lambda origin: SimpleNamespace(headers={"Host": "127.0.0.1:9000", **({"Origin": origin} if origin else {})})
+    assert origin_ok(req("http://127.0.0.1:9000"), frozenset())
+    assert not origin_ok(req("http://127.0.0.1:9001"), frozenset())
+    assert not origin_ok(req("null"), frozenset())
+    assert origin_ok(req("https://course.example"), frozenset({"https://course.example"}))
+    assert origin_ok(req("https://any.example"), frozenset({"*"}))
+    assert origin_ok(req(None), frozenset())            # not a browser: the secret decides
