@@ -2,8 +2,9 @@
 // The Vuetify layout (scene/ui.py) binds state and calls window.xsl.*; the player draws and plays;
 // the server is asked only for packs (a reading), exports and zips (trame triggers).
 import { Player } from './player.js';
+import { director } from './director.js';
 
-const VIEWS = ['overview', 'hall', 'range', 'plan', 'archer', 'target', 'guest'];
+const VIEWS = ['auto', 'overview', 'hall', 'range', 'plan', 'archer', 'target', 'guest'];
 const PARAMS = ['stage', 't', 'view', 'reading', 'classroom', 'present', 'follow'];
 
 let T = null;          // window.trame
@@ -332,6 +333,7 @@ async function boot() {
   const el = document.getElementById('xsl-view');
   player = new Player(el, { fontUrl: get('xsl_font_urls')[0], onState, onPick, onError: (m) => say(String(m)) });
   window.__xslPlayer = player;
+  player.use(director());
   await player.load(get('xsl_default_pack'));
   manifest = player.pack;
   fillNav();

@@ -1,6 +1,7 @@
 // The standalone page around the Player (player.html): stage list, transport, scrubber, the
 // section's text with the current phrase marked, the inspector, deep links, classroom keys.
 import { Player } from './player.js';
+import { director } from './director.js';
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -40,6 +41,8 @@ const player = new Player($('xsl-player'), {
   onPick: (info) => showInfo(info),
   onError: (e) => message(String(e && e.message || e)),
 });
+player.use(director());
+window.__xslPlayer = window.__xslPlayer || player;
 
 function updateUi(s) {
   $('xsl-play').classList.toggle('playing', s.playing);

@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from .buffer import Bin, batch_geometry, rounded
+from .buffer import Bin, batch_geometry, rounded, times_f32
 from .cast import actor_tracks, held_steps
 from .objects import hou_rope_variants, object_tracks
 from .texts import (VIEW_ORDER, camera_block, dim_rows, place_label_rows, place_rows, reading_block,  # noqa: F401
@@ -76,7 +76,16 @@ def build_pack(reading=None, seed: int | None = None, *, rite=None) -> tuple[dic
     manifest["places"] = place_rows(lay)
     manifest["place_labels"] = place_label_rows(lay)
     manifest["dims"] = dim_rows(lay)
+    manifest["director"] = director_block(bn, rite)
     return manifest, bn.bytes()
+
+
+def director_block(bn: Bin, rite) -> dict[str, Any]:
+    """The director's camera (view ``auto``) as a track: see ``scene.render.shots`` and PACK.md."""
+    from ...render import shots
+    tr = shots.track(rite)
+    return {"title": shots.TITLE, "t": bn.add(times_f32(tr.t), "f32", 1),
+            "v": bn.add(np.asarray(tr.v, np.float32), "f32", 7), "ease": bn.add(tr.ease.astype(np.uint8), "u8", 1)}
 
 
 def pack_key(reading, seed) -> str:
