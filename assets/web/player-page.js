@@ -143,6 +143,12 @@ function buildUi() {
   }
   const vs = $('xsl-view');
   vs.textContent = '';
+  if (player.pack.director) {
+    const o = document.createElement('option');
+    o.value = 'auto';
+    o.textContent = `A ${player.pack.director.title || 'auto'}`;
+    vs.append(o);
+  }
   for (const [i, v] of player.viewOrder.entries()) {
     const o = document.createElement('option');
     o.value = v;
