@@ -3,9 +3,10 @@
 // the server is asked only for packs (a reading), exports and zips (trame triggers).
 import { Player } from './player.js';
 import { director } from './director.js';
+import { lessons } from './lessons.js';
 
 const VIEWS = ['auto', 'overview', 'hall', 'range', 'plan', 'archer', 'target', 'guest'];
-const PARAMS = ['stage', 't', 'view', 'reading', 'classroom', 'present', 'follow'];
+const PARAMS = ['stage', 't', 'view', 'reading', 'classroom', 'present', 'follow', 'lesson'];
 
 let T = null;          // window.trame
 let player = null;
@@ -333,7 +334,9 @@ async function boot() {
   const el = document.getElementById('xsl-view');
   player = new Player(el, { fontUrl: get('xsl_font_urls')[0], onState, onPick, onError: (m) => say(String(m)) });
   window.__xslPlayer = player;
-  player.use(director());
+  const dir = director();
+  player.use(dir);
+  player.use(lessons({ director: dir, onError: (m) => say(String(m)) }));
   await player.load(get('xsl_default_pack'));
   manifest = player.pack;
   fillNav();

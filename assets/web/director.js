@@ -26,7 +26,7 @@ export function director(opts = {}) {
       b.textContent = '導演 (A)';
       b.title = "The director's camera: follows who acts (key A)";
       b.setAttribute('aria-pressed', 'true');
-      Object.assign(b.style, { position: 'absolute', top: '8px', right: '8px', zIndex: 20, font: '14px sans-serif',
+      Object.assign(b.style, { position: 'absolute', top: '8px', right: '8px', zIndex: 20, font: "14px 'XSLCJK', 'XSLCJK Fallback', 'Noto Sans CJK TC', sans-serif",
         padding: '4px 10px', borderRadius: '4px', border: '1px solid #333', cursor: 'pointer' });
       b.addEventListener('click', () => { if (this.on) this.disable(); else this.enable(); });
       if (getComputedStyle(p.container).position === 'static') p.container.style.position = 'relative';

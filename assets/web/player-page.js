@@ -2,6 +2,7 @@
 // section's text with the current phrase marked, the inspector, deep links, classroom keys.
 import { Player } from './player.js';
 import { director } from './director.js';
+import { lessons } from './lessons.js';
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -41,7 +42,9 @@ const player = new Player($('xsl-player'), {
   onPick: (info) => showInfo(info),
   onError: (e) => message(String(e && e.message || e)),
 });
-player.use(director());
+const dir = director();
+player.use(dir);
+player.use(lessons({ director: dir, onError: (m) => message(m) }));
 window.__xslPlayer = window.__xslPlayer || player;
 
 function updateUi(s) {

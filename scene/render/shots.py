@@ -34,6 +34,7 @@ MIN_FIG = 0.06        # of the frame height
 WINDOW_S = 8.0
 EASE_S = 1.5
 MARGIN = 0.9          # of the half frame
+PAD_M = 2.2           # ground kept around each person (what he stands by and acts on)
 BEARINGS = (180, 160, 200, 140, 220, 120, 240, 90, 270, 60, 300, 0, 20, 340, 30, 330)
 ELEVATIONS = (26.0, 14.0, 40.0, 6.0)
 ANGLES = (30.0, 48.0, 66.0)
@@ -213,7 +214,7 @@ def _heights_all(pos: np.ndarray, foc: np.ndarray, a: np.ndarray, feet: np.ndarr
 
 def frame(world: _World, feet: np.ndarray, extra: np.ndarray, prev_bearing: float | None):
     """The best shot of figures at ``feet`` (and the ``extra`` points): (camera vector, bearing, min height)."""
-    pad = np.array([(0, 0, 0), (0, 0, FIGURE_M), (1.2, 0, 0), (-1.2, 0, 0), (0, 1.2, 0), (0, -1.2, 0)])
+    pad = np.array([(0, 0, 0), (0, 0, FIGURE_M), (PAD_M, 0, 0), (-PAD_M, 0, 0), (0, PAD_M, 0), (0, -PAD_M, 0)])
     pts = (feet[:, None] + pad[None]).reshape(-1, 3)
     if len(extra):
         pts = np.vstack([pts, extra])
@@ -226,7 +227,7 @@ def frame(world: _World, feet: np.ndarray, extra: np.ndarray, prev_bearing: floa
     if ok.any():
         h = _heights_all(pos, foc, a, feet) if len(feet) else np.zeros(len(b))
         turn = np.zeros(len(b)) if prev_bearing is None else np.abs((b - prev_bearing + 180) % 360 - 180) / 180
-        score = np.minimum(h, 0.25) - 0.02 * turn + np.where(e >= 14, 0.004, 0.0)
+        score = np.minimum(h, 0.2) - 0.02 * turn + np.where(e >= 14, 0.004, 0.0)
         score[~ok] = -1e9
         k = int(np.argmax(score))
         return np.array([*pos[k], *foc[k], a[k]]), float(b[k]), float(h[k])

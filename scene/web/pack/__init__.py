@@ -77,6 +77,8 @@ def build_pack(reading=None, seed: int | None = None, *, rite=None) -> tuple[dic
     manifest["place_labels"] = place_label_rows(lay)
     manifest["dims"] = dim_rows(lay)
     manifest["director"] = director_block(bn, rite)
+    from ..lessons import lesson_block
+    manifest["lessons"] = lesson_block(rite)
     return manifest, bn.bytes()
 
 
@@ -93,6 +95,8 @@ def pack_key(reading, seed) -> str:
     from ...rite.cache import rite_key
     h = hashlib.sha256(rite_key(reading, seed).encode())
     from ...rite.cache import source_files
+    from ..lessons import lesson_bytes
+    h.update(lesson_bytes())
     for f in source_files(("render", "web")):
         try:
             h.update(f.read_bytes())
