@@ -66,9 +66,11 @@ export function lessons(opts = {}) {
       this.box = box;
       // the caption under the view, and its live text for screen readers
       const cap = el('div', { class: 'xsl-lesson-caption', role: 'status', 'aria-live': 'polite' });
-      Object.assign(cap.style, { position: 'absolute', left: '0', right: '0', bottom: '44px', zIndex: 19,
-        textAlign: 'center', pointerEvents: 'none', font: `600 max(20px, 4.8vh) ${FONT}`, color: '#ffffff',
-        textShadow: '0 0 4px #000', display: 'none' });
+      // white on a 78 % black band: contrast ≥ 7:1 over any picture (white behind: 1.05 / (0.048 + 0.05))
+      Object.assign(cap.style, { position: 'absolute', left: '50%', transform: 'translateX(-50%)', bottom: '48px',
+        zIndex: 19, maxWidth: '96%', textAlign: 'center', pointerEvents: 'none', font: `600 max(20px, 4.8vh) ${FONT}`,
+        color: '#ffffff', background: 'rgba(0, 0, 0, 0.78)', padding: '0.15em 0.6em', borderRadius: '6px',
+        display: 'none' });
       this.cap = cap;
       if (getComputedStyle(p.container).position === 'static') p.container.style.position = 'relative';
       p.container.append(box, cap);
@@ -181,7 +183,11 @@ export function lessons(opts = {}) {
       const txt = this.captionText(s);
       this.cap.style.display = txt ? '' : 'none';
       this.cap.style.whiteSpace = 'pre-line';
-      this.cap.textContent = txt;
+      this.cap.textContent = '';
+      if (s) {
+        this.cap.append(el('div', {}, this.lang === 'simp' ? (s.caption_s || s.caption) : s.caption));
+        if (s.en) { const e = el('div', { lang: 'en' }, s.en); e.style.fontSize = '0.7em'; e.style.fontWeight = '400'; this.cap.append(e); }
+      }
       const L = this.lesson;
       this.cap.dataset.stop = L ? `${this.i + 1}/${L.stops.length}` : '';
     },

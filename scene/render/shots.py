@@ -11,8 +11,8 @@ ease).  For each window:
 
 A shot is searched over compass bearings × elevations × view angles (the ``views._fit`` framing of
 the points), keeping only cameras inside the court walls (or under the eaves of the 堂, between the
-序) and under the roof line (the ridge), with no 楹 between the camera and anyone acting; the best is
-the one that draws the smallest of its figures tallest (a little preference to keep the bearing).
+序; or in front of the gate while the people are out there) and under the roof line (the ridge), with
+no 楹 between the camera and anyone acting; the best is the one that draws the smallest of its figures tallest (a little preference to keep the bearing).
 
 Pure numpy.  The track (``Track``): key times ``t``, cameras ``v`` (position, focal point, view angle)
 and ``ease`` flags — from key k to k+1 the camera holds key k unless key k+1 eases, then it blends with
@@ -86,6 +86,8 @@ class _World:
 
     def allows(self, pos: np.ndarray) -> bool:
         x, y, z = pos
+        if y <= self.gate_y - 1.0:                   # in front of the gate (only while people are out there)
+            return y >= self.gate_y - 40.0 and abs(x) <= self.cw + 10.0 and 0.5 <= z <= self.ridge
         if y <= -0.3:                                # in the court
             return abs(x) <= self.cw - 0.4 and y >= self.gate_y + 0.4 and 0.5 <= z <= self.ridge
         # on the 堂: under the eaves, between the 序, in front of the north wall
@@ -174,11 +176,17 @@ def _fit_all(pts: np.ndarray, b: np.ndarray, e: np.ndarray, a: np.ndarray, margi
     return focal + d * dist[:, None], focal
 
 
-def _allowed(world: _World, pos: np.ndarray) -> np.ndarray:
+def _allowed(world: _World, pos: np.ndarray, outside: bool = False) -> np.ndarray:
+    """Cameras inside the court or under the eaves of the 堂 (``outside``: or in front of the gate, when
+    the people are out there)."""
     x, y, z = pos.T
     court = (y <= -0.3) & (np.abs(x) <= world.cw - 0.4) & (y >= world.gate_y + 0.4) & (z >= 0.5) & (z <= world.ridge)
     hall = (y > -0.3) & (np.abs(x) <= world.xu - 0.4) & (y <= world.hall_y - 0.6) & \
         (z >= world.floor + 0.5) & (z <= world.eave - 0.2)
+    if outside:
+        gate = (y <= world.gate_y - 1.0) & (y >= world.gate_y - 40.0) & (np.abs(x) <= world.cw + 10.0) & \
+            (z >= 0.5) & (z <= world.ridge)
+        return court | hall | gate
     return court | hall
 
 
@@ -220,7 +228,7 @@ def frame(world: _World, feet: np.ndarray, extra: np.ndarray, prev_bearing: floa
         pts = np.vstack([pts, extra])
     b, e, a = _CAND
     pos, foc = _fit_all(pts, b, e, a)
-    ok = _allowed(world, pos)
+    ok = _allowed(world, pos, outside=bool(len(feet) and feet[:, 1].min() < world.gate_y))
     mids = feet + (0.0, 0.0, FIGURE_M * 0.6)
     if ok.any() and len(mids):
         ok[ok] = ~_hidden_all(world, pos[ok], mids)
@@ -335,7 +343,8 @@ def build_track(rite) -> Track:
         if cur is not None:
             need = np.vstack([feet, feet + (0, 0, FIGURE_M), extra])
             hc = float(figure_heights(cur, feet).min()) if len(feet) else 1.0
-            if _frames(cur, need) and (hc >= MIN_FIG or spread_m(feet) > 2 * world.cw) and hc <= 0.45 \
+            same_side = (cur[1] < world.gate_y) == bool(len(feet) and feet[:, 1].min() < world.gate_y)
+            if same_side and _frames(cur, need) and (hc >= MIN_FIG or spread_m(feet) > 2 * world.cw) and hc <= 0.45 \
                     and not world.hidden(cur[:3], feet + (0, 0, FIGURE_M * 0.6)):
                 continue                             # hold: the action is still in the shot, big enough
         v, b, h = frame(world, feet, extra, bearing)
