@@ -67,3 +67,45 @@ def test_bad_captions_arguments_are_one_line(tmp_path):
         r = subprocess.run([sys.executable, "-m", "scene", "captions", *a], cwd=ROOT, capture_output=True,
                            text=True, timeout=120)
         assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
+
+
+@pytest.mark.skipif(__import__("webtools").chromium_missing_reason() is not None, reason="no Chromium")
+def test_the_caption_line_and_the_classroom_keys(tmp_path, rite):
+    import webtools
+    from scene import webpack
+    from scene.web.captions import seed_lines
+    pack = tmp_path / "pack"
+    webpack.write_pack(pack)
+    webpack.write_font(pack / "font" / "cjk.otf")
+    steps = sorted(rite.spans, key=lambda s: (s.start_s, s.section, s.index))
+    lines = seed_lines(rite)
+    k = next(i for i, s in enumerate(steps) if lines[i] and s.end_s - s.start_s > 3 and s.section == 5)
+    t = (steps[k].start_s + steps[k].end_s) / 2
+    with webtools.site(pack) as (_, url), webtools.chromium() as b:
+        page = b.new_page(viewport={"width": 1280, "height": 720})
+        errors = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{url}player.html")
+        page.wait_for_function("document.body.dataset.ready", timeout=120_000)
+        page.evaluate(f"window.__xslPlayer.setTime({t})")
+        page.evaluate("() => window.__xslPlayer._nextFrame().then(() => new Promise(requestAnimationFrame))")
+        band = page.locator(".xsl-caption")
+        text = band.inner_text()
+        assert steps[k].phrase in text and lines[k] in text and band.get_attribute("aria-live") == "polite"
+        fs = page.evaluate("parseFloat(getComputedStyle(document.querySelector('.xsl-caption > div')).fontSize)")
+        assert fs >= 0.045 * 720
+        webtools.save_png(webtools.screenshot(page), Path("/tmp/cache-issue13-caption.png"))
+        # B blanks the screen, . brings it back
+        page.keyboard.press("b")
+        assert page.locator(".xsl-blank").is_visible()
+        page.keyboard.press(".")
+        assert not page.locator(".xsl-blank").is_visible()
+        # single-key shortcuts off: b and the space do nothing, PageDown still works
+        page.keyboard.press("Shift+K")
+        page.keyboard.press("b")
+        page.keyboard.press(" ")
+        assert not page.locator(".xsl-blank").is_visible() and not page.evaluate("window.__xslPlayer.playing")
+        stage0 = page.evaluate("window.__xslPlayer.state().stage")
+        page.keyboard.press("PageDown")
+        assert page.evaluate("window.__xslPlayer.state().stage") == stage0 + 1
+        assert not errors, errors

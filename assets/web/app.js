@@ -4,6 +4,8 @@
 import { Player } from './player.js';
 import { director } from './director.js';
 import { lessons } from './lessons.js';
+import { captions } from './captions.js';
+import { classroom } from './classroom.js';
 
 const VIEWS = ['auto', 'overview', 'hall', 'range', 'plan', 'archer', 'target', 'guest'];
 const PARAMS = ['stage', 't', 'view', 'reading', 'classroom', 'present', 'follow', 'lesson'];
@@ -334,9 +336,11 @@ async function boot() {
   const el = document.getElementById('xsl-view');
   player = new Player(el, { fontUrl: get('xsl_font_urls')[0], onState, onPick, onError: (m) => say(String(m)) });
   window.__xslPlayer = player;
+  player.use(classroom());
   const dir = director();
   player.use(dir);
   player.use(lessons({ director: dir, onError: (m) => say(String(m)) }));
+  player.use(captions());
   await player.load(get('xsl_default_pack'));
   manifest = player.pack;
   fillNav();

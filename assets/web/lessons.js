@@ -67,7 +67,7 @@ export function lessons(opts = {}) {
       // the caption under the view, and its live text for screen readers
       const cap = el('div', { class: 'xsl-lesson-caption', role: 'status', 'aria-live': 'polite' });
       // white on a 78 % black band: contrast ≥ 7:1 over any picture (white behind: 1.05 / (0.048 + 0.05))
-      Object.assign(cap.style, { position: 'absolute', left: '50%', transform: 'translateX(-50%)', bottom: '48px',
+      Object.assign(cap.style, { position: 'absolute', left: '50%', transform: 'translateX(-50%)', bottom: '150px',
         zIndex: 19, maxWidth: '96%', textAlign: 'center', pointerEvents: 'none', font: `600 max(20px, 4.8vh) ${FONT}`,
         color: '#ffffff', background: 'rgba(0, 0, 0, 0.78)', padding: '0.15em 0.6em', borderRadius: '6px',
         display: 'none' });

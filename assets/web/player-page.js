@@ -3,6 +3,8 @@
 import { Player } from './player.js';
 import { director } from './director.js';
 import { lessons } from './lessons.js';
+import { captions } from './captions.js';
+import { classroom } from './classroom.js';
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -42,9 +44,11 @@ const player = new Player($('xsl-player'), {
   onPick: (info) => showInfo(info),
   onError: (e) => message(String(e && e.message || e)),
 });
+player.use(classroom());
 const dir = director();
 player.use(dir);
 player.use(lessons({ director: dir, onError: (m) => message(m) }));
+player.use(captions());
 window.__xslPlayer = window.__xslPlayer || player;
 
 function updateUi(s) {

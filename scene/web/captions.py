@@ -52,6 +52,13 @@ def seed_sentence(phrase_simplified: str, section: int) -> str:
     return best.strip()
 
 
+def seed_lines(rite) -> list[str]:
+    """The seed's sentence for every step of the pack (``steps`` order), '' where it has none."""
+    from ..text.script import to_simplified
+    spans = sorted(rite.spans, key=lambda s: (s.start_s, s.section, s.index))
+    return [seed_sentence(to_simplified(s.phrase), s.section) if s.phrase else "" for s in spans]
+
+
 def cues(rite, lang: str = "trad") -> list[tuple[float, float, str]]:
     """(start, end, text) of every step with a phrase, in time order."""
     from ..text.script import to_simplified
