@@ -54,12 +54,14 @@ def framing_report(rite, track):
         v = track.at(tm)
         h = float(shots.figure_heights(v, feet).min())
         wide = shots.spread_m(feet) > 2 * world.cw
-        if _inside(v, np.vstack([feet, feet + (0, 0, shots.FIGURE_M)])) and (h >= shots.MIN_FIG or wide):
+        seen = not world.hidden(v[:3], feet + (0, 0, shots.FIGURE_M * 0.6))     # no 楹 or 序 in front
+        if seen and _inside(v, np.vstack([feet, feet + (0, 0, shots.FIGURE_M)])) and (h >= shots.MIN_FIG or wide):
             ok += 1
             if not wide:
                 hmin = min(hmin, h)
         else:
-            bad.append(f"§{sp.section}.{sp.index} {sp.phrase} ({sp.do}) t={tm:.1f}: height {h:.3f}")
+            bad.append(f"§{sp.section}.{sp.index} {sp.phrase} ({sp.do}) t={tm:.1f}: height {h:.3f}"
+                       + ("" if seen else ", hidden"))
     return n, ok, hmin, bad
 
 

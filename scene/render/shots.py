@@ -94,17 +94,8 @@ class _World:
         return abs(x) <= self.xu - 0.4 and y <= self.hall_y - 0.6 and self.floor + 0.5 <= z <= self.eave - 0.2
 
     def hidden(self, pos: np.ndarray, pts: np.ndarray) -> bool:
-        """A 楹 between the camera and any of the points (the points at half a figure's height)."""
-        for px, py in self.pillars:
-            d = pts[:, :2] - pos[:2]
-            c = np.array([px, py]) - pos[:2]
-            dd = np.maximum((d * d).sum(1), 1e-9)
-            s = (d @ c) / dd
-            near = np.hypot(pos[0] + s * d[:, 0] - px, pos[1] + s * d[:, 1] - py)
-            z = pos[2] + s * (pts[:, 2] - pos[2])
-            if np.any((s > 0.02) & (s < 0.98) & (near < self.pillar_r) & (z < self.pillar_top)):
-                return True
-        return False
+        """A 楹 or a 序 between the camera and any of the points (the points at half a figure's height)."""
+        return bool(_hidden_all(self, np.asarray(pos, float)[None], np.asarray(pts, float))[0])
 
 
 def _basis(pos, foc):
@@ -176,12 +167,12 @@ def _fit_all(pts: np.ndarray, b: np.ndarray, e: np.ndarray, a: np.ndarray, margi
     return focal + d * dist[:, None], focal
 
 
-def _allowed(world: _World, pos: np.ndarray, outside: bool = False) -> np.ndarray:
+def _allowed(world: _World, pos: np.ndarray, outside: bool = False, hall_ok: bool = True) -> np.ndarray:
     """Cameras inside the court or under the eaves of the 堂 (``outside``: or in front of the gate, when
     the people are out there)."""
     x, y, z = pos.T
     court = (y <= -0.3) & (np.abs(x) <= world.cw - 0.4) & (y >= world.gate_y + 0.4) & (z >= 0.5) & (z <= world.ridge)
-    hall = (y > -0.3) & (np.abs(x) <= world.xu - 0.4) & (y <= world.hall_y - 0.6) & \
+    hall = hall_ok & (y > -0.3) & (np.abs(x) <= world.xu - 0.4) & (y <= world.hall_y - 0.6) & \
         (z >= world.floor + 0.5) & (z <= world.eave - 0.2)
     if outside:
         gate = (y <= world.gate_y - 1.0) & (y >= world.gate_y - 40.0) & (np.abs(x) <= world.cw + 10.0) & \
@@ -201,6 +192,14 @@ def _hidden_all(world: _World, pos: np.ndarray, pts: np.ndarray) -> np.ndarray:
         near = np.hypot(pos[:, None, 0] + s * d[..., 0] - px, pos[:, None, 1] + s * d[..., 1] - py)
         z = pos[:, None, 2] + s * (pts[None, :, 2] - pos[:, None, 2])
         out |= np.any((s > 0.02) & (s < 0.98) & (near < world.pillar_r) & (z < world.pillar_top), axis=1)
+    # the 序 (the side walls of the 堂, x = ±xu, from the front to the back): no looking through them
+    for wx in (-world.xu, world.xu):
+        dx = pts[None, :, 0] - pos[:, None, 0]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            s = (wx - pos[:, None, 0]) / dx
+        y = pos[:, None, 1] + s * (pts[None, :, 1] - pos[:, None, 1])
+        z = pos[:, None, 2] + s * (pts[None, :, 2] - pos[:, None, 2])
+        out |= np.any((s > 0.0) & (s < 1.0) & (y > 0.2) & (y < world.hall_y) & (z < world.eave + 1.0), axis=1)
     return out
 
 
