@@ -95,6 +95,17 @@ def test_the_caption_line_and_the_classroom_keys(tmp_path, rite):
         fs = page.evaluate("parseFloat(getComputedStyle(document.querySelector('.xsl-caption > div')).fontSize)")
         assert fs >= 0.045 * 720
         webtools.save_png(webtools.screenshot(page), Path("/tmp/cache-issue13-caption.png"))
+        # a term of the seed's notes in the phrase: a click opens the note
+        from scene.web.captions import step_notes
+        notes = step_notes(rite)
+        j = next(i for i, s in enumerate(steps) if notes[i] and s.end_s - s.start_s > 3 and s.section >= 20)
+        page.evaluate(f"window.__xslPlayer.setTime({(steps[j].start_s + steps[j].end_s) / 2})")
+        page.evaluate("() => window.__xslPlayer._nextFrame().then(() => new Promise(requestAnimationFrame))")
+        page.locator(".xsl-term").first.click()
+        note = page.locator(".xsl-note")
+        assert note.is_visible() and any(f"（{n}）" in note.inner_text() for _, n in notes[j])
+        webtools.save_png(webtools.screenshot(page), Path("/tmp/cache-issue13-note.png"))
+        note.click()
         # B blanks the screen, . brings it back
         page.keyboard.press("b")
         assert page.locator(".xsl-blank").is_visible()
@@ -109,3 +120,14 @@ def test_the_caption_line_and_the_classroom_keys(tmp_path, rite):
         page.keyboard.press("PageDown")
         assert page.evaluate("window.__xslPlayer.state().stage") == stage0 + 1
         assert not errors, errors
+
+
+def test_step_notes_are_seed_notes_on_a_term_of_the_phrase(rite):
+    from scene.web.captions import step_notes
+    from scene.text.seed import seed_note
+    rows = step_notes(rite)
+    steps = sorted(rite.spans, key=lambda s: (s.start_s, s.section, s.index))
+    assert len(rows) == len(steps) and sum(map(bool, rows)) > 100
+    for s, row in zip(steps, rows):
+        for term, n in row:
+            assert term in s.phrase and s.section in seed_note(n).sections

@@ -59,6 +59,24 @@ def seed_lines(rite) -> list[str]:
     return [seed_sentence(to_simplified(s.phrase), s.section) if s.phrase else "" for s in spans]
 
 
+def step_notes(rite) -> list[list[list]]:
+    """For each step of the pack (``steps`` order): the seed's notes on a term of its phrase, as
+    [[term (繁, as in the phrase), seed note number], …] (the note's text is the pack's texts[n].seed)."""
+    from ..text.script import to_simplified
+    from ..text.seed import _FOLD, _headwords, seed_notes_for_section
+    out = []
+    for s in sorted(rite.spans, key=lambda s: (s.start_s, s.section, s.index)):
+        simp = to_simplified(s.phrase or "").translate(_FOLD)
+        row = []
+        for note in seed_notes_for_section(s.section):
+            for w in _headwords(note.text):
+                k = simp.find(w)
+                if len(w) >= 1 and k >= 0 and not any(r[1] == note.n for r in row):
+                    row.append([s.phrase[k:k + len(w)], note.n])
+        out.append(row)
+    return out
+
+
 def cues(rite, lang: str = "trad") -> list[tuple[float, float, str]]:
     """(start, end, text) of every step with a phrase, in time order."""
     from ..text.script import to_simplified

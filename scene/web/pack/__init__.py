@@ -79,8 +79,8 @@ def build_pack(reading=None, seed: int | None = None, *, rite=None) -> tuple[dic
     manifest["director"] = director_block(bn, rite)
     from ..lessons import lesson_block
     manifest["lessons"] = lesson_block(rite)
-    from ..captions import seed_lines
-    manifest["captions"] = {"seed": seed_lines(rite)}
+    from ..captions import seed_lines, step_notes
+    manifest["captions"] = {"seed": seed_lines(rite), "notes": step_notes(rite)}
     return manifest, bn.bytes()
 
 
