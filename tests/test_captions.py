@@ -93,7 +93,7 @@ def test_the_caption_line_and_the_classroom_keys(tmp_path, rite):
         text = band.inner_text()
         assert steps[k].phrase in text and lines[k] in text and band.get_attribute("aria-live") == "polite"
         fs = page.evaluate("parseFloat(getComputedStyle(document.querySelector('.xsl-caption > div')).fontSize)")
-        assert fs >= 0.045 * 720
+        assert fs >= 0.045 * page.evaluate("window.__xslPlayer.container.clientHeight")   # of the view's height
         webtools.save_png(webtools.screenshot(page), Path("/tmp/cache-issue13-caption.png"))
         # a term of the seed's notes in the phrase: a click opens the note
         from scene.web.captions import step_notes

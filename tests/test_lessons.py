@@ -83,7 +83,7 @@ def test_a_lesson_plays_and_page_down_goes_to_the_next_stop(tmp_path, rite):
         assert page.evaluate("window.__xslPlayer.t") > L["stops"][1]["t"] + 1.0       # it plays
         # the caption is big enough for a projector and readable (white on the scene, black halo)
         fs = page.evaluate("parseFloat(getComputedStyle(document.querySelector('.xsl-lesson-caption')).fontSize)")
-        assert fs >= 0.045 * 720
+        assert fs >= 0.045 * page.evaluate("window.__xslPlayer.container.clientHeight")   # of the view's height
         webtools.save_png(webtools.screenshot(page), Path("/tmp/cache-issue13-lesson.png"))
         page.keyboard.press("PageUp")
         assert L["stops"][0]["caption"] in cap.inner_text()

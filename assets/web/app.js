@@ -337,9 +337,10 @@ async function boot() {
   player = new Player(el, { fontUrl: get('xsl_font_urls')[0], onState, onPick, onError: (m) => say(String(m)) });
   window.__xslPlayer = player;
   player.use(classroom());
-  const dir = director();
+  const dir = director({ button: false });
   player.use(dir);
-  player.use(lessons({ director: dir, onError: (m) => say(String(m)) }));
+  player.use(lessons({ director: dir, onError: (m) => say(String(m)),
+    toolbarStyle: { top: 'auto', bottom: '8px', right: 'auto', left: '8px' } }));
   player.use(captions());
   await player.load(get('xsl_default_pack'));
   manifest = player.pack;

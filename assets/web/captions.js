@@ -18,7 +18,7 @@ export function captions(opts = {}) {
       Object.assign(band.style, { position: 'absolute', left: '50%', transform: 'translateX(-50%)', bottom: '48px',
         zIndex: 18, maxWidth: '96%', textAlign: 'center', pointerEvents: 'none', color: '#ffffff',
         background: 'rgba(0, 0, 0, 0.8)', padding: '0.1em 0.6em', borderRadius: '6px',
-        font: `600 max(18px, 4.6vh) ${FONT}`, display: 'none' });
+        font: `600 20px ${FONT}`, display: 'none' });
       this.phrase = document.createElement('div');
       this.sentence = document.createElement('div');
       Object.assign(this.sentence.style, { fontSize: '0.62em', fontWeight: '400' });
@@ -38,6 +38,8 @@ export function captions(opts = {}) {
     },
     onFrame() {
       const p = this.player;
+      const ch = p.container.clientHeight;
+      if (ch !== this._h) { this._h = ch; this.band.style.fontSize = `${Math.max(16, Math.ceil(0.047 * ch))}px`; }
       const s = p.state();
       const i = s.stepIndex;
       const key = `${this.on}|${i}|${this.lang}`;

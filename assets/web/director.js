@@ -29,6 +29,7 @@ export function director(opts = {}) {
       Object.assign(b.style, { position: 'absolute', top: '8px', right: '8px', zIndex: 20, font: "14px 'XSLCJK', 'XSLCJK Fallback', 'Noto Sans CJK TC', sans-serif",
         padding: '4px 10px', borderRadius: '4px', border: '1px solid #333', cursor: 'pointer' });
       b.addEventListener('click', () => { if (this.on) this.disable(); else this.enable(); });
+      if (opts.button === false) b.hidden = true;        // the page has its own control (the app's view buttons)
       if (getComputedStyle(p.container).position === 'static') p.container.style.position = 'relative';
       p.container.appendChild(b);
       this.button = b;
@@ -82,7 +83,7 @@ export function director(opts = {}) {
       const p = this.player;
       if (p) p.autoView = !this.on;     // the stage presets stay away while the director is on
       if (!this.button) return;
-      this.button.style.display = this.track ? '' : 'none';
+      this.button.style.display = this.track && opts.button !== false ? '' : 'none';
       this.button.setAttribute('aria-pressed', String(this.on));
       this.button.style.background = this.on ? '#1b4f72' : '#f4f1e8';
       this.button.style.color = this.on ? '#ffffff' : '#1a1a1a';

@@ -41,7 +41,7 @@ export function lessons(opts = {}) {
       this.player = p;
       const box = el('div', { class: 'xsl-lessons' });
       Object.assign(box.style, { position: 'absolute', top: '8px', right: '110px', zIndex: 20, font: `14px ${FONT}`,
-        display: 'flex', gap: '4px' });
+        display: 'flex', gap: '4px' }, opts.toolbarStyle || {});
       this.pick = el('select', { 'aria-label': 'Lesson 課' });
       this.pick.addEventListener('change', () => this.open(this.pick.value));
       this.tools = el('span');
@@ -68,7 +68,7 @@ export function lessons(opts = {}) {
       const cap = el('div', { class: 'xsl-lesson-caption', role: 'status', 'aria-live': 'polite' });
       // white on a 78 % black band: contrast ≥ 7:1 over any picture (white behind: 1.05 / (0.048 + 0.05))
       Object.assign(cap.style, { position: 'absolute', left: '50%', transform: 'translateX(-50%)', bottom: '150px',
-        zIndex: 19, maxWidth: '96%', textAlign: 'center', pointerEvents: 'none', font: `600 max(20px, 4.8vh) ${FONT}`,
+        zIndex: 19, maxWidth: '96%', textAlign: 'center', pointerEvents: 'none', font: `600 20px ${FONT}`,
         color: '#ffffff', background: 'rgba(0, 0, 0, 0.78)', padding: '0.15em 0.6em', borderRadius: '6px',
         display: 'none' });
       this.cap = cap;
@@ -192,6 +192,15 @@ export function lessons(opts = {}) {
       this.cap.dataset.stop = L ? `${this.i + 1}/${L.stops.length}` : '';
     },
     onFrame(T) {
+      // 4.7 % of the view's height, just above the caption line
+      const ch = this.player.container.clientHeight;
+      if (ch !== this._h) { this._h = ch; this.cap.style.fontSize = `${Math.max(16, Math.ceil(0.047 * ch))}px`; }
+      if (this.cap.style.display !== 'none') {
+        const band = this.player.container.querySelector('.xsl-caption');
+        const below = band && band.style.display !== 'none' ? band.offsetHeight + 8 : 0;
+        const want = `${48 + below}px`;
+        if (this.cap.style.bottom !== want) this.cap.style.bottom = want;
+      }
       if (this.playUntil !== null && T >= this.playUntil) { this.player.pause(); this.playUntil = null; }
       return false;
     },
