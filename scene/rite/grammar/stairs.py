@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...text import passage
 from .context import Ctx, Finding
 
 #: 由其階: one's own stairs — the 主人 (and the officers of his house who act as he does) 阼階, the rest 西階
@@ -38,7 +37,6 @@ def check(ctx: Ctx) -> list[Finding]:
     for span in ctx.rite.spans:
         if span.do in ("approach", "retire", "forfeit", "count"):
             continue           # forms: their own rules
-        text = passage(span.section).text
         for aid in span.who:
             segs = ctx.segments_of(span, aid)
             words = "".join(s.text for s in segs)
