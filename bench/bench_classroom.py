@@ -35,7 +35,7 @@ def drive(url: str, seconds: float, every: float, out: dict, go: threading.Event
         # gets no animation frames until something pokes it
         ctxs = [browser.new_context(viewport={"width": 1280, "height": 720}) for _ in range(2)]
         pres, fol = (c.new_page() for c in ctxs)
-        pres.goto(url + "?present=1&stage=14")
+        pres.goto(url + "?present=1&key=bench-presenter-key&stage=14")
         fol.goto(url + "?follow=1")
         for p in (pres, fol):
             p.wait_for_function(READY, timeout=120000)
@@ -71,7 +71,7 @@ def drive(url: str, seconds: float, every: float, out: dict, go: threading.Event
 
 async def main_async(args) -> None:
     port = free_port()
-    proc = start_app(port)
+    proc = start_app(port, "--presenter-key", "bench-presenter-key")
     url = f"http://127.0.0.1:{port}/"
     try:
         base = rss_mb(proc.pid)

@@ -9,13 +9,14 @@ import pytest
 
 from webtools import READY, chromium, chromium_missing_reason, free_port, start_app
 
+KEY = "classroom-test-key"
 pytestmark = pytest.mark.skipif(chromium_missing_reason() is not None, reason=str(chromium_missing_reason()))
 
 
 @pytest.fixture(scope="module")
 def port():
     p = free_port()
-    proc = start_app(p)
+    proc = start_app(p, "--presenter-key", KEY)
     yield p
     proc.terminate()
     proc.wait(10)
@@ -37,7 +38,7 @@ def test_presenter_drives_followers_and_viewers_while_others_explore(port):
         with chromium() as b:
             ctx = b.new_context(viewport={"width": 1024, "height": 640})
             pres, f1, f2, solo = (ctx.new_page() for _ in range(4))
-            pres.goto(url + "?present=1&stage=14")
+            pres.goto(url + f"?present=1&key={KEY}&stage=14")
             f1.goto(url + "?follow=1")
             f2.goto(url + "?follow=1&classroom=1")
             solo.goto(url)

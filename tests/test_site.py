@@ -79,3 +79,29 @@ def test_site_plays_from_a_plain_static_server(site):
     finally:
         srv.terminate()
         srv.wait(10)
+
+
+@pytest.mark.skipif(chromium_missing_reason() is not None, reason=str(chromium_missing_reason()))
+def test_site_refuses_a_pack_from_another_origin(site):
+    """?pack= naming another origin: the site's own pack plays and the page says the link was ignored."""
+    port = free_port()
+    srv = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1",
+                            "--directory", str(site)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}/"
+    try:
+        for _ in range(100):
+            try:
+                urllib.request.urlopen(base, timeout=1)
+                break
+            except OSError:
+                time.sleep(0.1)
+        with chromium() as b:
+            page = b.new_page(viewport={"width": 1280, "height": 720})
+            rec = RequestRecorder(page)
+            page.goto(base + "?pack=http://evil.example/pack/")
+            page.wait_for_function("window.__xslPlayer && window.__xslPlayer.stats().frames > 0", timeout=60000)
+            from urllib.parse import urlparse
+            assert not any(urlparse(u).hostname == "evil.example" for u in rec.urls), rec.urls
+            assert "not a file of this site" in page.inner_text("body")
+    finally:
+        srv.terminate()

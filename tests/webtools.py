@@ -201,7 +201,16 @@ def start_app(port: int, *extra: str, timeout: float = 240.0):
         if "open http://" in line:
             # keep reading its output so a chatty server never blocks on a full pipe
             threading.Thread(target=lambda: [None for _ in proc.stdout], daemon=True).start()
-            return proc
+            import socket
+            while time.time() < deadline:          # the line comes just before the server binds
+                try:
+                    socket.create_connection(("127.0.0.1", port), 0.5).close()
+                    return proc
+                except OSError:
+                    if proc.poll() is not None:
+                        break
+                    time.sleep(0.1)
+            break
     proc.kill()
     raise RuntimeError("the app did not start:\n" + "".join(lines))
 

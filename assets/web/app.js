@@ -4,7 +4,8 @@
 import { Player } from './player.js';
 
 const VIEWS = ['overview', 'hall', 'range', 'plan', 'archer', 'target', 'guest'];
-const PARAMS = ['stage', 't', 'view', 'reading', 'classroom', 'present', 'follow'];
+const PARAMS = ['stage', 't', 'view', 'reading', 'classroom', 'present', 'follow', 'key'];
+let presenterKey = '';   // ?key= (the presenter key the server printed); never written back to the address
 
 let T = null;          // window.trame
 let player = null;
@@ -138,6 +139,7 @@ function readParams() {
   const out = { problems: [] };
   for (const k of q.keys()) if (!PARAMS.includes(k)) out.problems.push(`unknown parameter '${k}'`);
   if (q.has('reading')) out.reading = q.get('reading');
+  if (q.has('key')) presenterKey = q.get('key').slice(0, 100);
   if (q.has('stage')) {
     const n = Number(q.get('stage'));
     if (!Number.isInteger(n) || !stageOf(n)) out.problems.push(`stage=${q.get('stage')} is not a section of the rite (1–${manifest.stages.length})`);
@@ -234,23 +236,36 @@ function download(url, name) {
   a.href = url; a.download = name; document.body.appendChild(a); a.click(); a.remove();
 }
 
+// while an export waits, the server tells this tab (only) its place in the queue (one export at a time)
+let queueWhat = '';
+function watchQueue(what) {
+  queueWhat = what;
+  return () => { queueWhat = ''; };
+}
+function onQueue(pos) {
+  if (!queueWhat || typeof pos !== 'number') return;
+  set('busy', pos > 0 ? `${queueWhat}: waiting, number ${pos} in the queue …` : `${queueWhat} …`);
+}
+
 async function exportPng(size) {
   set('busy', `rendering a ${size} PNG with the still exporter …`);
+  const stop = watchQueue(`rendering a ${size} PNG`);
   try {
     const s = player.state();
     const res = await T.trigger('xsl_export', [get('reading_q'), s.t, player.camera(), s.view || get('view'), size, !!get('labels'), get('roof')]);
     if (!res || res.error) { say(res ? res.error : 'the server did not answer'); return; }
     download(res.url, res.name);
-  } finally { set('busy', ''); }
+  } finally { stop(); set('busy', ''); }
 }
 
 async function exportZip(size) {
   set('busy', `rendering every stage at ${size} (about a minute) …`);
+  const stop = watchQueue(`rendering every stage at ${size}`);
   try {
     const res = await T.trigger('xsl_zip', [get('reading_q'), size]);
     if (!res || res.error) { say(res ? res.error : 'the server did not answer'); return; }
     download(res.url, res.name);
-  } finally { set('busy', ''); }
+  } finally { stop(); set('busy', ''); }
 }
 
 // ---------------------------------------------------------------- classroom & keys
@@ -299,11 +314,33 @@ function publish(force) {
   if (!force && key === lastSent && !(p.playing && now - lastSentAt > 2000)) return;
   lastSent = key; lastSentAt = now;
   p.seq = ++liveSeq;
-  T.trigger('xsl_present', [p]);
+  T.trigger('xsl_present', [p, presenterKey]).then((res) => {
+    if (res && res.error && role === 'present') { setRole(''); say(res.error); }
+  });
+}
+
+// a follower applies only what it can: the server checked it, and this checks again (a page must not break)
+const finite = (x) => typeof x === 'number' && Number.isFinite(x);
+const vec3 = (v) => Array.isArray(v) && v.length === 3 && v.every((c) => finite(c) && Math.abs(c) <= 1e4);
+function liveOk(live) {
+  if (!live || typeof live !== 'object' || !manifest) return false;
+  if (!Number.isInteger(live.stage) || !finite(live.t) || live.t < 0) return false;
+  if (typeof live.playing !== 'boolean' || !finite(live.speed) || live.speed <= 0 || live.speed > 16) return false;
+  if (live.view !== undefined && live.view !== null && !VIEWS.includes(live.view)) return false;
+  if (!finite(live.client_ms)) return false;
+  if (live.reading !== null && live.reading !== undefined && (typeof live.reading !== 'string' || live.reading.length > 300)) return false;
+  const c = live.camera;
+  if (c !== null && c !== undefined) {
+    if (typeof c !== 'object' || !vec3(c.position) || !vec3(c.focal_point) || !vec3(c.view_up)) return false;
+    if (!finite(c.view_angle) || c.view_angle < 1 || c.view_angle > 120 || typeof c.parallel !== 'boolean') return false;
+    if (!finite(c.parallel_scale) || c.parallel_scale <= 0) return false;
+  }
+  return true;
 }
 
 async function follow(live) {
   if (role !== 'follow' || !live || !player) return;
+  if (!liveOk(live)) { console.warn('a presenter state that cannot be applied was ignored'); return; }
   if (live.reading && live.reading !== get('reading_q')) await loadReading(live.reading);
   const lag = live.playing ? Math.max(0, (Date.now() - live.client_ms) / 1000) * (live.speed || 1) : 0;
   applying = true;
@@ -318,6 +355,11 @@ async function follow(live) {
 }
 
 function setRole(r) {
+  if (r === 'present' && !presenterKey) {
+    const k = window.prompt('Presenter key (printed where the app was started):', '');
+    if (!k) { say('Presenting needs the presenter key printed when the app started.'); r = ''; }
+    else presenterKey = k.slice(0, 100);
+  }
   role = r;
   set('live_role', r);
   if (r === 'present') publish(true);
@@ -348,6 +390,7 @@ async function boot() {
   lastStage = -1;
   onState(player.state());
   T.state.watch(['xsl_live'], (live) => follow(live));
+  T.state.watch(['xsl_queue_pos'], (pos) => onQueue(pos));
   if (again.role) setRole(again.role);
   // a presenter's free camera (orbit, zoom) reaches the followers too, a few times a second
   setInterval(() => { if (role === 'present' && player.free) publish(false); }, 250);

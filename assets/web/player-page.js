@@ -20,9 +20,20 @@ function hms(s) {
   return (h ? `${h}:${String(m).padStart(2, '0')}` : `${m}`) + `:${String(x).padStart(2, '0')}`;
 }
 
-let pack = params.get('pack') || 'pack/';
+// ?pack= and ?font= may name only this site's own files (same origin): a link must not make the page
+// play, or show the words of, a pack from somewhere else
+function ownUrl(text, fallback) {
+  try {
+    const u = new URL(text, location.href);
+    if (u.origin === location.origin && (u.protocol === 'http:' || u.protocol === 'https:')) return u.href;
+  } catch (e) { /* not a URL */ }
+  refused.push(text);
+  return new URL(fallback, location.href).href;
+}
+const refused = [];
+let pack = ownUrl(params.get('pack') || 'pack/', 'pack/');
 if (!pack.endsWith('/')) pack += '/';
-const fontUrl = params.get('font') || new URL('font/cjk.otf', new URL(pack, location.href)).href;
+const fontUrl = params.get('font') ? ownUrl(params.get('font'), 'pack/font/cjk.otf') : new URL('font/cjk.otf', pack).href;
 const scale = params.has('scale') ? Number(params.get('scale')) : 1;
 if (!(scale >= 0.25 && scale <= 1)) problems.push(`scale=${params.get('scale')} (0.25–1)`);
 
@@ -217,6 +228,7 @@ async function main() {
   }
   buildUi();
   applyParams();
+  for (const r of refused) problems.push(`${String(r).slice(0, 80)} is not a file of this site`);
   if (window.innerWidth >= 1500) $('xsl-stages').hidden = false;
   if (problems.length) message(`ignored: ${problems.join('; ')}`);
   updateUi(player.state());

@@ -14,7 +14,8 @@ class Parser(argparse.ArgumentParser):
 
 
 def fail(message: str) -> int:
-    print(f"error: {message}", file=sys.stderr)
+    from .checks import short
+    print(f"error: {short(message, 400)}", file=sys.stderr)
     return 2
 
 

@@ -30,6 +30,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return fail(str(msg).splitlines()[0] if str(msg) else type(exc).__name__)
     except BrokenPipeError:
         return 0
+    except RecursionError:
+        return fail("an input nested too deeply")
+    except OSError as exc:                    # a full disk, a folder that vanished: one line, no traceback
+        where = f"{exc.filename}: " if getattr(exc, "filename", None) else ""
+        return fail(f"cannot write: {where}{exc.strerror or exc}")
     return 0
 
 

@@ -6,6 +6,7 @@ import time
 from pathlib import Path
 from typing import Sequence
 
+from .checks import number, out_dir, out_file, out_kind
 from .common import add_reading, check_stage
 
 
@@ -44,6 +45,11 @@ def cmd_still(args: argparse.Namespace) -> None:
     from ..render import views
     if len(_check_views(args.view)) != 1:
         raise ValueError("--view: one view for a still (stills takes a list)")
+    out_kind(args.out, (".png",))
+    out_file(args.out)
+    if args.camera is not None:
+        from ..render.views import camera_from_json
+        camera_from_json(args.camera, "free")          # a bad camera fails before the rite is loaded
     size, view = _render_args(args, [] if args.stage is None else [args.stage])
     t0 = time.perf_counter()
     cam = views.camera_from_json(args.camera, view[0]) if args.camera else None
@@ -55,6 +61,7 @@ def cmd_still(args: argparse.Namespace) -> None:
 
 def cmd_stills(args: argparse.Namespace) -> None:
     from ..render import stills
+    out_dir(args.out)
     size, views = _render_args(args, args.stage.split(",") if args.stage else [])
     t0 = time.perf_counter()
     done = stills.export_stills(args.out, views, size, args.reading,
@@ -68,8 +75,8 @@ def cmd_stills(args: argparse.Namespace) -> None:
 
 def cmd_clip(args: argparse.Namespace) -> None:
     from ..render import stills
-    if args.fps <= 0 or args.fps > 60:
-        raise ValueError(f"--fps {args.fps:g} must be in (0, 60]")
+    out_kind(args.out, (".mp4", ".gif"))
+    out_file(args.out)
     size, view = _render_args(args, [args.stage])
     n = stills.export_clip(args.out, args.stage, view[0], size, args.reading, args.fps, args.speed,
                            args.labels, args.caption, roof=args.roof)
@@ -79,7 +86,7 @@ def cmd_clip(args: argparse.Namespace) -> None:
 def register(sub) -> None:
     st1 = sub.add_parser("still", help="one stage (or moment) as a PNG")
     st1.add_argument("--stage", default=None, help="section number (21) or id (sanou_she)")
-    st1.add_argument("--t", type=float, default=None,
+    st1.add_argument("--t", type=number(0, 1e6), default=None,
                      help="seconds from the start of the stage (default: a representative moment); "
                           "without --stage, seconds from the start of the rite")
     st1.add_argument("--out", required=True, help="the PNG to write")
@@ -97,8 +104,8 @@ def register(sub) -> None:
     clp = sub.add_parser("clip", help="a stage as an MP4 or a GIF")
     clp.add_argument("--stage", required=True)
     clp.add_argument("--out", required=True, help="FILE.mp4 or FILE.gif")
-    clp.add_argument("--fps", type=float, default=10.0)
-    clp.add_argument("--speed", type=float, default=None,
+    clp.add_argument("--fps", type=number(0, 60, lo_open=True), default=10.0)
+    clp.add_argument("--speed", type=number(0.25, 1000), default=None,
                      help="rite seconds per clip second (default: fit the stage into 30 s)")
     clp.set_defaults(func=cmd_clip)
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 
+from .checks import number
 from .common import add_json, add_reading, add_seed, dump, table
 
 
@@ -58,10 +59,11 @@ def register(sub) -> None:
     stg = sub.add_parser("stages", help="the 51 stages with their times")
     stg.set_defaults(func=cmd_stages)
     pose = sub.add_parser("pose", help="every actor and object at a moment")
-    pose.add_argument("--t", type=float, required=True, help="seconds from the start of the rite")
+    pose.add_argument("--t", type=number(0, 1e6), required=True, help="seconds from the start of the rite")
     pose.set_defaults(func=cmd_pose)
     aud = sub.add_parser("audit", help="check spacing, surfaces, speed and obstacles over the whole rite")
-    aud.add_argument("--hz", type=float, default=10.0)
+    aud.add_argument("--hz", type=number(0, 100, lo_open=True), default=10.0,
+                     help="samples a second, in (0, 100]")
     aud.set_defaults(func=cmd_audit)
     for sp in (stg, pose):
         add_json(sp)

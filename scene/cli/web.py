@@ -5,6 +5,7 @@ import argparse
 import gzip
 import time
 
+from .checks import number, out_dir, out_file
 from .common import add_reading, add_seed, check_stage
 
 
@@ -12,6 +13,7 @@ def cmd_pack(args: argparse.Namespace) -> None:
     from ..geometry import readings
     from ..web import pack as webpack
     readings.get(args.reading)                 # a bad reading fails before anything is built
+    out_dir(args.out)
     t0 = time.perf_counter()
     files = webpack.write_playable(args.out, args.reading, args.seed)
     dt = time.perf_counter() - t0
@@ -25,6 +27,7 @@ def cmd_site(args: argparse.Namespace) -> None:
     from ..geometry import readings
     from ..web import pack as webpack
     readings.get(args.reading)
+    out_dir(args.out)
     t0 = time.perf_counter()
     out = webpack.write_site(args.out, args.reading, args.seed)
     files = [f for f in out.rglob("*") if f.is_file()]
@@ -37,6 +40,7 @@ def cmd_export(args: argparse.Namespace) -> None:
     from ..web import export
     from ..geometry import readings
     fmt = export.resolve_format(args.out, args.format)     # bad names and formats fail before any work
+    out_file(args.out)                                     # never a FIFO, a device or a symlink
     readings.get(args.reading)
     if fmt == "gltf" and args.stage is not None:
         check_stage(args.stage)
@@ -64,7 +68,7 @@ def register(sub) -> None:
                     help="json, csv or gltf (default: from the extension of --out)")
     ex.add_argument("--stage", default=None,
                     help="glTF only: section number (21) or id (sanou_she); without it, the static scene only")
-    ex.add_argument("--t", type=float, default=None,
+    ex.add_argument("--t", type=number(0, 1e6), default=None,
                     help="glTF only: seconds from the start of the stage (default: its representative moment); "
                          "without --stage, seconds from the start of the rite")
     ex.add_argument("--shadows", action="store_true",

@@ -9,6 +9,8 @@ reading can be checked, printed and loaded from TOML with one-line errors.
 from __future__ import annotations
 
 import dataclasses
+import math
+import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -232,17 +234,47 @@ PRESETS: dict[str, Reading] = {
 }
 
 
+#: the most a reading file may weigh (a reading is a dozen keys)
+MAX_TOML_BYTES = 64 * 1024
+
+
+def shorten(text: str, limit: int = 80) -> str:
+    """Input echoed in an error line: shortened and escaped (no raw control characters)."""
+    text = str(text)
+    if not text.isprintable():
+        text = text.encode("unicode_escape").decode("ascii")
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def safe_name(name: str) -> str:
+    """A reading's name as it may appear in a file name: letters, digits, CJK, ``_`` and ``-`` only."""
+    out = re.sub(r"[^\w-]", "_", str(name), flags=re.UNICODE)[:40].strip("_") or "user"
+    return out
+
+
 def load_toml(path: str | Path) -> Reading:
     """Load a user reading from TOML: top-level keys are :data:`FIELDS` keys.
 
     Optional ``base`` names the preset it starts from (default ``zheng``).
     """
+    import stat
     path = Path(path)
-    where = str(path)
+    where = shorten(str(path))
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        st = path.stat()
+        if not stat.S_ISREG(st.st_mode):
+            raise ReadingError(f"{where}: not a regular file")
+        if st.st_size > MAX_TOML_BYTES:
+            raise ReadingError(f"{where}: {st.st_size:,} bytes (a reading file is at most {MAX_TOML_BYTES:,})")
+        with open(path, "rb") as fh:               # read at most the cap, whatever the size said
+            data = fh.read(MAX_TOML_BYTES + 1)
+        if len(data) > MAX_TOML_BYTES:
+            raise ReadingError(f"{where}: larger than {MAX_TOML_BYTES:,} bytes")
+        raw = tomllib.loads(data.decode("utf-8-sig"))
     except FileNotFoundError:
         raise ReadingError(f"{where}: no such reading file") from None
+    except OSError as exc:
+        raise ReadingError(f"{where}: cannot read it ({exc.strerror or exc})") from None
     except tomllib.TOMLDecodeError as exc:
         raise ReadingError(f"{where}: not valid TOML ({exc})") from None
     except UnicodeDecodeError:
@@ -254,6 +286,7 @@ def load_toml(path: str | Path) -> Reading:
     title = raw.pop("title", f"user reading from {path.name}")
     if not isinstance(name, str) or not isinstance(title, str):
         raise ReadingError(f"{where}: keys 'name' and 'title' must be strings")
+    name = safe_name(name)
     values = {}
     for key, value in raw.items():
         field = FIELD_BY_KEY.get(key)
@@ -271,11 +304,19 @@ def get(spec: str | Reading | None) -> Reading:
         return spec
     if spec in PRESETS:
         return PRESETS[spec]
-    if spec.endswith(".toml") or Path(spec).exists():
+    if not isinstance(spec, str) or not spec.strip():
+        raise ReadingError(f"--reading {shorten(repr(spec))}: empty (presets: {', '.join(PRESETS)})")
+    if len(spec) > 4096:
+        raise ReadingError(f"reading {shorten(spec)}: {len(spec):,} characters is not a reading")
+    try:
+        is_path = spec.endswith(".toml") or Path(spec).exists()
+    except (OSError, ValueError):
+        is_path = False
+    if is_path:
         return load_toml(spec)
     if "=" in spec or "," in spec:
         return from_query(spec)
-    raise ReadingError(f"unknown reading {spec!r} (presets: {', '.join(PRESETS)}; a path to a .toml file; "
+    raise ReadingError(f"unknown reading {shorten(repr(spec))} (presets: {', '.join(PRESETS)}; a path to a .toml file; "
                        f"or preset,key=value,…)")
 
 
@@ -287,16 +328,16 @@ def from_query(text: str) -> Reading:
         parts.insert(0, "zheng")
     base = PRESETS.get(parts[0])
     if base is None:
-        raise ReadingError(f"reading={text!r}: unknown preset {parts[0]!r} (presets: {', '.join(PRESETS)})")
+        raise ReadingError(f"reading={shorten(repr(text))}: unknown preset {shorten(repr(parts[0]), 40)} (presets: {', '.join(PRESETS)})")
     changes: dict[str, Any] = {}
     for p in parts[1:]:
         key, sep, raw = p.partition("=")
         key = key.strip()
         field = FIELD_BY_KEY.get(key)
         if not sep or field is None:
-            raise ReadingError(f"reading={text!r}: {p!r} is not key=value with a known key "
+            raise ReadingError(f"reading={shorten(repr(text))}: {shorten(repr(p), 40)} is not key=value with a known key "
                                f"(known: {', '.join(FIELD_BY_KEY)})")
-        changes[key] = field.check(_query_value(field, raw.strip(), text), f"reading={text!r}")
+        changes[key] = field.check(_query_value(field, raw.strip(), text), f"reading={shorten(repr(text))}")
     if not changes:
         return base
     return dataclasses.replace(base, title=f"{base.title} (changed: {', '.join(changes)})", **changes)
@@ -309,11 +350,13 @@ def _query_value(field: Field, raw: str, text: str) -> Any:
                 raise ValueError
             return raw.lower() in ("true", "1")
         if field.kind is float:
+            if len(raw) > 40 or not math.isfinite(float(raw)):
+                raise ValueError
             return float(raw)
         if field.kind is int:
             return int(raw)
     except ValueError:
-        raise ReadingError(f"reading={text!r}: {field.key}={raw!r} is not a {field.kind.__name__}") from None
+        raise ReadingError(f"reading={shorten(repr(text))}: {field.key}={shorten(repr(raw), 40)} is not a {field.kind.__name__}") from None
     return raw
 
 

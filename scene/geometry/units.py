@@ -167,7 +167,10 @@ class Measure:
 
 def _g(x: float) -> str:
     """Compact number: 300 not 300.0, 1.2 not 1.2000000000000002."""
-    return f"{round(x, 6):g}"
+    r = round(x, 6)
+    if abs(r) >= 1e6 and r == int(r):      # 九千九百九十九萬…: every digit, not 1e+08
+        return str(int(r))
+    return f"{r:.15g}" if abs(r) >= 1e6 else f"{r:g}"
 
 
 def convert(chi: float, reading: Reading = DEFAULT) -> float:

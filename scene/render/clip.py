@@ -1,6 +1,7 @@
 """Clips: a stage played through the studio as MP4 or GIF (imageio + ffmpeg)."""
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 
@@ -8,6 +9,9 @@ from . import glprobe
 from .studio import StillError, Studio
 from ..rite.cache import load_rite
 from ..rite.moments import find_stage
+
+#: the most frames a clip may have (a long stage at a slow speed would run for hours)
+MAX_FRAMES = 6000
 
 
 
@@ -33,7 +37,11 @@ def export_clip(out: str | Path, stage, view: str = "overview", size: tuple[int,
     length = max(st.end_s - st.start_s, 0.1)
     if speed is None:
         speed = max(1.0, length / max_seconds)
+    if not (math.isfinite(speed) and speed > 0 and math.isfinite(fps) and fps > 0):
+        raise StillError(f"--speed {speed:g} / --fps {fps:g}: finite and positive")
     n = max(2, int(length / speed * fps))
+    if n > MAX_FRAMES:
+        raise StillError(f"{n:,} frames at --speed {speed:g}, --fps {fps:g}: at most {MAX_FRAMES:,} (raise --speed)")
     studio = Studio(reading, size, rite=rite, roof=roof)
     out.parent.mkdir(parents=True, exist_ok=True)
     try:

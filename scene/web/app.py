@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import concurrent.futures
+import math
 import json
 import os
 import shutil
@@ -30,10 +32,15 @@ from pathlib import Path
 from ..geometry import readings as readings_mod
 from ..render import views as views_mod
 
-from ..paths import ROOT, WEB_ASSETS as WEB  # noqa: E402
+from ..paths import WEB_ASSETS as WEB  # noqa: E402
+from . import live as live_mod
+from .guard import short as guard_short
 
 #: sizes the export button offers: name → (w, h)
 EXPORT_SIZES = {"1080p": (1920, 1080), "4K": (3840, 2160)}
+
+#: readings being built at once, at most (more: "try again")
+MAX_BUILDS = 6
 
 #: per-tab state: never sent to the server, never shared between tabs
 CLIENT_ONLY = (
@@ -52,11 +59,14 @@ def check_port(host: str, port: int) -> None:
     """Fail with one line when the port is taken (before trame prints its banner)."""
     if port == 0:
         return
+    if not 1 <= port <= 65535:
+        raise AppError(f"--port {port}: a port is 1–65535")
     with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)     # as the server binds: a restart works
         try:
             s.bind((host, port))
-        except OSError as exc:
-            raise AppError(f"cannot listen on {host}:{port}: {exc.strerror or exc} "
+        except (OSError, OverflowError) as exc:
+            raise AppError(f"cannot listen on {guard_short(host, 60)}:{port}: {getattr(exc, 'strerror', None) or exc} "
                            f"(another server there? start with --port N)") from None
 
 
@@ -72,102 +82,177 @@ def check_gl() -> None:
 
 
 class Service:
-    """What the tabs ask of Python: packs, PNG exports, zips. No per-tab state."""
+    """What the tabs ask of Python: packs, PNG exports, zips. No per-tab state but the export queue."""
 
-    def __init__(self, out_dir: Path, reading) -> None:
+    def __init__(self, out_dir: Path, reading, presenter_key: str = "") -> None:
         from . import pack as webpack
+        from .jobs import Jobs
+        from .pack import store
         self.webpack = webpack
+        self.store = store
         self.out_dir = out_dir
+        from .guard import tell
+        self.jobs = Jobs(out_dir, tell=tell)
+        self.presenter_key = presenter_key
         self._building: dict[str, asyncio.Future] = {}
-        first = webpack.pack_dir(reading)
+        self._builder = None
+        self.built: set[str] = set(readings_mod.PRESETS)     # readings a presenter may send followers to
+        store.clean_tmp()
+        # the font subset (pure-Python fontTools: a thread would share the GIL) in its own process while
+        # this one compiles the rite and builds the pack
+        import multiprocessing
+        ctx = multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
+        with concurrent.futures.ProcessPoolExecutor(1, mp_context=ctx) as ex:
+            font = ex.submit(store.font_dir)
+            first = store.pack_dir(reading)
+            self.font_dir, files = font.result()
+        store.ready(self.font_dir.name, lambda tmp: None, ("cjk.otf",))   # verified, and kept by this process
         self.packs_root = first.parent
         self.default_url = self._url(first)
-        self.font_urls = self._font()
+        self.built.add(readings_mod.to_query(store.normalise(reading)))
+        self.font_urls = [f"xslfont/{f.name}" for f in files]
 
     def _url(self, d: Path) -> str:
         return f"xslpack/{d.relative_to(self.packs_root).as_posix()}/"
 
     def pack_url(self, reading) -> str:
-        return self._url(self.webpack.pack_dir(reading))
+        return self._url(self.store.pack_dir(reading))
 
-    def _font(self) -> list[str]:
-        """The CJK font subset the page loads (built once per set of characters)."""
-        import hashlib
-        key = hashlib.sha256(self.webpack.font_chars().encode()).hexdigest()[:12]
-        d = self.packs_root / f"webfont-{key}"
-        files = sorted(d.glob("cjk*.otf")) if d.exists() else []
-        if not files:
-            files = self.webpack.write_font(d / "cjk.otf")
-        self.font_dir = d
-        return [f"xslfont/{f.name}" for f in sorted(files, key=lambda f: len(f.name))]
-
-    async def pack(self, query: str) -> dict:
-        """{url, query, title} of the reading the query names, or {error} (one line)."""
+    def known_reading(self, query) -> str | None:
+        """The normalised query of a reading a follower may be sent to (a preset or built), else None."""
         try:
-            r = readings_mod.from_query(query or "zheng")
+            q = readings_mod.to_query(self.store.normalise(readings_mod.from_query(query)))
+        except (readings_mod.ReadingError, ValueError):
+            return None
+        return q if q in self.built else None
+
+    async def pack(self, query=None) -> dict:
+        """{url, query, title} of the reading the query names, or {error} (one line)."""
+        if query is not None and not isinstance(query, str):
+            return {"error": "reading: not a reading's query"}
+        try:
+            r = self.store.normalise(readings_mod.from_query(query or "zheng"))
         except readings_mod.ReadingError as exc:
             return {"error": str(exc)}
         q = readings_mod.to_query(r)
         if q not in self._building:       # one build per reading, however many tabs ask at once
-            fut = asyncio.get_running_loop().run_in_executor(None, self.pack_url, r)
+            if len(self._building) >= MAX_BUILDS:
+                return {"error": f"the server is building {len(self._building)} other readings: try again in a minute"}
+            fut = asyncio.ensure_future(self._build(r))
             fut.add_done_callback(lambda _f: self._building.pop(q, None))   # the disk cache answers next time
             self._building[q] = fut
         try:
-            url = await self._building[q]
+            url = await asyncio.shield(self._building[q])
         except Exception as exc:           # a reading that cannot be timed: say so, keep serving
             return {"error": f"reading {q}: {str(exc).splitlines()[0]}"}
+        self.built.add(q)
         return {"url": url, "query": q, "title": r.title}
 
-    async def _run(self, args: list[str]) -> tuple[int, str]:
-        proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "scene", *args, cwd=str(ROOT),
-            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
-        out, _ = await proc.communicate()
-        return proc.returncode, out.decode("utf-8", "replace").strip()
-
-    async def export_png(self, query: str, t: float, camera: dict, view: str, size: str, labels: bool,
-                         roof: str) -> dict:
-        """A PNG of the tab's camera at time t, by the still exporter, at 1080p or 4K."""
-        if size not in EXPORT_SIZES:
-            return {"error": f"size {size!r}: choose {', '.join(EXPORT_SIZES)}"}
+    async def _build(self, r) -> str:
+        """A pack from the cache when it is there and sound; else built in a child process (its memory goes
+        back when it ends; one build at a time), then verified and kept here."""
+        loop = asyncio.get_running_loop()
+        if await loop.run_in_executor(None, self.store.existing, r) is not None:
+            return await loop.run_in_executor(None, self.pack_url, r)
+        if self._builder is None:
+            import multiprocessing
+            self._builder = concurrent.futures.ProcessPoolExecutor(
+                1, mp_context=multiprocessing.get_context("spawn"), max_tasks_per_child=1)
         try:
-            r = readings_mod.from_query(query or "zheng")
-            views_mod.camera_from_json(camera, view)
-        except (readings_mod.ReadingError, views_mod.ViewError) as exc:
+            await loop.run_in_executor(self._builder, self.store.build_elsewhere, r, sorted(map(str, self.store._handed)))
+        except concurrent.futures.process.BrokenProcessPool:
+            self._builder = None
+            raise RuntimeError("the pack builder stopped") from None
+        return await loop.run_in_executor(None, self.pack_url, r)
+
+    def _served(self, out: Path, folder: Path) -> str:
+        return f"xslout/{folder.name}/{out.name}"
+
+    async def export_png(self, query=None, t=0.0, camera=None, view="overview", size="1080p", labels=True,
+                         roof="cutaway") -> dict:
+        """A PNG of the tab's camera at time t, by the still exporter, at 1080p or 4K."""
+        from .jobs import JobError
+        from .guard import CLIENT
+        client = CLIENT.get()
+        if not isinstance(size, str) or size not in EXPORT_SIZES:
+            return {"error": f"size {guard_short(size)}: choose {', '.join(EXPORT_SIZES)}"}
+        if isinstance(t, bool) or not isinstance(t, (int, float)) or not math.isfinite(t) or not 0 <= t <= 1e6:
+            return {"error": f"t {guard_short(t)}: not a time"}
+        if not isinstance(roof, str) or roof not in ("cutaway", "solid", "ghost", "none"):
+            return {"error": f"roof {guard_short(roof)}: cutaway, solid, ghost or none"}
+        try:
+            r = readings_mod.from_query(query or "zheng") if isinstance(query, (str, type(None))) else None
+            if r is None:
+                raise readings_mod.ReadingError("reading: not a reading's query")
+            cam = live_mod.clean_camera(camera)
+            if cam is not None:
+                views_mod.camera_from_json(cam, "free")
+        except (readings_mod.ReadingError, views_mod.ViewError, live_mod.LiveError) as exc:
             return {"error": str(exc)}
         w, h = EXPORT_SIZES[size]
-        name = f"xiangsheli-{int(time.time() * 1000)}-{w}x{h}.png"
-        out = self.out_dir / name
-        code, text = await self._run([
-            "still", "--t", f"{float(t):.3f}", "--view", view if view in views_mod.VIEWS else "overview",
-            "--camera", json.dumps(camera), "--size", f"{w}x{h}", "--reading", readings_mod.to_query(r),
-            "--labels" if labels else "--no-labels", "--roof", roof, "--out", str(out)])
-        if code != 0 or not out.exists():
-            return {"error": text.splitlines()[-1] if text else f"the exporter failed ({code})"}
-        return {"url": f"xslout/{name}", "name": name}
+        view = view if isinstance(view, str) and view in views_mod.VIEWS else "overview"
 
-    async def export_zip(self, query: str, size: str) -> dict:
-        """Every stage's still (overview) in one zip, with the contact sheet."""
-        if size not in EXPORT_SIZES:
-            return {"error": f"size {size!r}: choose {', '.join(EXPORT_SIZES)}"}
+        def make(folder: Path):
+            out = folder / f"xiangsheli-{int(time.time() * 1000)}-{w}x{h}.png"
+            argv = ["still", "--t", f"{float(t):.3f}", "--view", view, "--size", f"{w}x{h}",
+                    "--reading", readings_mod.to_query(r), "--labels" if labels else "--no-labels",
+                    "--roof", roof, "--out", str(out)]
+            if cam is not None:
+                argv[5:5] = ["--camera", json.dumps(cam)]
+            return argv, out, None
         try:
+            out, folder = await self.jobs.run(client, "png", make)
+        except JobError as exc:
+            return {"error": str(exc)}
+        return {"url": self._served(out, folder), "name": out.name}
+
+    async def export_zip(self, query=None, size="1080p") -> dict:
+        """Every stage's still (overview) in one zip, with the contact sheet."""
+        from .jobs import JobError
+        from .guard import CLIENT
+        client = CLIENT.get()
+        if not isinstance(size, str) or size not in EXPORT_SIZES:
+            return {"error": f"size {guard_short(size)}: choose {', '.join(EXPORT_SIZES)}"}
+        try:
+            if not isinstance(query, (str, type(None))):
+                raise readings_mod.ReadingError("reading: not a reading's query")
             r = readings_mod.from_query(query or "zheng")
         except readings_mod.ReadingError as exc:
             return {"error": str(exc)}
         w, h = EXPORT_SIZES[size]
-        work = Path(tempfile.mkdtemp(prefix="stills-", dir=self.out_dir))
-        code, text = await self._run(["stills", "--out", str(work), "--size", f"{w}x{h}",
-                                      "--reading", readings_mod.to_query(r)])
-        if code != 0:
-            return {"error": text.splitlines()[-1] if text else f"the exporter failed ({code})"}
-        name = f"xiangsheli-stills-{r.name}-{w}x{h}-{int(time.time())}.zip"
-        count = len(list(work.glob("*.png")))
-        with zipfile.ZipFile(self.out_dir / name, "w", zipfile.ZIP_STORED) as z:   # PNGs do not deflate
-            for f in sorted(work.rglob("*")):
-                if f.is_file():
-                    z.write(f, f.relative_to(work).as_posix())
-        shutil.rmtree(work, ignore_errors=True)
-        return {"url": f"xslout/{name}", "name": name, "count": count}
+
+        def make(folder: Path):
+            work = folder / "stills"
+            name = f"xiangsheli-stills-{readings_mod.safe_name(r.name)}-{w}x{h}-{int(time.time())}.zip"
+
+            def finish() -> Path:
+                with zipfile.ZipFile(folder / name, "w", zipfile.ZIP_STORED) as z:   # PNGs do not deflate
+                    for f in sorted(work.rglob("*")):
+                        if f.is_file():
+                            z.write(f, f.relative_to(work).as_posix())
+                shutil.rmtree(work, ignore_errors=True)
+                return folder / name
+            return (["stills", "--out", str(work), "--size", f"{w}x{h}", "--reading", readings_mod.to_query(r)],
+                    folder / name, finish)
+        try:
+            out, folder = await self.jobs.run(client, "zip", make)
+        except JobError as exc:
+            return {"error": str(exc)}
+        return {"url": self._served(out, folder), "name": out.name}
+
+    def queue(self) -> dict:
+        """Where the asking tab's export stands in the queue."""
+        from .guard import CLIENT
+        return self.jobs.position(CLIENT.get())
+
+    def present(self, payload=None, key=None) -> dict:
+        """A presenter's state, checked, for every follower (needs the presenter key)."""
+        if not live_mod.key_ok(key, self.presenter_key):
+            return {"error": "presenting needs the presenter key (printed when the app starts)"}
+        try:
+            return {"live": live_mod.clean_payload(payload, self.known_reading)}
+        except live_mod.LiveError as exc:
+            return {"error": f"presenter payload: {exc}"}
 
 
 def field_table() -> list[dict]:
@@ -219,41 +304,59 @@ def build(server, service: Service) -> None:
     server.controller.trigger("xsl_pack")(service.pack)
     server.controller.trigger("xsl_export")(service.export_png)
     server.controller.trigger("xsl_zip")(service.export_zip)
+    server.controller.trigger("xsl_queue")(service.queue)
 
     @server.controller.trigger("xsl_present")
-    def present(payload: dict) -> bool:
+    def present(payload=None, key=None) -> dict:
         """A presenter tab's stage, time, camera and reading → every follower (last presenter wins)."""
-        if not isinstance(payload, dict) or not isinstance(payload.get("stage"), int):
-            return False
-        state.xsl_live = {**payload, "server_ms": time.time() * 1000.0}
-        return True
+        res = service.present(payload, key)
+        if "live" in res:
+            state.xsl_live = {**res["live"], "server_ms": time.time() * 1000.0}
+            return {"ok": True}
+        return res
     ui.layout(server)
 
 
 def main(argv: list[str] | None = None) -> int:
     from trame.app import get_server
+    from . import guard
     server = get_server("xiangsheli", client_type="vue3")
     server.cli.description = "鄉射禮 — the browser app"
     # our defaults: loopback only, and serve until stopped (wslink's 300 s stops a server with no tab)
     server.cli.set_defaults(host="127.0.0.1", port=8080, timeout=0)
     server.cli.add_argument("--reading", default="zheng",
                             help="the reading tabs open with: a preset, or preset,key=value,…")
+    server.cli.add_argument("--presenter-key", default=None,
+                            help="the key a tab needs to present (default: a fresh one, printed at start)")
+    server.cli.add_argument("--allow-origin", action="append", default=[],
+                            help="another origin whose pages may open the websocket (repeatable; * for any)")
     args, _ = server.cli.parse_known_args(argv)
     try:
-        check_port(args.host, int(args.port))
-        check_gl()
+        port = int(args.port)
+        check_port(args.host, port)
+        if args.presenter_key is not None and not (4 <= len(args.presenter_key) <= 100
+                                                   and args.presenter_key.isprintable()):
+            raise AppError("--presenter-key: 4 to 100 printable characters")
         reading = readings_mod.from_query(args.reading)
-        out_dir = Path(tempfile.mkdtemp(prefix="xiangsheli-app-"))   # exports, removed when the app stops
-        atexit.register(shutil.rmtree, out_dir, True)
         t0 = time.perf_counter()
-        service = Service(out_dir, reading)
+        with concurrent.futures.ThreadPoolExecutor(1) as ex:   # the GL probe while the scene loads
+            gl = ex.submit(check_gl)
+            out_dir = Path(tempfile.mkdtemp(prefix=f"xiangsheli-app-{os.getpid()}-"))   # exports; removed at exit
+            atexit.register(shutil.rmtree, out_dir, True)
+            key = args.presenter_key or live_mod.new_key()
+            service = Service(out_dir, reading, key)
+            gl.result()
         build(server, service)
+        secret = args.authKey if getattr(args, "authKey", None) not in (None, "", "wslink-secret") else guard.new_secret()
+        guard.install(server, secret, args.allow_origin, on_close=service.jobs.cancel)
     except (AppError, readings_mod.ReadingError, ValueError, OSError) as exc:
-        print(f"app.py: error: {str(exc).splitlines()[0]}", file=sys.stderr)
+        print(f"app.py: error: {guard_short(str(exc).splitlines()[0] if str(exc) else type(exc).__name__, 200)}",
+              file=sys.stderr)
         return 2
-    url = f"http://{args.host}:{args.port}/"
-    print(f"鄉射禮 app: scene ready in {time.perf_counter() - t0:.1f} s; open {url}  (Ctrl-C stops)", flush=True)
+    url = f"http://{args.host}:{port}/"
+    print(f"鄉射禮 app: scene ready in {time.perf_counter() - t0:.1f} s; open {url}  (Ctrl-C stops)\n"
+          f"  presenter: {url}?present=1&key={key}", flush=True)
     os.environ.setdefault("TRAME_DISABLE_V3_WARNING", "1")
-    server.start(host=args.host, port=int(args.port), timeout=int(args.timeout), open_browser=False,
+    server.start(host=args.host, port=port, timeout=int(args.timeout), open_browser=False,
                  show_connection_info=False)
     return 0

@@ -117,21 +117,9 @@ def write_playable(out_dir, reading=None, seed: int | None = None) -> list[Path]
 
 
 def pack_dir(reading=None, seed: int | None = None) -> Path:
-    """A ready pack folder in the disk cache (built when missing)."""
-    from ...geometry import readings
-    from ...rite.cache import cache_dir
-    r = readings.get(reading)
-    root = cache_dir() / "packs"          # its own folder: the app serves it (and nothing else of the cache)
-    d = root / f"pack-{r.name}-{pack_key(r, seed)}"
-    if (d / "scene.json").exists() and (d / "scene.bin").exists():
-        return d
-    write_pack(d, r, seed)
-    old = sorted((p for p in root.glob(f"pack-{r.name}-*") if p.is_dir() and p != d), key=lambda p: p.stat().st_mtime)
-    for stale in old[:-3]:                # keep a few (other seeds), drop the oldest
-        for f in stale.iterdir():
-            f.unlink(missing_ok=True)
-        stale.rmdir()
-    return d
+    """A ready, verified pack folder in the disk cache (built when missing or damaged): :mod:`.store`."""
+    from .store import pack_dir as _pack_dir
+    return _pack_dir(reading, seed)
 
 
 from .site import SITE_FILES, write_site  # noqa: E402,F401  (re-exported)

@@ -1,0 +1,111 @@
+"""What the command line checks before any work: numbers finite and in range, output paths writable and
+never a special file, echoed input shortened and escaped.
+
+Every check raises :class:`ValueError` (or argparse's type error) with one line naming the input; the
+command then exits 2 (:func:`scene.cli.main.main`) before anything is compiled or rendered.
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import stat
+from pathlib import Path
+
+
+def short(value, limit: int = 80) -> str:
+    """An input as it may be echoed: at most ``limit`` characters, control characters escaped."""
+    text = str(value)
+    if not text.isprintable():
+        text = text.encode("unicode_escape").decode("ascii")
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def number(lo: float, hi: float, *, lo_open: bool = False, integer: bool = False):
+    """An argparse type: a finite number in [lo, hi] (``lo_open``: (lo, hi])."""
+    def parse(text: str) -> float:
+        try:
+            if len(text) > 40:
+                raise ValueError
+            v = int(text) if integer else float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{short(text, 40)!r} is not a {'whole ' if integer else ''}number") from None
+        if not math.isfinite(v) or v < lo or v > hi or (lo_open and v == lo):
+            raise argparse.ArgumentTypeError(
+                f"{short(text, 40)} is outside {'(' if lo_open else '['}{lo:g}, {hi:g}]")
+        return v
+    return parse
+
+
+def _nearest_dir(p: Path) -> Path:
+    q = p
+    while not q.exists() and not q.is_symlink():
+        if q.parent == q:
+            break
+        q = q.parent
+    return q
+
+
+def _name_ok(opt: str, p: Path) -> None:
+    if not str(p).strip():
+        raise ValueError(f"{opt}: empty")
+    for part in p.parts:
+        if len(part.encode("utf-8", "surrogateescape")) > 255:
+            raise ValueError(f"{opt} {short(p)}: a name longer than 255 bytes")
+    if "\x00" in str(p):
+        raise ValueError(f"{opt}: a NUL character")
+
+
+def out_file(path, opt: str = "--out") -> Path:
+    """A file the command will write: a regular file or nothing there (never a FIFO, a device, a directory
+    or a symlink, which writing would replace), in a folder that exists or can be made, writable."""
+    p = Path(path)
+    _name_ok(opt, p)
+    try:
+        st = os.lstat(p)
+    except FileNotFoundError:
+        st = None
+    except NotADirectoryError:
+        raise ValueError(f"{opt} {short(p)}: a part of the path is a file, not a folder") from None
+    except OSError as exc:
+        raise ValueError(f"{opt} {short(p)}: {exc.strerror or exc}") from None
+    if st is not None:
+        if stat.S_ISLNK(st.st_mode):
+            raise ValueError(f"{opt} {short(p)}: is a symbolic link (not replaced; remove it or choose another name)")
+        if stat.S_ISDIR(st.st_mode):
+            raise ValueError(f"{opt} {short(p)}: is a directory (give a file name)")
+        if not stat.S_ISREG(st.st_mode):
+            raise ValueError(f"{opt} {short(p)}: is a special file (not replaced)")
+        if not os.access(p, os.W_OK):
+            raise ValueError(f"{opt} {short(p)}: not writable")
+    _dir_ok(opt, p, p.parent if str(p.parent) else Path("."))
+    return p
+
+
+def _dir_ok(opt: str, p: Path, folder: Path) -> None:
+    base = _nearest_dir(folder)
+    if base.exists() and not base.is_dir():
+        raise ValueError(f"{opt} {short(p)}: {short(base)} is a file, not a folder")
+    if not base.exists():
+        raise ValueError(f"{opt} {short(p)}: no folder to write into")
+    if not os.access(base, os.W_OK | os.X_OK):
+        raise ValueError(f"{opt} {short(p)}: {short(base)} is not writable")
+
+
+def out_dir(path, opt: str = "--out") -> Path:
+    """A folder the command will write into: a folder or nothing there, inside a writable folder."""
+    p = Path(path)
+    _name_ok(opt, p)
+    if p.exists() or p.is_symlink():
+        if not p.is_dir():
+            raise ValueError(f"{opt} {short(p)}: exists and is not a folder")
+        if not os.access(p, os.W_OK | os.X_OK):
+            raise ValueError(f"{opt} {short(p)}: not writable")
+        return p
+    _dir_ok(opt, p, p)
+    return p
+
+
+def out_kind(path, suffixes: tuple[str, ...], opt: str = "--out") -> None:
+    if Path(path).suffix.lower() not in suffixes:
+        raise ValueError(f"{opt} {short(path)}: name it {' or '.join(suffixes)}")

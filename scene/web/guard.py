@@ -1,0 +1,284 @@
+"""The websocket guard: what a hostile tab on the same classroom server can no longer do.
+
+wslink and trame, as they come, accept a websocket from any ``Origin`` with a public default secret
+(``wslink-secret``), let an authenticated client claim a 4 GiB message in a 13-byte chunk header, let any
+client write any state key (``trame__template_main`` is the page's own template: script in every tab)
+and answer a failing trigger with the server's traceback.  :func:`install` closes each of these at the
+seams wslink offers, without forking either library:
+
+* **origin** — the handshake of ``/ws`` is refused (403) unless its ``Origin`` is the server's own
+  (``http(s)://<Host header>``) or one given with ``--allow-origin``; a client with no ``Origin`` at all
+  (a script, not a browser) is let through to the secret check;
+* **secret** — made fresh at each start (:func:`new_secret`) and given only inside the page this server
+  serves (an inline script puts it where trame's client reads it, ``?secret=``, and trame strips it from the
+  address bar); a cross-origin page cannot read our page, so it cannot learn it;
+* **size** — a client's pending messages may claim at most :data:`MAX_MESSAGE` bytes in all (a chunk header
+  claiming more closes the connection: nothing is allocated); the number of connections is capped;
+* **state writes** — only the keys of :data:`WRITABLE` (the page writes none: every per-tab key is
+  client-only) are accepted from a client; every other write is dropped, and logged once per key;
+* **RPCs** — only the ones the page uses are callable (``application.exit`` is not); a trigger that raises
+  answers ``{error: one line}``, never a traceback; unknown triggers and lifecycle names are refused.
+"""
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import logging
+import secrets
+from pathlib import Path
+
+log = logging.getLogger("xiangsheli.guard")
+
+#: the most a client's pending messages may claim in all (the page's largest message is a few KB)
+MAX_MESSAGE = 256 * 1024
+#: before the hello: the hello itself only
+PRE_AUTH_MESSAGE = 4096
+#: open websockets at once (tabs and viewers)
+MAX_CONNECTIONS = 200
+#: a tab's calls under way at once (more wait their turn)
+MAX_INFLIGHT = 4
+#: state keys a client may write (none: every per-tab key is client-only and never sent)
+WRITABLE: frozenset[str] = frozenset()
+#: the RPCs the page calls
+ALLOWED_RPC = frozenset({"trame.state.get", "trame.trigger", "trame.state.update", "trame.lifecycle.update",
+                         "trame.error.client"})
+LIFECYCLES = frozenset({"client_connected", "client_unmounted", "client_exited"})
+
+#: the websocket handlers of this server (to tell one tab something: :func:`tell`)
+_handlers: list = []
+
+#: the websocket client id of the message being handled (triggers read it: who asked)
+CLIENT: contextvars.ContextVar[str] = contextvars.ContextVar("xsl_client", default="")
+
+
+class GuardError(ValueError):
+    """A refused message (one line)."""
+
+
+def new_secret() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def short(value, limit: int = 80) -> str:
+    """An echoed input: shortened, and escaped (no control characters reach a terminal or a log)."""
+    text = value if isinstance(value, str) else repr(value)
+    text = text.encode("unicode_escape").decode("ascii") if not text.isprintable() else text
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+# --------------------------------------------------------------------------- message size
+def bounded_unchunker():
+    """wslink's UnChunker with a cap on what all pending messages may claim together."""
+    from wslink.chunking import HEADER_LENGTH, UnChunker, _decode_header
+
+    class BoundedUnChunker(UnChunker):
+        def __init__(self):
+            super().__init__()
+            self.max_message_size = PRE_AUTH_MESSAGE
+
+        def set_max_message_size(self, size):          # wslink asks for 4 GiB after the hello
+            self.max_message_size = min(int(size), MAX_MESSAGE)
+
+        def process_chunk(self, chunk):
+            if len(chunk) < HEADER_LENGTH:
+                raise GuardError("a chunk shorter than its header")
+            mid, _offset, total = _decode_header(chunk[:HEADER_LENGTH])
+            if mid not in self.pending_messages:
+                claimed = sum(len(p["content"]) for p in self.pending_messages.values())
+                if total + claimed > self.max_message_size:
+                    self.pending_messages = {}
+                    raise GuardError(f"a message of {total:,} bytes (the cap is {self.max_message_size:,})")
+            return super().process_chunk(chunk)
+
+    return BoundedUnChunker
+
+
+# --------------------------------------------------------------------------- the page and its secret
+def page_html(www: Path, secret: str) -> bytes:
+    """trame's index.html with the secret put where its client reads it (``?secret=``, then stripped)."""
+    html = (Path(www) / "index.html").read_text(encoding="utf-8")
+    inject = ("<script>(function(){var u=new URL(location.href);u.searchParams.set('secret',"
+              f"'{secret}');history.replaceState(history.state,'',u.toString());}})();</script>")
+    return html.replace("<head>", "<head>" + inject, 1).encode("utf-8")
+
+
+def tell(client_id: str, state: dict) -> None:
+    """Push state keys to one tab only (a tab's RPCs run one after another, so it cannot ask while it waits)."""
+    for h in _handlers:
+        if client_id in h.connections:
+            h.publish("trame.state.topic", state, client_id=client_id)
+
+
+def origin_ok(request, allowed: frozenset[str]) -> bool:
+    origin = request.headers.get("Origin")
+    if origin is None:
+        return True                                   # not a browser: the secret decides
+    host = request.headers.get("Host", "")
+    own = {f"http://{host}", f"https://{host}"}
+    return origin in own or origin in allowed or "*" in allowed
+
+
+def install(server, secret: str, allowed_origins=(), on_close=None) -> None:
+    """Wire the guard into a trame server before it starts (``on_close(client_id)``: a tab left)."""
+    import aiohttp.web as web
+    import wslink.protocol as wsproto
+
+    from trame_server.protocol import CoreServer
+    CoreServer.authentication_token = secret
+    server.cli.set_defaults(authKey=secret, authKeyFile=None)   # trame's start() reads the secret from the CLI
+    try:
+        server._options["ws_max_msg_size"] = MAX_MESSAGE     # frames of at most this (both ways)
+    except (AttributeError, TypeError):
+        pass
+    wsproto.UnChunker = bounded_unchunker()            # the handler makes one per connection
+    allowed = frozenset(allowed_origins)
+
+    def bind(wsserver) -> None:
+        www = Path(server._www)
+        page = page_html(www, secret)
+
+        async def index(request):
+            return web.Response(body=page, content_type="text/html", charset="utf-8",
+                                headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer",
+                                         "X-Frame-Options": "DENY"})
+
+        async def root(request):
+            q = f"?{request.query_string}" if request.query_string else ""
+            raise web.HTTPFound(f"index.html{q}")
+
+        wsserver.app.router.add_get("/", root)
+        wsserver.app.router.add_get("/index.html", index)
+        for handler in wsserver._ws_handlers:
+            _guard_handler(handler, allowed, on_close)
+            _handlers.append(handler)
+
+    server.controller.on_server_bind.add(bind)
+
+
+def _guard_handler(handler, allowed, tab_left) -> None:
+    import aiohttp.web as web
+    plain_ws = handler.handleWsRequest
+    plain_message = handler.onMessage
+    plain_close = handler.onClose
+
+    async def ws_request(request):
+        if not origin_ok(request, allowed):
+            log.warning("refused a websocket from origin %s", short(request.headers.get("Origin")))
+            return web.Response(status=403, text="origin not allowed")
+        if len(handler.connections) >= MAX_CONNECTIONS:
+            return web.Response(status=503, text="too many connections")
+        return await plain_ws(request)
+
+    async def handle(is_binary, msg, client_id):
+        try:
+            await plain_message(is_binary, msg, client_id)
+        except GuardError as exc:
+            log.warning("closed a client: %s", exc)
+            ws = handler.connections.get(client_id)
+            if ws is not None:
+                await ws.close(code=1009, message=b"message too big")
+        except ValueError as exc:                     # a malformed chunk: the same answer
+            log.warning("closed a client: %s", short(str(exc).splitlines()[0] if str(exc) else exc))
+            ws = handler.connections.get(client_id)
+            if ws is not None:
+                await ws.close(code=1002, message=b"bad message")
+        except (KeyError, ConnectionError):            # the tab left while its call ran
+            pass
+
+    inflight: dict[str, set] = {}
+
+    async def on_message(is_binary, msg, client_id):
+        """An authenticated tab's calls run beside its socket's reader (wslink awaits each one before it reads
+        the next message), so a tab that leaves mid-export is seen at once; at most MAX_INFLIGHT at a time."""
+        mine = inflight.setdefault(client_id, set())
+        if client_id not in handler.authentified_client_ids or len(mine) >= MAX_INFLIGHT:
+            await handle(is_binary, msg, client_id)
+            return
+        task = asyncio.ensure_future(handle(is_binary, msg, client_id))
+        mine.add(task)
+        task.add_done_callback(mine.discard)
+
+    async def on_close(client_id):
+        inflight.pop(client_id, None)
+        await plain_close(client_id)
+        if tab_left is not None:
+            tab_left(client_id)
+
+    handler.handleWsRequest = ws_request
+    handler.onMessage = on_message
+    handler.onClose = on_close
+    # the route was registered with the bound method: point it at the guarded one
+    for route in list(handler.web_app.app.router.routes()):
+        if getattr(route.handler, "__func__", None) is type(handler).handleWsRequest and \
+                getattr(route.handler, "__self__", None) is handler:
+            route._handler = ws_request
+    _guard_rpcs(handler)
+
+
+def _one_line(name: str, exc: BaseException) -> dict:
+    text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    return {"error": f"{name}: {short(text, 120)}"}
+
+
+def _safe(name: str, fn):
+    """Any arguments, any failure: one line back, never the traceback (wslink would send it)."""
+    async def call(self, *args, **kwargs):
+        try:
+            out = fn(self, *args, **kwargs)
+            if hasattr(out, "__await__"):
+                out = await out
+            return out
+        except TypeError as exc:
+            return _one_line(name, TypeError(f"wrong arguments ({exc})"))
+        except Exception as exc:
+            log.warning("%s failed: %s", name, short(str(exc), 200))
+            return _one_line(name, exc)
+    return call
+
+
+def _guard_rpcs(handler) -> None:
+    fmap = handler.functionMap
+    for name in list(fmap):
+        if name not in ALLOWED_RPC:
+            del fmap[name]                               # "Unregistered method called"
+    refused: set[str] = set()
+
+    obj, update = fmap["trame.state.update"]
+
+    def state_update(self, changes=None):
+        if not isinstance(changes, list):
+            return None
+        ok = []
+        for ch in changes[:64]:
+            key = ch.get("key") if isinstance(ch, dict) else None
+            if isinstance(key, str) and key in WRITABLE:
+                ok.append(ch)
+            elif isinstance(key, str) and key not in refused and len(refused) < 256:
+                refused.add(key)
+                log.warning("refused a client's write of state key %s", short(key, 60))
+        return update(self, ok) if ok else None
+
+    obj, trigger = fmap["trame.trigger"]
+
+    async def guarded_trigger(self, name=None, args=None, kwargs=None):
+        CLIENT.set(str(handler.web_app.last_active_client_id or ""))
+        fn = self.server.controller.trigger_fn(name) if isinstance(name, str) and len(name) < 100 else None
+        if not fn:
+            return {"error": f"unknown trigger {short(name, 40)}"}
+        if not isinstance(args if args is not None else [], list) or \
+                not isinstance(kwargs if kwargs is not None else {}, dict):
+            return {"error": f"{name}: bad trigger arguments"}
+        return await trigger(self, name, args or [], kwargs or {})
+
+    obj, life = fmap["trame.lifecycle.update"]
+
+    def lifecycle(self, name=None):
+        return life(self, name) if name in LIFECYCLES else None
+
+    def client_error(self, message=None):
+        log.info("a page reported: %s", short(message, 200))
+
+    for name, fn in (("trame.state.update", state_update), ("trame.trigger", guarded_trigger),
+                     ("trame.lifecycle.update", lifecycle), ("trame.error.client", client_error),
+                     ("trame.state.get", fmap["trame.state.get"][1])):
+        fmap[name] = (fmap[name][0], _safe(name, fn))

@@ -1,0 +1,121 @@
+"""The pack cache heals (issue 11): normalised readings, manifests written last, damaged folders rebuilt,
+LRU under a budget that never evicts what this process handed out, no leftovers from a killed build."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+
+import pytest
+
+from scene.web import pack as webpack
+from scene.web.pack import store
+
+
+@pytest.fixture
+def fake(tmp_path, monkeypatch):
+    """build_pack replaced by a small deterministic one that counts its calls; a fresh cache."""
+    calls = []
+
+    def build(reading=None, seed=None):
+        calls.append((reading.name if reading is not None else None, seed))
+        return {"format": webpack.FORMAT, "key": "k", "who": repr(reading)[:40]}, bytes(range(256)) * 64
+
+    monkeypatch.setenv("XIANGSHELI_CACHE", str(tmp_path))
+    monkeypatch.setattr(webpack, "build_pack", build)
+    monkeypatch.setattr(store, "_handed", set())
+    monkeypatch.setattr(store, "_verified", set())
+    return calls
+
+
+def test_a_no_op_variant_is_the_preset(fake):
+    from scene.geometry import readings
+    assert store.normalise("zheng,bu_chi=6") is readings.PRESETS["zheng"]
+    assert store.normalise(f"zheng,chi_m={readings.PRESETS['zheng'].chi_m}") is readings.PRESETS["zheng"]
+    d = store.pack_dir("zheng")
+    assert store.pack_dir("zheng,bu_chi=6") == d and len(fake) == 1
+
+
+def test_manifest_lists_sizes_and_hashes_and_nothing_is_left_outside(fake, tmp_path):
+    d = store.pack_dir("zheng")
+    m = json.loads((d / store.MANIFEST).read_text())["files"]
+    assert set(m) == {"scene.json", "scene.bin"}
+    assert m["scene.bin"]["bytes"] == (d / "scene.bin").stat().st_size
+    assert not list((tmp_path / "packs-tmp").iterdir())          # built outside the served tree, moved in
+
+
+@pytest.mark.parametrize("damage", ["truncate_bin", "garble_json", "drop_manifest", "drop_bin"])
+def test_a_damaged_pack_is_rebuilt_with_one_line(fake, damage, capsys):
+    d = store.pack_dir("zheng")
+    capsys.readouterr()
+    if damage == "truncate_bin":
+        raw = (d / "scene.bin").read_bytes()
+        (d / "scene.bin").write_bytes(raw[:100])
+    elif damage == "garble_json":
+        raw = bytearray((d / "scene.json").read_bytes())
+        raw[3] ^= 0xFF
+        (d / "scene.json").write_bytes(bytes(raw))
+        os.utime(d / "scene.json", ns=(1, 1))                  # a new version of the file: hashed again
+    elif damage == "drop_manifest":
+        (d / store.MANIFEST).unlink()
+    else:
+        (d / "scene.bin").unlink()
+    assert store.pack_dir("zheng") == d and len(fake) == 2
+    assert store.verify(d) is None
+    out = capsys.readouterr().out.strip().splitlines()
+    assert len(out) == 1 and "damaged" in out[0]
+
+
+def test_lru_budget_keeps_what_was_handed_out(fake, tmp_path, monkeypatch):
+    a = store.pack_dir("zheng")
+    store.pack_dir("xiang")
+    store.pack_dir("wu1991")
+    monkeypatch.setattr(store, "_handed", {a})          # a later process: only a was handed out by it
+    gone = store.evict(budget=0)
+    assert a.exists() and a not in gone and len(gone) == 2
+
+
+def test_lru_evicts_the_least_recently_used_first(fake, tmp_path, monkeypatch):
+    olds = [store.pack_dir(r) for r in ("xiang", "wu1991", "zhou8cun")]
+    os.utime(olds[1] / store.MANIFEST, (1, 1))          # wu1991 used longest ago
+    monkeypatch.setattr(store, "_handed", set())
+    size = sum(f.stat().st_size for f in olds[0].rglob("*"))
+    gone = store.evict(budget=2 * size + 10)
+    assert gone == [olds[1]]
+
+
+def test_a_killed_build_leaves_nothing_served_and_is_cleaned(fake, tmp_path):
+    p = subprocess.Popen(["true"])
+    p.wait()                                              # a pid that is gone
+    left = tmp_path / "packs-tmp" / f"pack-zheng-x.{p.pid}.123"
+    left.mkdir(parents=True)
+    (left / "scene.bin").write_bytes(b"half")
+    store.clean_tmp()
+    assert not left.exists()
+    assert not (tmp_path / "packs").exists() or not list((tmp_path / "packs").glob("*x*"))
+
+
+def test_a_missing_fallback_font_is_rebuilt(fake, monkeypatch):
+    calls = []
+
+    def write_font(out, extra=""):
+        calls.append(out)
+        out.write_bytes(b"main font")
+        fb = out.with_name("cjk-fallback.otf")
+        fb.write_bytes(b"fallback font")
+        return [out, fb]
+
+    monkeypatch.setattr(webpack, "write_font", write_font)
+    d, files = store.font_dir()
+    assert [f.name for f in files] == ["cjk.otf", "cjk-fallback.otf"]
+    (d / "cjk-fallback.otf").unlink()
+    d2, files2 = store.font_dir()
+    assert d2 == d and len(calls) == 2 and (d / "cjk-fallback.otf").exists()
+
+
+def test_reading_names_in_file_names_are_sanitised(fake, tmp_path):
+    import dataclasses
+    from scene.geometry import readings
+    r = dataclasses.replace(readings.PRESETS["zheng"], name="*/..", bu_chi=8.0)
+    d = store.pack_dir(r)
+    assert d.parent == tmp_path / "packs" and "*" not in d.name and "/" not in d.name.replace(str(d.parent), "")
