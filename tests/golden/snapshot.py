@@ -20,8 +20,22 @@ SNAPSHOT = HERE / "snapshot.json"
 RITES = ("zheng", "zheng,dafu_present=false", "xiang")
 
 
+def _r(obj):
+    """Floats to 6 decimals (a micrometre): the last bits of sin/cos differ between CPUs (SIMD paths), and a
+    fence that breaks on another machine fences nothing."""
+    if isinstance(obj, float):
+        return round(obj, 6) + 0.0
+    if isinstance(obj, dict):
+        return {k: _r(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_r(v) for v in obj]
+    if hasattr(obj, "tolist"):
+        return _r(obj.tolist())
+    return obj
+
+
 def _h(obj) -> str:
-    blob = obj if isinstance(obj, bytes) else json.dumps(obj, ensure_ascii=False, sort_keys=True,
+    blob = obj if isinstance(obj, bytes) else json.dumps(_r(obj), ensure_ascii=False, sort_keys=True,
                                                          default=repr).encode()
     return hashlib.sha256(blob).hexdigest()[:20]
 
