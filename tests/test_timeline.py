@@ -236,8 +236,9 @@ def test_cli_stages_and_pose_json():
 
 
 @pytest.mark.parametrize("args, expect", [
-    (["pose", "--t", "-5"], "outside the rite"),
-    (["pose", "--t", "abc"], "invalid float value"),
+    (["pose", "--t", "-5"], "-5 is outside"),
+    (["pose", "--t", "abc"], "'abc' is not a number"),
+    (["pose", "--t", "99999"], "outside the rite"),
     (["stages", "--reading", "nosuch"], "unknown reading"),
 ])
 def test_cli_bad_input_one_line(args, expect):
