@@ -68,6 +68,12 @@ def cases(d: Path) -> list[tuple[str, list[str], str]]:
         ("pose --t inf", ["pose", "--t", "inf"], "--t"),
         ("still --t nan", ["still", "--out", str(d / "x.png"), "--t", "nan"], "--t"),
         ("export --t -inf", ["export", "--out", str(d / "s.glb"), "--t", "-inf"], "--t"),
+        ("camera --t nan", ["camera", "--t", "nan"], "--t"),
+        ("camera --view unknown", ["camera", "--t", "1", "--view", "nowhere"], "nowhere"),
+        ("captions --out a FIFO", ["captions", "--out", str(d / "fifo")], ".vtt"),
+        ("captions --out a directory", ["captions", "--out", str(d / "folder.png")], ".vtt"),
+        ("captions --out under a file", ["captions", "--out", str(d / "a_file" / "r.vtt")], "not a folder"),
+        ("captions --lang latin", ["captions", "--out", str(d / "r.vtt"), "--lang", "latin"], "--lang"),
         ("40 KB input with escapes", ["layout", "--reading", "\x1b[31m" + "a" * 40000], "reading"),
     ]
 

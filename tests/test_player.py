@@ -321,7 +321,7 @@ def test_bad_deep_link_shows_a_message_and_the_default_state(open_page):
     msg = p.message()
     assert "stage=999" in msg and "view=sideways" in msg and "t=soon" in msg, msg
     s = p.state()
-    assert s["stage"] == 1 and s["view"] == "overview" and s["t"] == 0
+    assert s["stage"] == 1 and s["view"] == "auto" and s["t"] == 0       # the director's camera by default
 
 
 def test_ghost_of_the_previous_pack(open_page, pack2):

@@ -2,9 +2,13 @@
 // The Vuetify layout (scene/ui.py) binds state and calls window.xsl.*; the player draws and plays;
 // the server is asked only for packs (a reading), exports and zips (trame triggers).
 import { Player } from './player.js';
+import { director } from './director.js';
+import { lessons } from './lessons.js';
+import { captions } from './captions.js';
+import { classroom } from './classroom.js';
 
-const VIEWS = ['overview', 'hall', 'range', 'plan', 'archer', 'target', 'guest'];
-const PARAMS = ['stage', 't', 'view', 'reading', 'classroom', 'present', 'follow', 'key'];
+const VIEWS = ['auto', 'overview', 'hall', 'range', 'plan', 'archer', 'target', 'guest'];
+const PARAMS = ['stage', 't', 'view', 'reading', 'classroom', 'present', 'follow', 'key', 'lesson'];
 let presenterKey = '';   // ?key= (the presenter key the server printed); never written back to the address
 
 let T = null;          // window.trame
@@ -374,6 +378,12 @@ async function boot() {
   const el = document.getElementById('xsl-view');
   player = new Player(el, { fontUrl: get('xsl_font_urls')[0], onState, onPick, onError: (m) => say(String(m)) });
   window.__xslPlayer = player;
+  player.use(classroom());
+  const dir = director({ button: false });
+  player.use(dir);
+  player.use(lessons({ director: dir, onError: (m) => say(String(m)),
+    toolbarStyle: { top: 'auto', bottom: '8px', right: 'auto', left: '8px' } }));
+  player.use(captions());
   await player.load(get('xsl_default_pack'));
   manifest = player.pack;
   fillNav();

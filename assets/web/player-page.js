@@ -1,6 +1,10 @@
 // The standalone page around the Player (player.html): stage list, transport, scrubber, the
 // section's text with the current phrase marked, the inspector, deep links, classroom keys.
 import { Player } from './player.js';
+import { director } from './director.js';
+import { lessons } from './lessons.js';
+import { captions } from './captions.js';
+import { classroom } from './classroom.js';
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -51,6 +55,12 @@ const player = new Player($('xsl-player'), {
   onPick: (info) => showInfo(info),
   onError: (e) => message(String(e && e.message || e)),
 });
+player.use(classroom());
+const dir = director();
+player.use(dir);
+player.use(lessons({ director: dir, onError: (m) => message(m) }));
+player.use(captions());
+window.__xslPlayer = window.__xslPlayer || player;
 
 function updateUi(s) {
   $('xsl-play').classList.toggle('playing', s.playing);
@@ -151,6 +161,12 @@ function buildUi() {
   }
   const vs = $('xsl-view');
   vs.textContent = '';
+  if (player.pack.director) {
+    const o = document.createElement('option');
+    o.value = 'auto';
+    o.textContent = `A ${player.pack.director.title || 'auto'}`;
+    vs.append(o);
+  }
   for (const [i, v] of player.viewOrder.entries()) {
     const o = document.createElement('option');
     o.value = v;

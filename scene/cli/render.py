@@ -83,7 +83,38 @@ def cmd_clip(args: argparse.Namespace) -> None:
     print(f"{args.out}: {n} frames at {args.fps:g} fps")
 
 
+def cmd_camera(args: argparse.Namespace) -> None:
+    """The camera of a view at t (``auto``: the director's) as the PACK.md Camera dict."""
+    import json
+    from ..render import views
+    from ..rite.cache import load_rite
+    views.parse(args.view)
+    rite = load_rite(args.reading)
+    t = float(min(max(args.t, 0.0), rite.duration))
+    pose = rite.pose_at(t)
+    focus = tuple(rite.span_at(t).who) if rite.span_at(t) else ()
+    c = views.camera(args.view, rite, pose, aspect=16 / 9, focus=focus)
+    d = {"position": [round(x, 3) for x in c.position], "focal_point": [round(x, 3) for x in c.focal_point],
+         "view_up": [round(x, 4) for x in c.view_up], "view_angle": round(c.view_angle, 3), "parallel": c.parallel,
+         "parallel_scale": round(c.parallel_scale, 3), "title": c.title}
+    if args.json:
+        print(json.dumps(d, ensure_ascii=False))
+    else:
+        st = rite.stage_at(t)
+        print(f"t = {t:.1f} s (§{st.n} {st.title}), view {args.view} ({c.title}): from "
+              f"({', '.join(f'{x:.2f}' for x in c.position)}) to ({', '.join(f'{x:.2f}' for x in c.focal_point)}), "
+              + (f"parallel, half height {c.parallel_scale:.2f} m" if c.parallel else f"view angle {c.view_angle:.1f}°"))
+
+
 def register(sub) -> None:
+    cam = sub.add_parser("camera", help="the camera of a view at a moment (auto: the director's)")
+    cam.add_argument("--t", type=number(0, 1e6), required=True, help="seconds from the start of the rite")
+    cam.add_argument("--view", default="auto", help="auto (the director's), overview, hall, range, plan, archer, "
+                                                    "guest, target, follow[:ACTOR]")
+    cam.add_argument("--json", action="store_true", help="print the PACK.md Camera dict as JSON")
+    add_reading(cam)
+    cam.set_defaults(func=cmd_camera)
+
     st1 = sub.add_parser("still", help="one stage (or moment) as a PNG")
     st1.add_argument("--stage", default=None, help="section number (21) or id (sanou_she)")
     st1.add_argument("--t", type=number(0, 1e6), default=None,
@@ -111,7 +142,7 @@ def register(sub) -> None:
 
     for sp, size in ((st1, "1920x1080"), (stl, "1920x1080"), (clp, "960x540")):
         sp.add_argument("--view", default="overview" if sp is not stl else "overview",
-                        help="overview, hall, range, plan, archer, guest, target, follow[:ACTOR]"
+                        help="auto (the director's camera), overview, hall, range, plan, archer, guest, target, follow[:ACTOR]"
                              + (" (comma-separated for several)" if sp is stl else ""))
         sp.add_argument("--size", default=size, help="WxH, up to 7680x4320")
         add_reading(sp)

@@ -5,7 +5,7 @@ import argparse
 import gzip
 import time
 
-from .checks import number, out_dir, out_file
+from .checks import number, out_dir, out_file, out_kind
 from .common import add_reading, add_seed, check_stage
 
 
@@ -49,7 +49,24 @@ def cmd_export(args: argparse.Namespace) -> None:
     print(f"{done.summary} ({time.perf_counter() - t0:.2f} s)")
 
 
+def cmd_captions(args: argparse.Namespace) -> None:
+    from ..web.captions import write_vtt
+    from ..rite.cache import load_rite
+    if args.lang not in ("trad", "simp"):
+        raise ValueError(f"--lang {args.lang!r}: trad or simp")
+    out_kind(args.out, (".vtt",))
+    out_file(args.out)
+    n = write_vtt(args.out, load_rite(args.reading), args.lang)
+    print(f"{args.out}: {n} cues ({args.lang})")
+
+
 def register(sub) -> None:
+    cap = sub.add_parser("captions", help="the rite's captions as WebVTT (one cue a step)")
+    cap.add_argument("--out", required=True, help="FILE.vtt")
+    cap.add_argument("--lang", default="trad", help="trad (繁, default) or simp (简)")
+    add_reading(cap)
+    cap.set_defaults(func=cmd_captions)
+
     pk = sub.add_parser("pack", help="the scene pack for the browser player (scene.json, scene.bin, font/)")
     pk.add_argument("--out", required=True, help="the folder to write")
     pk.set_defaults(func=cmd_pack)

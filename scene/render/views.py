@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 VIEWS: dict[str, str] = {
-    "overview": "總覽", "hall": "堂上", "range": "射道", "plan": "平面", "archer": "射者",
+    "auto": "導演", "overview": "總覽", "hall": "堂上", "range": "射道", "plan": "平面", "archer": "射者",
     "guest": "賓席", "target": "獲者", "follow": "隨",
 }
 
@@ -118,6 +118,9 @@ def camera(view: str, rite, pose, aspect: float = 16 / 9, focus: tuple[str, ...]
     hou = m("target.hou")
     hou_top = lay["target.east_post"].size_chi[2] * chi
     title = VIEWS[base]
+    if base == "auto":                       # the director's camera (scene.render.shots)
+        from .shots import camera_at
+        return camera_at(rite, pose.t)
     if base == "overview":
         pts = np.array([[-cw, gate_y, 0], [cw, gate_y, 0], [-cw, north, 0], [cw, north, 0],
                         [-h.rong_x * chi, h.y_dong * chi, ridge], [h.rong_x * chi, h.y_dong * chi, ridge],

@@ -285,7 +285,7 @@ def build(server, service: Service) -> None:
         "roof_modes": list(ui.ROOFS),
         # per-tab (client-only) state, with its initial values
         "t": 0.0, "t_label": "", "duration": 1.0, "stage_n": 0, "stage_title": "",
-        "step_phrase": "", "playing": False, "speed": 1.0, "view": "overview", "labels": True,
+        "step_phrase": "", "playing": False, "speed": 1.0, "view": "auto", "labels": True,
         "roof": "cutaway", "dims": False, "lang": "trad", "show_notes": False, "classroom": False,
         "message": "", "busy": "", "inspect": None, "text": None, "nav": [], "marks": [],
         "reading_q": "zheng", "reading_title": "", "reading_vals": {}, "reading_preset": "zheng",

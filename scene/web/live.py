@@ -14,7 +14,7 @@ import secrets
 
 #: the most a presenter's payload may weigh (JSON bytes)
 MAX_PAYLOAD = 4096
-VIEWS = ("overview", "hall", "range", "plan", "archer", "target", "guest")
+VIEWS = ("auto", "overview", "hall", "range", "plan", "archer", "target", "guest")   # auto: the director's camera
 #: a coordinate beyond this (metres) is not a camera of this scene
 MAX_COORD = 10_000.0
 

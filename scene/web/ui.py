@@ -10,7 +10,7 @@ from trame.widgets import html
 from trame.widgets import vuetify3 as v
 
 #: the named views, in the order the keys 1–6 choose them (guest is on the menu only)
-VIEW_ORDER = ("overview", "hall", "range", "plan", "archer", "target", "guest")
+VIEW_ORDER = ("auto", "overview", "hall", "range", "plan", "archer", "target", "guest")
 SPEEDS = (0.5, 1, 2, 4, 8)
 ROOFS = ("cutaway", "solid", "ghost", "none")
 

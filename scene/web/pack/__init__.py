@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from .buffer import Bin, batch_geometry, rounded
+from .buffer import Bin, batch_geometry, rounded, times_f32
 from .cast import actor_tracks, held_steps
 from .objects import hou_rope_variants, object_tracks
 from .texts import (VIEW_ORDER, camera_block, dim_rows, place_label_rows, place_rows, reading_block,  # noqa: F401
@@ -76,7 +76,20 @@ def build_pack(reading=None, seed: int | None = None, *, rite=None) -> tuple[dic
     manifest["places"] = place_rows(lay)
     manifest["place_labels"] = place_label_rows(lay)
     manifest["dims"] = dim_rows(lay)
+    manifest["director"] = director_block(bn, rite)
+    from ..lessons import lesson_block
+    manifest["lessons"] = lesson_block(rite)
+    from ..captions import seed_lines, step_notes
+    manifest["captions"] = {"seed": seed_lines(rite), "notes": step_notes(rite)}
     return manifest, bn.bytes()
+
+
+def director_block(bn: Bin, rite) -> dict[str, Any]:
+    """The director's camera (view ``auto``) as a track: see ``scene.render.shots`` and PACK.md."""
+    from ...render import shots
+    tr = shots.track(rite)
+    return {"title": shots.TITLE, "t": bn.add(times_f32(tr.t), "f32", 1),
+            "v": bn.add(np.asarray(tr.v, np.float32), "f32", 7), "ease": bn.add(tr.ease.astype(np.uint8), "u8", 1)}
 
 
 def pack_key(reading, seed) -> str:
@@ -84,6 +97,8 @@ def pack_key(reading, seed) -> str:
     from ...rite.cache import rite_key
     h = hashlib.sha256(rite_key(reading, seed).encode())
     from ...rite.cache import source_files
+    from ..lessons import lesson_bytes
+    h.update(lesson_bytes())
     for f in source_files(("render", "web")):
         try:
             h.update(f.read_bytes())

@@ -25,6 +25,8 @@ def font_chars(extra: str = "") -> str:
             except (OSError, UnicodeDecodeError):
                 continue
             chars.update(text)
+            if f.suffix == ".toml" and f.parent.name == "lessons":
+                chars.update(texts.to_simplified(text))          # a lesson's captions are shown in 简 too
             if f.parent.name == "seeds":
                 # the pack shows the 經 and notes in both scripts, converted by OpenCC phrase by phrase
                 chars.update(texts.to_simplified(text))

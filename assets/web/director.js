@@ -1,0 +1,107 @@
+// The director's camera (view 'auto'): a player extension (player.use(director())).
+//
+// Plays the pack's `director` track (PACK.md; computed by scene/render/shots.py, so the app, the static
+// site, the stills and the clips get the same shots).  On by default; orbiting the view (or choosing a
+// named view) leaves it; the 導演 button or the key A returns to it.
+function acc(buf, a) {
+  const n = a.n * (a.c || 1);
+  return a.t === 'u8' ? new Uint8Array(buf, a.o, n) : new Float32Array(buf, a.o, n);
+}
+
+export function director(opts = {}) {
+  const ext = {
+    on: opts.on !== false, track: null, player: null, button: null,
+    attach(p) {
+      this.player = p;
+      const orig = p.setView.bind(p);
+      p.setView = (name) => {
+        if (name === 'auto') return this.enable();
+        if (!orig(name)) return false;
+        this.on = false; this._show();
+        return true;
+      };
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.className = 'xsl-director';
+      b.textContent = '導演 (A)';
+      b.title = "The director's camera: follows who acts (key A)";
+      b.setAttribute('aria-pressed', 'true');
+      Object.assign(b.style, { position: 'absolute', top: '8px', right: '8px', zIndex: 20, font: "14px 'XSLCJK', 'XSLCJK Fallback', 'Noto Sans CJK TC', sans-serif",
+        padding: '4px 10px', borderRadius: '4px', border: '1px solid #333', cursor: 'pointer' });
+      b.addEventListener('click', () => { if (this.on) this.disable(); else this.enable(); });
+      if (opts.button === false) b.hidden = true;        // the page has its own control (the app's view buttons)
+      if (getComputedStyle(p.container).position === 'static') p.container.style.position = 'relative';
+      p.container.appendChild(b);
+      this.button = b;
+      this._show();
+    },
+    onPack(m, buf) {
+      const d = m.director;
+      this.track = d ? { t: acc(buf, d.t), v: acc(buf, d.v), e: acc(buf, d.ease), title: d.title, hint: 0 } : null;
+      if (this.on && this.track) this.player.view = 'auto';
+      this._show();
+    },
+    // the camera at T as a PACK.md Camera dict
+    at(T) {
+      const tr = this.track;
+      if (!tr) return null;
+      const ts = tr.t, n = ts.length;
+      let k = tr.hint;
+      if (!(k >= 0 && k < n && ts[k] <= T && (k + 1 >= n || ts[k + 1] > T))) {
+        let lo = 0, hi = n - 1;
+        if (T < ts[0]) hi = 0;
+        while (lo < hi) { const mid = (lo + hi + 1) >> 1; if (ts[mid] <= T) lo = mid; else hi = mid - 1; }
+        k = lo;
+      }
+      tr.hint = k;
+      const v = tr.v, o = k * 7;
+      let c = Array.from(v.subarray(o, o + 7));
+      if (k + 1 < n && tr.e[k + 1]) {
+        let s = (T - ts[k]) / Math.max(1e-9, ts[k + 1] - ts[k]);
+        s = Math.min(1, Math.max(0, s)); s = s * s * (3 - 2 * s);
+        const w = v.subarray(o + 7, o + 14);
+        c = c.map((x, i) => x * (1 - s) + w[i] * s);
+      }
+      return { position: c.slice(0, 3), focal_point: c.slice(3, 6), view_up: [0, 0, 1], view_angle: c[6],
+        parallel: false, parallel_scale: 1.0, title: tr.title };
+    },
+    enable() {
+      if (!this.track) return false;
+      this.on = true;
+      const p = this.player;
+      p.view = 'auto'; p.free = false; p._camKey = null;
+      this._apply(p.t);
+      this._show();
+      return true;
+    },
+    disable() { this.on = false; this._show(); },
+    _apply(T) {
+      const c = this.at(T);
+      if (c) this.player.applyCamera(c);
+    },
+    _show() {
+      const p = this.player;
+      if (p) p.autoView = !this.on;     // the stage presets stay away while the director is on
+      if (!this.button) return;
+      this.button.style.display = this.track && opts.button !== false ? '' : 'none';
+      this.button.setAttribute('aria-pressed', String(this.on));
+      this.button.style.background = this.on ? '#1b4f72' : '#f4f1e8';
+      this.button.style.color = this.on ? '#ffffff' : '#1a1a1a';
+    },
+    onFrame(T) {
+      const p = this.player;
+      if (!this.on || !this.track) return false;
+      if (p.free) { this.disable(); return false; }     // the user orbited: leave the director
+      if (T === this._lastT && !p._camKey) return false;
+      this._lastT = T;
+      this._apply(T);
+      return false;
+    },
+    onKey(ev) {
+      if ((ev.key === 'a' || ev.key === 'A') && !ev.shiftKey) { this.enable(); return true; }
+      return false;
+    },
+    dispose() { if (this.button) this.button.remove(); },
+  };
+  return ext;
+}

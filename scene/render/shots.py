@@ -1,0 +1,381 @@
+"""The director's camera (view ``auto``): shots computed from the compiled rite, as a track evaluated at t.
+
+For every step (a span of the timeline) the director frames the people the step names, the ground they
+cover while it lasts, and what they act on (the 侯 while an arrow flies).  A long step is cut into an odd
+number of windows of about :data:`WINDOW_S` (the step's middle is the middle of one window, never an
+ease).  For each window:
+
+* **hold** the shot on screen while it still frames everything the window needs, big enough;
+* **ease** (smoothstep over at most :data:`EASE_S`) to the new shot when it is near the old one;
+* **cut** to it when it is far.
+
+A shot is searched over compass bearings × elevations × view angles (the ``views._fit`` framing of
+the points), keeping only cameras inside the court walls (or under the eaves of the 堂, between the
+序; or in front of the gate while the people are out there) and under the roof line (the ridge), with
+no 楹 between the camera and anyone acting; the best is the one that draws the smallest of its figures tallest (a little preference to keep the bearing).
+
+Pure numpy.  The track (``Track``): key times ``t``, cameras ``v`` (position, focal point, view angle)
+and ``ease`` flags — from key k to k+1 the camera holds key k unless key k+1 eases, then it blends with
+smoothstep; the pack ships it as ``director`` (PACK.md) and the player evaluates it the same way.
+"""
+from __future__ import annotations
+
+import math
+import weakref
+from dataclasses import dataclass
+
+import numpy as np
+
+from .views import Camera, _bearing_dir, _fit
+
+ASPECT = 16 / 9
+FIGURE_M = 1.6        # the height of a figure the framing keeps readable (feet to crown)
+MIN_FIG = 0.06        # of the frame height
+WINDOW_S = 8.0
+EASE_S = 1.5
+MARGIN = 0.9          # of the half frame
+PAD_M = 2.2           # ground kept around each person (what he stands by and acts on)
+BEARINGS = (180, 160, 200, 140, 220, 120, 240, 90, 270, 60, 300, 0, 20, 340, 30, 330)
+ELEVATIONS = (26.0, 14.0, 40.0, 6.0)
+ANGLES = (30.0, 48.0, 66.0)
+TITLE = "導演"
+
+
+@dataclass(frozen=True)
+class Track:
+    t: np.ndarray          # (K,)
+    v: np.ndarray          # (K, 7): position xyz, focal xyz, view angle
+    ease: np.ndarray       # (K,) bool: blend from the key before into this one
+
+    def at(self, t: float) -> np.ndarray:
+        k = int(np.searchsorted(self.t, t, side="right") - 1)
+        if k < 0:
+            return self.v[0].copy()
+        if k + 1 < len(self.t) and self.ease[k + 1]:
+            s = (t - self.t[k]) / max(1e-9, self.t[k + 1] - self.t[k])
+            s = s * s * (3 - 2 * s)
+            return self.v[k] * (1 - s) + self.v[k + 1] * s
+        return self.v[k].copy()
+
+
+def as_camera(v: np.ndarray) -> Camera:
+    return Camera("auto", TITLE, tuple(float(c) for c in v[:3]), tuple(float(c) for c in v[3:6]),
+                  view_angle=float(v[6]))
+
+
+class _World:
+    """The bounds a camera must keep and the 楹 it must not look through."""
+
+    def __init__(self, rite) -> None:
+        lay = rite.layout
+        chi = lay.reading.chi_m
+        h = lay.hall
+        self.cw = lay.reading.court_width_chi / 2 * chi
+        self.gate_y = lay["hall.gate"].xyz_chi[1] * chi
+        self.ridge = h.z_dong * chi
+        self.floor = lay.xyz_m("hall.tang")[2]
+        self.eave = self.floor + h.z_eave * chi
+        self.xu = h.xu_x * chi
+        self.hall_y = h.house_depth * chi
+        pil = [lay.xyz_m(p) for p in ("hall.west_pillar", "hall.east_pillar") if p in lay]
+        self.pillars = np.array([(p[0], p[1]) for p in pil]) if pil else np.zeros((0, 2))
+        self.pillar_top = self.floor + (lay["hall.west_pillar"].size_chi[2] * chi if pil else 0.0)
+        self.pillar_r = (lay["hall.west_pillar"].size_chi[0] / 2 * chi if pil else 0.0) + 0.25
+        self.hou = np.array(lay.xyz_m("target.hou"))
+        self.hou_top = lay["target.east_post"].size_chi[2] * chi
+
+    def allows(self, pos: np.ndarray) -> bool:
+        x, y, z = pos
+        if y <= self.gate_y - 1.0:                   # in front of the gate (only while people are out there)
+            return y >= self.gate_y - 40.0 and abs(x) <= self.cw + 10.0 and 0.5 <= z <= self.ridge
+        if y <= -0.3:                                # in the court
+            return abs(x) <= self.cw - 0.4 and y >= self.gate_y + 0.4 and 0.5 <= z <= self.ridge
+        # on the 堂: under the eaves, between the 序, in front of the north wall
+        return abs(x) <= self.xu - 0.4 and y <= self.hall_y - 0.6 and self.floor + 0.5 <= z <= self.eave - 0.2
+
+    def hidden(self, pos: np.ndarray, pts: np.ndarray) -> bool:
+        """A 楹 or a 序 between the camera and any of the points (the points at half a figure's height)."""
+        return bool(_hidden_all(self, np.asarray(pos, float)[None], np.asarray(pts, float))[0])
+
+
+def _basis(pos, foc):
+    fwd = np.asarray(foc, float) - pos
+    fwd /= np.linalg.norm(fwd)
+    right = np.cross(fwd, (0.0, 0.0, 1.0))
+    right /= max(np.linalg.norm(right), 1e-9)
+    return fwd, right, np.cross(right, fwd)
+
+
+def project(v: np.ndarray, pts: np.ndarray, aspect: float = ASPECT) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Points through a track camera: (u, v) in [-1, 1] across the frame, and the depth."""
+    pos, foc = v[:3], v[3:6]
+    fwd, right, up = _basis(pos, foc)
+    rel = np.asarray(pts, float) - pos
+    depth = rel @ fwd
+    tv = math.tan(math.radians(v[6]) / 2)
+    dd = np.maximum(depth, 1e-6)
+    return (rel @ right) / (dd * tv * aspect), (rel @ up) / (dd * tv), depth
+
+
+def figure_heights(v: np.ndarray, feet: np.ndarray) -> np.ndarray:
+    """How tall (fraction of the frame height) a standing figure at each foot point is drawn."""
+    heads = feet + (0.0, 0.0, FIGURE_M)
+    _, va, _ = project(v, feet)
+    _, vb, _ = project(v, heads)
+    return np.abs(vb - va) / 2
+
+
+def _frames(v: np.ndarray, pts: np.ndarray, margin: float = 0.97) -> bool:
+    u, w, depth = project(v, pts)
+    return bool(np.all(depth > 0.3) and np.all(np.abs(u) <= margin) and np.all(np.abs(w) <= margin))
+
+
+def _candidates() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    c = [(b, e, a) for e in ELEVATIONS for a in ANGLES for b in BEARINGS]
+    b, e, a = (np.array(x, dtype=float) for x in zip(*c))
+    return b, e, a
+
+
+_CAND = _candidates()
+
+
+def _fit_all(pts: np.ndarray, b: np.ndarray, e: np.ndarray, a: np.ndarray, margin: float = MARGIN):
+    """``views._fit`` for many directions and view angles at once: positions and focal points (C, 3)."""
+    br, er = np.radians(b), np.radians(e)
+    d = np.column_stack([np.sin(br) * np.cos(er), np.cos(br) * np.cos(er), np.sin(er)])
+    fwd = -d
+    right = np.cross(fwd, (0.0, 0.0, 1.0))
+    right /= np.linalg.norm(right, axis=1, keepdims=True)
+    up = np.cross(right, fwd)
+    tv = np.tan(np.radians(a) / 2) * margin
+    th = tv * ASPECT
+    focal = np.repeat(((pts.min(0) + pts.max(0)) / 2)[None], len(b), 0)
+
+    def solve(focal):
+        rel = pts[None] - focal[:, None]
+        x, y, z = (np.einsum("cpk,ck->cp", rel, v) for v in (right, up, fwd))
+        need = np.maximum(np.abs(x) / th[:, None] - z, np.abs(y) / tv[:, None] - z)
+        return x, y, z, need.max(1)
+    x, y, z, dist = solve(focal)
+    for _ in range(3):
+        D = dist[:, None] + z
+        sx, sy = x / D, y / D
+        cx = (sx.max(1) + sx.min(1)) / 2
+        cy = (sy.max(1) + sy.min(1)) / 2
+        focal = focal + right * (cx * dist)[:, None] + up * (cy * dist)[:, None]
+        x, y, z, dist = solve(focal)
+    return focal + d * dist[:, None], focal
+
+
+def _allowed(world: _World, pos: np.ndarray, outside: bool = False, hall_ok: bool = True) -> np.ndarray:
+    """Cameras inside the court or under the eaves of the 堂 (``outside``: or in front of the gate, when
+    the people are out there)."""
+    x, y, z = pos.T
+    court = (y <= -0.3) & (np.abs(x) <= world.cw - 0.4) & (y >= world.gate_y + 0.4) & (z >= 0.5) & (z <= world.ridge)
+    hall = hall_ok & (y > -0.3) & (np.abs(x) <= world.xu - 0.4) & (y <= world.hall_y - 0.6) & \
+        (z >= world.floor + 0.5) & (z <= world.eave - 0.2)
+    if outside:
+        gate = (y <= world.gate_y - 1.0) & (y >= world.gate_y - 40.0) & (np.abs(x) <= world.cw + 10.0) & \
+            (z >= 0.5) & (z <= world.ridge)
+        return court | hall | gate
+    return court | hall
+
+
+def _hidden_all(world: _World, pos: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    """``_World.hidden`` for many camera positions (C, 3) at once."""
+    out = np.zeros(len(pos), dtype=bool)
+    d = pts[None, :, :2] - pos[:, None, :2]                    # (C, P, 2)
+    dd = np.maximum((d * d).sum(-1), 1e-9)
+    for px, py in world.pillars:
+        c = np.array([px, py])[None] - pos[:, :2]                # (C, 2)
+        s = np.einsum("cpk,ck->cp", d, c) / dd
+        near = np.hypot(pos[:, None, 0] + s * d[..., 0] - px, pos[:, None, 1] + s * d[..., 1] - py)
+        z = pos[:, None, 2] + s * (pts[None, :, 2] - pos[:, None, 2])
+        out |= np.any((s > 0.02) & (s < 0.98) & (near < world.pillar_r) & (z < world.pillar_top), axis=1)
+    # the 序 (the side walls of the 堂, x = ±xu, from the front to the back): no looking through them
+    for wx in (-world.xu, world.xu):
+        dx = pts[None, :, 0] - pos[:, None, 0]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            s = (wx - pos[:, None, 0]) / dx
+        y = pos[:, None, 1] + s * (pts[None, :, 1] - pos[:, None, 1])
+        z = pos[:, None, 2] + s * (pts[None, :, 2] - pos[:, None, 2])
+        out |= np.any((s > 0.0) & (s < 1.0) & (y > 0.2) & (y < world.hall_y) & (z < world.eave + 1.0), axis=1)
+    return out
+
+
+def _heights_all(pos: np.ndarray, foc: np.ndarray, a: np.ndarray, feet: np.ndarray) -> np.ndarray:
+    """The smallest figure height (of the frame) for each candidate camera."""
+    fwd = foc - pos
+    fwd /= np.linalg.norm(fwd, axis=1, keepdims=True)
+    right = np.cross(fwd, (0.0, 0.0, 1.0))
+    right /= np.maximum(np.linalg.norm(right, axis=1, keepdims=True), 1e-9)
+    up = np.cross(right, fwd)
+    tv = np.tan(np.radians(a) / 2)[:, None]
+    out = []
+    for dz in (0.0, FIGURE_M):
+        rel = (feet + (0.0, 0.0, dz))[None] - pos[:, None]
+        depth = np.maximum(np.einsum("cpk,ck->cp", rel, fwd), 1e-6)
+        out.append(np.einsum("cpk,ck->cp", rel, up) / (depth * tv))
+    return (np.abs(out[1] - out[0]) / 2).min(1)
+
+
+def frame(world: _World, feet: np.ndarray, extra: np.ndarray, prev_bearing: float | None):
+    """The best shot of figures at ``feet`` (and the ``extra`` points): (camera vector, bearing, min height)."""
+    pad = np.array([(0, 0, 0), (0, 0, FIGURE_M), (PAD_M, 0, 0), (-PAD_M, 0, 0), (0, PAD_M, 0), (0, -PAD_M, 0)])
+    pts = (feet[:, None] + pad[None]).reshape(-1, 3)
+    if len(extra):
+        pts = np.vstack([pts, extra])
+    b, e, a = _CAND
+    pos, foc = _fit_all(pts, b, e, a)
+    ok = _allowed(world, pos, outside=bool(len(feet) and feet[:, 1].min() < world.gate_y))
+    mids = feet + (0.0, 0.0, FIGURE_M * 0.6)
+    if ok.any() and len(mids):
+        ok[ok] = ~_hidden_all(world, pos[ok], mids)
+    if ok.any():
+        h = _heights_all(pos, foc, a, feet) if len(feet) else np.zeros(len(b))
+        turn = np.zeros(len(b)) if prev_bearing is None else np.abs((b - prev_bearing + 180) % 360 - 180) / 180
+        score = np.minimum(h, 0.2) - 0.02 * turn + np.where(e >= 14, 0.004, 0.0)
+        score[~ok] = -1e9
+        k = int(np.argmax(score))
+        return np.array([*pos[k], *foc[k], a[k]]), float(b[k]), float(h[k])
+    # nothing fits inside: from the court's south-east corner, as wide as it takes
+    pos = np.array([world.cw - 0.5, world.gate_y + 0.5, world.ridge])
+    foc = (pts.min(0) + pts.max(0)) / 2
+    u, w, _ = project(np.array([*pos, *foc, 60.0]), pts)
+    ang = float(min(110.0, 60.0 * max(1.0, np.abs(w).max() / MARGIN, np.abs(u).max() / MARGIN)))
+    v = np.array([*pos, *foc, ang])
+    return v, 315.0, float(figure_heights(v, feet).min()) if len(feet) else 0.0
+
+
+def _windows(s0: float, s1: float) -> list[tuple[float, float]]:
+    n = max(1, math.ceil((s1 - s0) / WINDOW_S))
+    if n % 2 == 0:
+        n += 1
+    w = (s1 - s0) / n
+    return [(s0 + k * w, s0 + (k + 1) * w) for k in range(n)]
+
+
+def spread_m(feet: np.ndarray) -> float:
+    if len(feet) < 2:
+        return 0.0
+    d = feet[:, None, :2] - feet[None, :, :2]
+    return float(np.sqrt((d * d).sum(-1)).max())
+
+
+class _Needs:
+    """What a window of a step must show: the named people's feet at each sample, the 侯 while arrows fly."""
+
+    def __init__(self, rite, world: _World) -> None:
+        self.rite, self.world = rite, world
+        self.idx = {a: i for i, a in enumerate(rite.actor_ids)}
+        self.arrows = [k for k, o in enumerate(rite.object_ids) if o.startswith("arrow.")]
+        self.flights = self._flights()
+
+    def _flights(self) -> list[tuple[float, float]]:
+        out = []
+        for k in self.arrows:
+            for t, kind, value in self.rite.director.objects[self.rite.object_ids[k]].events:
+                if kind == "path":
+                    out.append((float(value[0][0]), float(value[0][-1])))
+        return sorted(out)
+
+    def flying(self, t0: float, t1: float) -> bool:
+        return any(a < t1 and b > t0 for a, b in self.flights)
+
+    @staticmethod
+    def times(t0: float, t1: float) -> np.ndarray:
+        return np.linspace(t0, t1, max(2, min(12, int((t1 - t0) / 1.0) + 2)))
+
+    def preload(self, segments) -> None:
+        """Sample the whole rite once at every segment's times (one ``Rite.sample``)."""
+        times = [self.times(a, b) for a, b, *_ in segments]
+        self._at = np.cumsum([0] + [len(x) for x in times])
+        smp = self.rite.sample(np.concatenate(times))
+        self._xyz, self._vis = smp["actor_xyz_m"], smp["visible"]
+
+    def of(self, k: int, who, t0: float, t1: float, shooting: bool):
+        ids = [self.idx[a] for a in who if a in self.idx]
+        sl = slice(self._at[k], self._at[k + 1])
+        xyz, visible = self._xyz[sl], self._vis[sl]
+        feet = []
+        for i in ids:
+            feet.extend(xyz[visible[:, i], i])
+        extra = []
+        if shooting or self.flying(t0, t1):
+            w = self.world
+            extra = [w.hou, (w.hou[0], w.hou[1], w.hou_top)]
+        return np.array(feet).reshape(-1, 3), np.array(extra, dtype=float).reshape(-1, 3)
+
+
+def _segments(rite) -> list[tuple[float, float, tuple[str, ...], bool]]:
+    """The rite cut at every step's start and end: (t0, t1, everyone named by the steps under way, shooting),
+    long pieces in an odd number of windows (a step's middle is never at the start of an ease)."""
+    spans = [s for s in rite.spans if s.end_s - s.start_s > 1e-3]
+    cuts = sorted({round(x, 4) for s in spans for x in (s.start_s, s.end_s)})
+    starts = np.array([s.start_s for s in spans])
+    ends = np.array([s.end_s for s in spans])
+    out = []
+    for t0, t1 in zip(cuts, cuts[1:]):
+        m = (t0 + t1) / 2
+        on = [spans[i] for i in np.flatnonzero((starts <= m) & (ends >= m))]
+        if not on:
+            continue
+        who = tuple(dict.fromkeys(a for s in on for a in s.who))
+        shooting = any(s.do == "shoot" for s in on)
+        for w0, w1 in ([(t0, t1)] if shooting else _windows(t0, t1)):
+            out.append((w0, w1, who, shooting))
+    return out
+
+
+def build_track(rite) -> Track:
+    """The director's shots for the whole rite (deterministic)."""
+    world = _World(rite)
+    needs = _Needs(rite, world)
+    keys: list[tuple[float, np.ndarray, bool]] = []
+    cur, bearing = None, None
+    segments = _segments(rite)
+    needs.preload(segments)
+    for k, (t0, t1, who, shooting) in enumerate(segments):
+        feet, extra = needs.of(k, who, t0, t1, shooting)
+        if not len(feet) and not len(extra):
+            continue
+        if cur is not None:
+            need = np.vstack([feet, feet + (0, 0, FIGURE_M), extra])
+            hc = float(figure_heights(cur, feet).min()) if len(feet) else 1.0
+            same_side = (cur[1] < world.gate_y) == bool(len(feet) and feet[:, 1].min() < world.gate_y)
+            if same_side and _frames(cur, need) and (hc >= MIN_FIG or spread_m(feet) > 2 * world.cw) and hc <= 0.45 \
+                    and not world.hidden(cur[:3], feet + (0, 0, FIGURE_M * 0.6)):
+                continue                             # hold: the action is still in the shot, big enough
+        v, b, h = frame(world, feet, extra, bearing)
+        if cur is not None:
+            dist = np.linalg.norm(cur[:3] - cur[3:6])
+            near = (np.linalg.norm(v[3:6] - cur[3:6]) < 0.35 * dist and np.linalg.norm(v[:3] - cur[:3]) < 0.5 * dist)
+            ease = min(EASE_S, (t1 - t0) * 0.4)
+            if near and ease > 0.2:
+                keys.append((t0, cur, False))
+                keys.append((t0 + ease, v, True))
+                cur, bearing = v, b
+                continue
+        keys.append((t0, v, False))                  # cut
+        cur, bearing = v, b
+    if not keys:
+        v, _, _ = frame(world, np.zeros((1, 3)), np.zeros((0, 3)), None)
+        keys = [(0.0, v, False)]
+    keys[0] = (0.0, keys[0][1], False)
+    return Track(np.array([k[0] for k in keys]), np.array([k[1] for k in keys]), np.array([k[2] for k in keys]))
+
+
+_TRACKS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def track(rite) -> Track:
+    """The track of a rite, built once per compiled rite."""
+    tr = _TRACKS.get(rite)
+    if tr is None:
+        tr = _TRACKS[rite] = build_track(rite)
+    return tr
+
+
+def camera_at(rite, t: float) -> Camera:
+    """The director's camera at time t (for a 16:9 frame)."""
+    return as_camera(track(rite).at(float(t)))

@@ -1,0 +1,133 @@
+"""Captions (scene/web/captions.py, python -m scene captions): a WebVTT file that parses, one cue a step at the
+step's times, the seed's modern sentence verbatim where its translation reaches; the player's caption line."""
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+CUE = re.compile(r"^(\d\d):(\d\d):(\d\d)\.(\d\d\d) --> (\d\d):(\d\d):(\d\d)\.(\d\d\d)$")
+
+
+def parse_vtt(text: str) -> list[tuple[float, float, list[str]]]:
+    """A strict little WebVTT reader: header, blocks separated by blank lines, id, timing, text."""
+    blocks = text.split("\n\n")
+    assert blocks[0].startswith("WEBVTT")
+    out = []
+    for b in blocks[1:]:
+        lines = [x for x in b.split("\n") if x]
+        if not lines or lines[0].startswith("NOTE"):
+            continue
+        m = CUE.match(lines[1])
+        assert m, lines
+        g = [int(x) for x in m.groups()]
+        a = g[0] * 3600 + g[1] * 60 + g[2] + g[3] / 1000
+        z = g[4] * 3600 + g[5] * 60 + g[6] + g[7] / 1000
+        assert z >= a and len(lines) >= 3 and "-->" not in "".join(lines[2:])
+        out.append((a, z, lines[2:]))
+    return out
+
+
+@pytest.fixture(scope="module")
+def rite():
+    from scene.timeline import build_rite
+    return build_rite()
+
+
+@pytest.mark.parametrize("lang", ["trad", "simp"])
+def test_vtt_parses_and_its_cues_are_the_steps(tmp_path, rite, lang):
+    from scene.text.script import to_simplified
+    from scene.text.seed import seed_translation
+    out = tmp_path / "rite.vtt"
+    r = subprocess.run([sys.executable, "-m", "scene", "captions", "--out", str(out), "--lang", lang], cwd=ROOT,
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    cues = parse_vtt(out.read_text(encoding="utf-8"))
+    steps = sorted((s for s in rite.spans if s.end_s - s.start_s >= 0.05 and s.phrase),
+                   key=lambda s: (s.start_s, s.section, s.index))
+    assert len(cues) == len(steps)
+    for (a, z, lines), s in zip(cues, steps):
+        assert abs(a - s.start_s) < 0.0011 and abs(z - s.end_s) < 0.0011
+        assert lines[0] == (s.phrase if lang == "trad" else to_simplified(s.phrase))
+    seed = seed_translation()
+    with_seed = [c for c in cues if len(c[2]) > 1]
+    assert len(with_seed) > 100
+    assert all(c[2][1] in seed for c in with_seed)            # verbatim
+    # the first cue is the rite's first phrase and the translation's first sentence
+    assert "乡射的礼仪" in cues[0][2][1]
+
+
+def test_bad_captions_arguments_are_one_line(tmp_path):
+    for args in (["--lang", "latin"], ["--out", str(tmp_path / "x.srt")]):
+        a = ["--out", str(tmp_path / "x.vtt"), *args] if "--out" not in args else args
+        r = subprocess.run([sys.executable, "-m", "scene", "captions", *a], cwd=ROOT, capture_output=True,
+                           text=True, timeout=120)
+        assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
+
+
+@pytest.mark.skipif(__import__("webtools").chromium_missing_reason() is not None, reason="no Chromium")
+def test_the_caption_line_and_the_classroom_keys(tmp_path, rite):
+    import webtools
+    from scene import webpack
+    from scene.web.captions import seed_lines
+    pack = tmp_path / "pack"
+    webpack.write_pack(pack)
+    webpack.write_font(pack / "font" / "cjk.otf")
+    steps = sorted(rite.spans, key=lambda s: (s.start_s, s.section, s.index))
+    lines = seed_lines(rite)
+    k = next(i for i, s in enumerate(steps) if lines[i] and s.end_s - s.start_s > 3 and s.section == 5)
+    t = (steps[k].start_s + steps[k].end_s) / 2
+    with webtools.site(pack) as (_, url), webtools.chromium() as b:
+        page = b.new_page(viewport={"width": 1280, "height": 720})
+        errors = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{url}player.html")
+        page.wait_for_function("document.body.dataset.ready", timeout=120_000)
+        page.evaluate(f"window.__xslPlayer.setTime({t})")
+        page.evaluate("() => window.__xslPlayer._nextFrame().then(() => new Promise(requestAnimationFrame))")
+        band = page.locator(".xsl-caption")
+        text = band.inner_text()
+        assert steps[k].phrase in text and lines[k] in text and band.get_attribute("aria-live") == "polite"
+        fs = page.evaluate("parseFloat(getComputedStyle(document.querySelector('.xsl-caption > div')).fontSize)")
+        assert fs >= 0.045 * page.evaluate("window.__xslPlayer.container.clientHeight")   # of the view's height
+        webtools.save_png(webtools.screenshot(page), Path("/tmp/cache-issue13-caption.png"))
+        # a term of the seed's notes in the phrase: a click opens the note
+        from scene.web.captions import step_notes
+        notes = step_notes(rite)
+        j = next(i for i, s in enumerate(steps) if notes[i] and s.end_s - s.start_s > 3 and s.section >= 20)
+        page.evaluate(f"window.__xslPlayer.setTime({(steps[j].start_s + steps[j].end_s) / 2})")
+        page.evaluate("() => window.__xslPlayer._nextFrame().then(() => new Promise(requestAnimationFrame))")
+        page.locator(".xsl-term").first.click()
+        note = page.locator(".xsl-note")
+        assert note.is_visible() and any(f"（{n}）" in note.inner_text() for _, n in notes[j])
+        webtools.save_png(webtools.screenshot(page), Path("/tmp/cache-issue13-note.png"))
+        note.click()
+        # B blanks the screen, . brings it back
+        page.keyboard.press("b")
+        assert page.locator(".xsl-blank").is_visible()
+        page.keyboard.press(".")
+        assert not page.locator(".xsl-blank").is_visible()
+        # single-key shortcuts off: b and the space do nothing, PageDown still works
+        page.keyboard.press("Shift+K")
+        page.keyboard.press("b")
+        page.keyboard.press(" ")
+        assert not page.locator(".xsl-blank").is_visible() and not page.evaluate("window.__xslPlayer.playing")
+        stage0 = page.evaluate("window.__xslPlayer.state().stage")
+        page.keyboard.press("PageDown")
+        assert page.evaluate("window.__xslPlayer.state().stage") == stage0 + 1
+        assert not errors, errors
+
+
+def test_step_notes_are_seed_notes_on_a_term_of_the_phrase(rite):
+    from scene.web.captions import step_notes
+    from scene.text.seed import seed_note
+    rows = step_notes(rite)
+    steps = sorted(rite.spans, key=lambda s: (s.start_s, s.section, s.index))
+    assert len(rows) == len(steps) and sum(map(bool, rows)) > 100
+    for s, row in zip(steps, rows):
+        for term, n in row:
+            assert term in s.phrase and s.section in seed_note(n).sections
