@@ -123,7 +123,9 @@ def test_the_picture_is_drawn_and_not_blank(open_page):
     assert distinct_colours(img) >= 64, distinct_colours(img)
     assert webtools.background_fraction(img) < 0.75
     st = p.js("window.__xslPlayer.stats()")
-    assert st["frames"] >= 1 and st["drawCalls"] >= 2 and st["triangles"] > 10_000, st
+    # the static batch is drawn once and then kept (staticCached) while the camera holds still
+    static_drawn = st["drawCalls"] >= 2 or (st["staticCached"] and st["staticRedraws"] >= 1)
+    assert st["frames"] >= 1 and static_drawn and st["triangles"] > 10_000, st
     # the court (beaten earth, the palette's 'court' lit) and people's colours are there
     assert p.state()["stage"] == 21
 
@@ -364,17 +366,18 @@ def test_dragging_orbits_the_camera_and_a_click_does_not(open_page):
     p.page.mouse.click(300, 420)                    # a click picks, it does not move the camera
     p.frame()
     assert p.js("window.__xslPlayer.camera()") == cam0 and not p.js("window.__xslPlayer.free")
-    p.page.mouse.move(640, 300)
+    # the click opened the inspector (top right): drag where the canvas is still uncovered
+    p.page.mouse.move(560, 300)
     p.page.mouse.down()
     for k in range(1, 6):
-        p.page.mouse.move(640 - 30 * k, 300 + 5 * k)
+        p.page.mouse.move(560 - 30 * k, 300 + 5 * k)
     p.page.mouse.up()
     p.frame()
     cam1 = p.js("window.__xslPlayer.camera()")
     assert cam1["position"] != cam0["position"] and p.js("window.__xslPlayer.free")
     assert np.allclose(cam1["focal_point"], cam0["focal_point"], atol=1e-3)   # orbits about the focal point
-    # choosing the view again puts its preset back
-    p.page.keyboard.press("1")
+    # choosing the view again puts it back (the default view is the director's camera: key A)
+    p.page.keyboard.press("a")
     p.frame()
     assert np.allclose(p.js("window.__xslPlayer.camera()")["position"], cam0["position"], atol=1e-3)
 
