@@ -78,7 +78,8 @@ def test_a_lesson_plays_and_page_down_goes_to_the_next_stop(tmp_path, rite):
         assert L["stops"][1]["caption"] in cap.inner_text() and L["stops"][1]["en"] in cap.inner_text()
         assert cap.get_attribute("data-stop") == f"2/{len(L['stops'])}"
         s = page.evaluate("window.__xslPlayer.state()")
-        assert s["playing"] and s["view"] == "auto" and abs(s["t"] - L["stops"][1]["t"]) < 2.0
+        # it went to the stop and plays on at the stop's speed (8×: a second of a loaded machine is 8 s)
+        assert s["playing"] and s["view"] == "auto" and -0.01 <= s["t"] - L["stops"][1]["t"] < 8.0
         page.wait_for_timeout(1500)
         assert page.evaluate("window.__xslPlayer.t") > L["stops"][1]["t"] + 1.0       # it plays
         # the caption is big enough for a projector and readable (white on the scene, black halo)
