@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 
 import numpy as np
 import pytest
@@ -393,3 +394,40 @@ def test_a_missing_pack_says_so(browser, served):
         assert page.evaluate("!document.getElementById('xsl-message').hidden")
     finally:
         page.close()
+
+
+def test_evidence_colours_the_people_and_the_inspector_quotes_it(open_page):
+    """E rings each visible person in the status colour of his step's evidence (Okabe–Ito), with a legend
+    that counts them; E again moves to the next aspect; the inspector gives the five statuses."""
+    p = open_page("?stage=21&view=archer")
+    p.js("(() => { const q = window.__xslPlayer; const st = q.stages.find((s) => s.n === 21);"
+         " q.setTime(st.start + 60); q.setView('archer'); })()")
+    p.frame()
+    before = p.shot()
+    orange = np.array([0xE6, 0x9F, 0x00])
+
+    def near(img, c):
+        return int((np.abs(img.astype(int) - c).sum(axis=2) < 40).sum())
+    assert p.js("document.querySelector('.xsl-evidence-legend').style.display") == "none"
+    p.page.keyboard.press("e")
+    p.frame()
+    legend = p.js("document.querySelector('.xsl-evidence-legend').textContent")
+    assert "where" in legend
+    counts = [int(x) for x in re.findall(r"(?:stated|commentary|assumed) (\d+)", legend)]
+    visible = p.js("window.__xslPlayer.actors.filter((A) => A.visible.at(window.__xslPlayer.t)"
+                   " && window.__xslPlayer.stepOf(A.id).step).length")
+    assert len(counts) == 3 and sum(counts) == visible > 0
+    after = p.shot()
+    if counts[2]:
+        assert near(after, orange) > near(before, orange) + 200
+    p.page.keyboard.press("e")
+    p.frame()
+    assert "facing" in p.js("document.querySelector('.xsl-evidence-legend').textContent")
+    for _ in range(4):
+        p.page.keyboard.press("e")
+    p.frame()
+    assert p.js("document.querySelector('.xsl-evidence-legend').style.display") == "none"
+    info = p.js("window.__xslPlayer.actorInfo('bin')")
+    ev = info["step"]["evidence"]
+    assert set(ev) == {"where", "facing", "posture", "route", "timing"}
+    assert all(e["status"] in ("stated", "commentary", "assumed") and e["source"] for e in ev.values())

@@ -6,6 +6,7 @@ import { director } from './director.js';
 import { lessons } from './lessons.js';
 import { captions } from './captions.js';
 import { classroom } from './classroom.js';
+import { evidence } from './evidence.js';
 
 const VIEWS = ['auto', 'overview', 'hall', 'range', 'plan', 'archer', 'target', 'guest'];
 const PARAMS = ['stage', 't', 'view', 'reading', 'classroom', 'present', 'follow', 'key', 'lesson'];
@@ -101,6 +102,8 @@ function onPick(info) {
   const step = info.step || null;
   const phrase = info.phrase || (step && step.phrase);
   if (m(phrase)) rows.push(['sentence 經', step && step.section ? `${phrase}  (§${step.section})` : phrase]);
+  // the evidence of this step's where, facing, posture, route and timing (stated / commentary / assumed)
+  if (step && step.evidence) for (const [a, e] of Object.entries(step.evidence)) rows.push([`${a} 證`, `${e.status} — ${e.source}`]);
   if (m(info.source)) rows.push(['placed by', info.source]);
   if (m(info.derivation)) rows.push(['arithmetic', info.derivation]);
   if (m(info.commentary)) rows.push(['commentary', info.commentary]);
@@ -384,6 +387,7 @@ async function boot() {
   player.use(lessons({ director: dir, onError: (m) => say(String(m)),
     toolbarStyle: { top: 'auto', bottom: '8px', right: 'auto', left: '8px' } }));
   player.use(captions());
+  player.use(evidence());
   await player.load(get('xsl_default_pack'));
   manifest = player.pack;
   fillNav();

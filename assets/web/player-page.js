@@ -5,6 +5,7 @@ import { director } from './director.js';
 import { lessons } from './lessons.js';
 import { captions } from './captions.js';
 import { classroom } from './classroom.js';
+import { evidence } from './evidence.js';
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -60,6 +61,7 @@ const dir = director();
 player.use(dir);
 player.use(lessons({ director: dir, onError: (m) => message(m) }));
 player.use(captions());
+player.use(evidence());
 window.__xslPlayer = window.__xslPlayer || player;
 
 function updateUi(s) {
@@ -126,6 +128,8 @@ function showInfo(info) {
     row('role', info.role); row('posture', info.posture); row('holding', info.holding); row('says', info.say);
     row('heading', `${info.heading}°`);
     if (info.step) row(`§${info.step.section} ${info.step.current ? 'now' : 'last'}`, info.step.phrase);
+    const ev = info.step && info.step.evidence;
+    if (ev) for (const [a, e] of Object.entries(ev)) row(`${a} 證`, `${e.status} — ${e.source}`);
   }
   if (info.kind === 'object') { row('kind', info.object_kind); row('state', info.state); row('held by', info.holder); }
   if (info.xyz_m) row('xyz', `${info.xyz_m.join(', ')} m = ${info.xyz_chi.join(', ')} 尺`);

@@ -1546,6 +1546,24 @@ export class Player {
   }
 
   _stepFor(actorId) {
+    const { step: s, current } = this.stepOf(actorId);
+    return s ? { phrase: s.phrase, section: s.section, index: s.index, start: s.start, end: s.end, do: s.do,
+      current, evidence: this.evidenceOf(s) } : null;
+  }
+
+  // a step's evidence (PACK.md `evidence`): {where: {status, source}, facing: …} or null for an older pack
+  evidenceOf(s) {
+    const E = this.pack && this.pack.evidence;
+    if (!E || !s || !s.ev) return null;
+    const out = {};
+    E.aspects.forEach((a, k) => {
+      out[a] = { status: E.statuses.find((x) => x[0] === s.ev[k]) || s.ev[k], source: E.sources[s.evs[k]] || '' };
+    });
+    return out;
+  }
+
+  // the step an actor is in at T (current), or else the last one he did, as the pack lists it
+  stepOf(actorId) {
     const A = this.actorById.get(actorId);
     const T = this.t;
     let cur = null, last = null;
@@ -1554,9 +1572,7 @@ export class Player {
       if (s.start <= T && T < s.end) cur = s;
       if (s.start <= T) last = s;
     }
-    const s = cur || last;
-    return s ? { phrase: s.phrase, section: s.section, index: s.index, start: s.start, end: s.end, do: s.do,
-      current: !!cur } : null;
+    return { step: cur || last, current: !!cur };
   }
 
   // where a moving thing is now: metres, 尺, the time, and the layout place it stands at (within 1 m)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 
 from .checks import number
-from .common import add_json, add_reading, add_seed, dump, table
+from .common import add_json, add_reading, add_seed, check_stage, dump, table
 
 
 def cmd_stages(args: argparse.Namespace) -> None:
@@ -71,6 +71,7 @@ def register(sub) -> None:
         add_reading(sp)
         add_seed(sp)
     register_check(sub)
+    register_steps(sub)
 
 
 def cmd_check(args: argparse.Namespace) -> None:
@@ -97,6 +98,45 @@ def cmd_check(args: argparse.Namespace) -> None:
                                                                ({**x, "reading": r["reading"]} for x in r["findings"])]})
     if total:
         raise SystemExit(1)
+
+
+def cmd_steps(args: argparse.Namespace) -> None:
+    from ..rite.evidence import ASPECTS, STATUSES, rite_evidence, step_table, summary
+    from ..rite.timeline import build_rite
+    if args.section is not None:
+        check_stage(args.section)
+    rite = build_rite(args.reading, args.seed)
+    rows = step_table(rite)
+    if args.section is not None:
+        n = rite.choreography.section(args.section).n
+        rows = [r for r in rows if r["section"] == n]
+    if args.json:
+        dump({"aspects": list(ASPECTS), "summary": summary(rite_evidence(rite)), "steps": rows})
+        return
+    mark = {"stated": "S", "commentary": "C", "assumed": "a"}
+    out = [["§", "#", "who", "verb", "start s", "place", "facing", "posture", "W F P R T", "phrase"]]
+    for r in rows:
+        pl = r["place"]["id"] or ""
+        out.append([str(r["section"]), str(r["index"]), ",".join(r["who"]), r["verb"], f"{r['start_s']:.1f}", pl,
+                    "" if r["facing"] is None else f"{r['facing']:.0f}", r["posture"] or "",
+                    " ".join(mark[r["evidence"][a]["status"]] for a in ASPECTS), r["phrase"]])
+    print(table(out))
+    from collections import Counter
+    s = {a: Counter(r["evidence"][a]["status"] for r in rows) for a in ASPECTS}
+    print("evidence (S stated, C commentary, a assumed) over these steps: " + "; ".join(
+        f"{a} " + " ".join(f"{s[a][k]} {k}" for k in STATUSES) for a in ASPECTS))
+
+
+def register_steps(sub) -> None:
+    sp = sub.add_parser("steps", help="every step: who, when, where, facing, posture and the evidence of each",
+                        description="Every step of the compiled rite with the status of its where, facing, "
+                                    "posture, route and timing: stated (the phrase says it), commentary (a 鄭注 "
+                                    "says it, quoted) or assumed (ours, with the reason).")
+    sp.add_argument("--section", default=None, help="only this stage (section number or id)")
+    sp.set_defaults(func=cmd_steps)
+    add_json(sp)
+    add_reading(sp)
+    add_seed(sp)
 
 
 def register_check(sub) -> None:

@@ -82,7 +82,8 @@ def register(sub) -> None:
                                     "everything that moves at that moment.")
     ex.add_argument("--out", required=True, help="FILE.json, FILE.csv, FILE.glb or FILE.gltf")
     ex.add_argument("--format", default=None,
-                    help="json, csv or gltf (default: from the extension of --out)")
+                    help="json (the layout), csv, gltf, or steps (every step with its evidence, .json) "
+                         "(default: from the extension of --out)")
     ex.add_argument("--stage", default=None,
                     help="glTF only: section number (21) or id (sanou_she); without it, the static scene only")
     ex.add_argument("--t", type=number(0, 1e6), default=None,

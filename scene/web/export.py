@@ -59,7 +59,7 @@ from typing import Any
 FORMAT = "xiangsheli-layout/1"
 
 
-FORMATS = ("json", "csv", "gltf")
+FORMATS = ("json", "csv", "gltf", "steps")
 
 
 GENERATOR = "xiangsheli-scene"
@@ -105,6 +105,10 @@ def resolve_format(out: str | os.PathLike, fmt: str | None) -> str:
     if fmt == "gltf" and ext not in (".glb", ".gltf"):
         raise ExportError(f"--format gltf: --out {str(out)!r} must end in .glb (binary) or .gltf "
                           f"(JSON, buffer embedded)")
+    if fmt == "steps":
+        if ext != ".json":
+            raise ExportError(f"--format steps: --out {str(out)!r} must end in .json")
+        return fmt
     if implied is not None and implied != fmt:
         raise ExportError(f"--out {str(out)!r} is a .{ext[1:]} name but --format is {fmt}")
     return fmt
@@ -165,6 +169,17 @@ def layout_document(reading=None) -> dict[str, Any]:
     }
 
 
+def steps_document(reading=None) -> dict[str, Any]:
+    """Every step of the compiled rite with where, facing, posture and the evidence of each aspect
+    (:func:`scene.rite.evidence.step_table`; ``--format steps``)."""
+    from ..rite.evidence import ASPECTS, STATUSES, step_table, summary, rite_evidence
+    from ..rite.timeline import build_rite
+    rite = build_rite(reading)
+    return {"format": "xiangsheli-steps/1", "generator": GENERATOR, "reading": reading_dict(rite.reading),
+            "coordinates": COORDINATES, "aspects": list(ASPECTS), "statuses": list(STATUSES),
+            "summary": summary(rite_evidence(rite)), "steps": step_table(rite)}
+
+
 def layout_csv(reading=None) -> str:
     """The layout as CSV text (header and one row per place; the reading's name in column ``reading``)."""
     from ..geometry.readings import get as readings_get
@@ -205,6 +220,12 @@ def export(out: str | os.PathLike, fmt: str | None = None, reading=None, stage=N
         raw = (json.dumps(doc, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
         _write(path, raw)
         return Written(path, fmt, len(raw), f"{path}: layout JSON, {len(doc['places'])} places, "
+                                            f"reading {reading_label(r)}, {len(raw):,} bytes")
+    if fmt == "steps":
+        doc = steps_document(r)
+        raw = (json.dumps(doc, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
+        _write(path, raw)
+        return Written(path, fmt, len(raw), f"{path}: steps JSON with evidence, {len(doc['steps'])} steps, "
                                             f"reading {reading_label(r)}, {len(raw):,} bytes")
     if fmt == "csv":
         text = layout_csv(r)

@@ -70,7 +70,10 @@ def build_pack(reading=None, seed: int | None = None, *, rite=None) -> tuple[dic
     manifest["actors"] = actor_tracks(bn, rite, held)
     manifest["objects"] = object_tracks(bn, rite)
     manifest["stages"] = stage_rows(rite)
-    manifest["steps"] = step_rows(rite)
+    sources: list[str] = []
+    manifest["steps"] = step_rows(rite, sources)
+    from ...rite.evidence import ASPECTS, STATUSES
+    manifest["evidence"] = {"aspects": list(ASPECTS), "statuses": list(STATUSES), "sources": sources}
     manifest["texts"] = text_block(rite)
     manifest["views"] = camera_block(rite)
     manifest["places"] = place_rows(lay)

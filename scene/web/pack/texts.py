@@ -33,10 +33,23 @@ def stage_rows(rite) -> list[dict[str, Any]]:
     return out
 
 
-def step_rows(rite) -> list[dict[str, Any]]:
+def step_rows(rite, sources: list[str] | None = None) -> list[dict[str, Any]]:
+    """The steps in time order; each with ``ev`` (the status letter of where, facing, posture, route, timing:
+    s stated, c commentary, a assumed) and ``evs`` (indices of their sources in ``sources``, filled here)."""
+    from ...rite.evidence import ASPECTS, rite_evidence
+    evs = dict(zip(((s.section, s.index) for s in rite.spans), rite_evidence(rite)))
+    table: dict[str, int] = {}
     spans = sorted(rite.spans, key=lambda s: (s.start_s, s.section, s.index))
-    return [{"start": rounded(s.start_s, 3), "end": rounded(s.end_s, 3), "section": s.section, "index": s.index,
-             "phrase": s.phrase, "offset": s.offset, "who": list(s.who), "do": s.do} for s in spans]
+    rows = []
+    for s in spans:
+        ev = evs[(s.section, s.index)]
+        rows.append({"start": rounded(s.start_s, 3), "end": rounded(s.end_s, 3), "section": s.section,
+                     "index": s.index, "phrase": s.phrase, "offset": s.offset, "who": list(s.who), "do": s.do,
+                     "ev": "".join(ev[a].status[0] for a in ASPECTS),
+                     "evs": [table.setdefault(ev[a].source, len(table)) for a in ASPECTS]})
+    if sources is not None:
+        sources[:] = list(table)
+    return rows
 
 
 @lru_cache(maxsize=1)

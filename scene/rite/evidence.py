@@ -1,0 +1,264 @@
+"""Evidence on every movement: for each step, is its *where*, *facing*, *posture*, *route* and *timing*
+stated by the phrase, given by a commentary, or our assumption (the London Charter's evidence and
+hypothesis, applied to people)?
+
+The status is read from the words, never from the data's own fields alone:
+
+* **stated** — the phrase (or a 記 item that governs the step) contains the word that fixes it; the source
+  quotes the word;
+* **commentary** — a 鄭注 attached to this phrase, or a 鄭 quotation in the step's note that is found
+  verbatim in the 鄭注, says it; the source quotes the 注 itself, from the text;
+* **assumed** — neither: the engine's choice, with the reason.
+
+A step's own ``evidence`` table in the data overrides what is read (it must give its source). Where a step
+does not move anybody, *where* carries over from the step that put him there.
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+from functools import lru_cache
+
+from . import choreography as chor
+from .grammar.words import FACINGS, PLACES
+
+ASPECTS = chor.EVIDENCE_ASPECTS
+STATUSES = chor.EVIDENCE_STATUSES
+
+#: words that fix a posture (坐 kneeling, 立 standing, 拜 / 揖 the acts themselves, 興 rising, 跪)
+POSTURE_WORDS = ("坐", "立", "跪", "興", "拜", "揖", "俯", "伏")
+#: words that fix the way taken (stairs, sides passed, abreast, 鉤楹 …)
+ROUTE_WORDS = ("並行", "相左", "鉤楹", "由", "自西階", "自阼階", "自西方", "自東方", "出于", "入于", "交于",
+               "之南", "之北", "之東", "之西", "升", "降", "適", "進", "退", "反位", "復位", "還", "少南", "少北",
+               "少東", "少西", "盡階", "升堂", "及階", "當階", "出", "入")
+#: words that fix the order or the simultaneity of acts
+ORDER_WORDS = ("遂", "乃", "既", "先", "後", "然後", "以次", "卒", "畢", "皆", "俱", "並", "如初", "又", "復")
+#: the last character of a place name that, alone in a phrase, names that place (就席, 升階 …)
+NOUNS = "席階楹序洗篚尊侯乏楅豐門堂"
+#: verbs that move the one who does them
+MOVES = {"walk", "ascend", "descend", "enter", "exit", "approach", "retire", "go", "pick_arrows",
+         "collect_arrows"}
+_CJK = re.compile(r"[\u4e00-\u9fff]{3,}")
+
+
+@dataclass(frozen=True)
+class Evidence:
+    status: str        # stated | commentary | assumed
+    source: str        # the word quoted, the 注 quoted, or the reason
+
+    def as_dict(self) -> dict:
+        return {"status": self.status, "source": self.source}
+
+
+@lru_cache(maxsize=None)
+def _glosses(n: int) -> tuple:
+    from ..text.zheng import zheng_notes
+    try:
+        return tuple(zheng_notes(n))
+    except (KeyError, ValueError):
+        return ()
+
+
+@lru_cache(maxsize=None)
+def _all_zhu() -> tuple[tuple[str, str], ...]:
+    """(where, note) of every 鄭注 of the 經 and the 記."""
+    from ..text.jing import ji_items, passages
+    out = []
+    for p in passages():
+        out += [(f"§{p.n}", g.note) for g in _glosses(p.n)]
+    for k in ji_items():
+        from ..text.zheng import zheng_notes
+        out += [(f"記{k}", g.note) for g in zheng_notes(f"記{k}")]
+    return tuple(out)
+
+
+def _zhu_on(section: int, step: chor.Step) -> list[str]:
+    """The 鄭注 attached inside this step's phrase (its anchor ends within the phrase)."""
+    lo, hi = step.offset, step.offset + len(step.phrase)
+    return [g.note for g in _glosses(section) if lo < g.offset <= hi]
+
+
+def _quoted_zhu(note: str) -> list[tuple[str, str]]:
+    """The 鄭注 that a note's ``鄭: …`` quotes verbatim (where, the whole 注)."""
+    if "鄭" not in note:
+        return []
+    runs = _CJK.findall(note.split("鄭", 1)[1])
+    out = []
+    for run in runs:
+        for where, z in _all_zhu():
+            if run in z and (where, z) not in out:
+                out.append((where, z))
+    return out
+
+
+def _place_words(place_id: str, lay) -> tuple[str, ...]:
+    words = [w for w, ids in PLACES.items() if place_id in ids]
+    if lay is not None and place_id in lay:
+        name = lay[place_id].name
+        words += [name, name.rstrip("上前下位南北東西")]
+        words += [c for c in name[-1:] if c in NOUNS]
+    return tuple(w for w in dict.fromkeys(words) if len(w) >= 1 and w)
+
+
+def _first(text: str, words) -> str | None:
+    hits = [(text.find(w), -len(w), w) for w in words if w and w in text]
+    return min(hits)[2] if hits else None
+
+
+def read_step(section: int, step: chor.Step, lay=None, mine: str | None = None,
+              facing_word: str | None = "") -> dict[str, Evidence | None]:
+    """What the words say of one step (``where`` None: the step puts nobody anywhere new).
+
+    ``mine`` is the part of the phrase that speaks of the step's actor (the checker's segments: in
+    席主人於阼階上西面 the 西面 is the 主人's, not the one who lays the mat); ``facing_word`` the facing word
+    that governs his act (``""``: the first in ``mine``).
+    """
+    phrase = step.phrase if mine is None else mine
+    zhu = _zhu_on(section, step) + [z for _, z in _quoted_zhu(step.note)]
+    ev: dict[str, Evidence | None] = {}
+
+    # where
+    moves = step.at is not None or step.do in MOVES or bool(step.by) or bool(step.via)
+    if not moves:
+        ev["where"] = None
+    else:
+        pid = step.at.place if step.at is not None else None
+        words = _place_words(pid, lay) if pid else ()
+        w = _first(phrase, words)
+        offset = f" (the spot {step.at.direction} {step.at.dist:g} 尺 of it is ours)" if (
+            step.at is not None and step.at.direction) else ""
+        z = next((z for z in zhu if _first(z, words) or "位" in z), None)
+        if w:
+            ev["where"] = Evidence("stated", f"「{w}」{offset}")
+        elif _first(phrase, ("反位", "復位", "即位", "其位")):
+            ev["where"] = Evidence("stated", f"「{_first(phrase, ('反位', '復位', '即位', '其位'))}」: the 位 he held")
+        elif z:
+            ev["where"] = Evidence("commentary", f"鄭注: {z}")
+        else:
+            name = lay[pid].name if (lay is not None and pid and pid in lay) else pid
+            ev["where"] = Evidence("assumed", f"the phrase names no place; we put him at {name}" if name else
+                                   "the phrase names no place; where he goes is ours (the stage's form)")
+
+    # facing
+    w = _first(phrase, tuple(FACINGS)) if facing_word == "" else facing_word
+    z = next((z for z in zhu if _first(z, tuple(FACINGS))), None)
+    if w:
+        ev["facing"] = Evidence("stated", f"「{w}」")
+    elif z:
+        ev["facing"] = Evidence("commentary", f"鄭注: {z}")
+    elif step.do in MOVES:
+        ev["facing"] = Evidence("assumed", "along the way he walks, then toward what he does next")
+    else:
+        ev["facing"] = Evidence("assumed", "toward the one he addresses or the thing he acts on (no facing word)")
+
+    # posture
+    w = _first(phrase, POSTURE_WORDS)
+    z = next((z for z in zhu if _first(z, POSTURE_WORDS)), None)
+    if w:
+        ev["posture"] = Evidence("stated", f"「{w}」")
+    elif z:
+        ev["posture"] = Evidence("commentary", f"鄭注: {z}")
+    elif step.kneel:
+        ev["posture"] = Evidence("assumed", "kneeling, as every 奠 / 取 of a cup is done (the phrase has no 坐)")
+    else:
+        ev["posture"] = Evidence("assumed", "standing: the phrase names no posture")
+
+    # route
+    if moves:
+        w = _first(phrase, ROUTE_WORDS)
+        z = next((z for z in zhu if _first(z, ROUTE_WORDS)), None)
+        if w:
+            ev["route"] = Evidence("stated", f"「{w}」" + ("; the line walked between is ours" if w not in
+                                                         ("並行", "相左", "鉤楹") else ""))
+        elif z:
+            ev["route"] = Evidence("commentary", f"鄭注: {z}")
+        else:
+            ev["route"] = Evidence("assumed", "the way between the places is ours (around furniture and people)")
+    else:
+        ev["route"] = Evidence("assumed", "no movement: the phrase names none, so he acts where he stands")
+
+    # timing
+    w = _first(phrase, ORDER_WORDS)
+    if w:
+        ev["timing"] = Evidence("stated", f"「{w}」 (the order); the seconds are ours")
+    elif step.with_prev:
+        ev["timing"] = Evidence("assumed", "at once with the step before (no word says so); the seconds are ours")
+    else:
+        ev["timing"] = Evidence("assumed", "after the step before, in the 經's order; the seconds are ours")
+
+    for aspect, status, source in step.evidence:         # the data's own word wins
+        ev[aspect] = Evidence(status, source or "the phrase")
+    return ev
+
+
+def rite_evidence(rite) -> list[dict[str, Evidence]]:
+    """The evidence of every step of a compiled rite, aligned with ``rite.spans``; *where* of a step that
+    moves nobody carries over, per actor, from the step that last put him somewhere."""
+    from .grammar.context import Ctx
+    from .grammar.facing import governing_facing
+    ctx = Ctx(rite)
+    sec = {s.n: s for s in rite.choreography.sections}
+    last: dict[str, Evidence] = {}
+    at_place: dict[str, str] = {}
+    out = []
+    for sp in rite.spans:
+        step = sec[sp.section].steps[sp.index]
+        aid = next((a for a in sp.who if a in ctx.index), None)
+        if aid is None:
+            mine = step.phrase
+            ev = read_step(sp.section, step, rite.layout)
+        else:
+            mine = "".join(seg.text for seg in ctx.segments_of(sp, aid))
+            g = governing_facing(ctx, sp, aid)
+            ev = read_step(sp.section, step, rite.layout, mine, g[0] if g else None)
+        if ev["where"] is None:
+            prev = last.get(aid) if aid else None
+            here = _place_words(at_place[aid], rite.layout) if aid in at_place else ()
+            w = _first(mine, here) if aid is not None else None
+            if w:                # 賓西階上北面拜洗: the phrase names where he already stands
+                ev["where"] = Evidence("stated", f"「{w}」")
+            elif prev:
+                ev["where"] = Evidence(prev.status, f"where he stands: {prev.source}")
+            else:
+                ev["where"] = Evidence("assumed", "where he stands (his first place is ours)")
+        for a in sp.who:
+            last[a] = ev["where"]
+            if step.at is not None:
+                at_place[a] = step.at.place
+        out.append(ev)
+    return out
+
+
+def summary(evs: list[dict[str, Evidence]]) -> dict[str, dict[str, int]]:
+    """aspect → status → number of steps."""
+    out = {}
+    for a in ASPECTS:
+        c = Counter(e[a].status for e in evs)
+        out[a] = {s: c.get(s, 0) for s in STATUSES}
+    return out
+
+
+def step_table(rite) -> list[dict]:
+    """Every step as ``python -m scene steps`` prints it: where its first actor does the act (at the act's
+    middle), his facing and posture there, and the evidence of each aspect."""
+    sec = {s.n: s for s in rite.choreography.sections}
+    evs = rite_evidence(rite)
+    rows = []
+    for sp, ev in zip(rite.spans, evs):
+        step = sec[sp.section].steps[sp.index]
+        aid = sp.who[0] if sp.who else None
+        act = sp.act_of(aid) if aid else None
+        t = (act[0] + act[1]) / 2 if act else (sp.start_s + sp.end_s) / 2
+        place = {"id": step.at.text if step.at else None, "xyz_m": None}
+        facing = posture = None
+        if aid in rite.actor_ids:
+            p = rite.pose_at(t)
+            i = p.actor_ids.index(aid)
+            place["xyz_m"] = [round(float(c), 3) for c in p.actor_xyz_m[i]]
+            facing, posture = round(float(p.heading_deg[i]), 1), p.posture[i]
+        rows.append({"section": sp.section, "index": sp.index + 1, "phrase": sp.phrase, "who": list(sp.who),
+                     "verb": sp.do, "start_s": round(sp.start_s, 2), "end_s": round(sp.end_s, 2), "place": place,
+                     "facing": facing, "posture": posture,
+                     "evidence": {a: ev[a].as_dict() for a in ASPECTS}})
+    return rows

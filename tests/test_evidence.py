@@ -1,0 +1,164 @@
+"""Evidence on every movement (issue 12 item 3): each step's where, facing, posture, route and timing is
+stated (the words are in the phrase), commentary (the 注 quoted is in the 鄭注) or assumed — checked against
+the text, not against what the engine does."""
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from scene.rite import evidence as E
+from scene.rite.choreography import default
+from scene.rite.timeline import build_rite
+from scene.text.jing import ji_items, passages
+from scene.text.zheng import zheng_notes
+
+ROOT = Path(__file__).resolve().parents[1]
+RITE = build_rite("zheng")
+EVS = E.rite_evidence(RITE)
+SEC = {s.n: s for s in RITE.choreography.sections}
+ZHU = {g.note for p in passages() for g in zheng_notes(p.n)} | {g.note for k in ji_items() for g in zheng_notes(f"記{k}")}
+
+
+def _step(sp):
+    return SEC[sp.section].steps[sp.index]
+
+
+def test_every_step_has_all_five_aspects_with_a_status_and_a_source():
+    assert len(EVS) == len(RITE.spans) == 1815
+    for ev in EVS:
+        assert set(ev) == set(E.ASPECTS)
+        for a in E.ASPECTS:
+            assert ev[a].status in E.STATUSES and ev[a].source.strip()
+
+
+def test_stated_means_the_word_quoted_is_in_the_phrase():
+    """「word」 of a stated source is in the step's own phrase (where carried over: in an earlier phrase of
+    the same actor)."""
+    bad = []
+    for sp, ev in zip(RITE.spans, EVS):
+        for a in E.ASPECTS:
+            e = ev[a]
+            if e.status != "stated":
+                continue
+            m = re.search(r"「([^」]+)」", e.source)
+            assert m, (sp.section, sp.index, a, e.source)
+            if e.source.startswith("where he stands:"):
+                continue
+            if m.group(1) not in sp.phrase:
+                bad.append((sp.section, sp.index + 1, a, m.group(1), sp.phrase))
+    assert not bad, bad[:10]
+
+
+def test_commentary_means_the_note_quoted_is_a_zheng_note_verbatim():
+    n = 0
+    for sp, ev in zip(RITE.spans, EVS):
+        for a in E.ASPECTS:
+            e = ev[a]
+            if e.status == "commentary" and not e.source.startswith("where he stands:"):
+                assert e.source.startswith("鄭注: ")
+                assert e.source[len("鄭注: "):] in ZHU, (sp.section, sp.index, a, e.source)
+                n += 1
+    assert n >= 50           # the 鄭注 speaks of where, facing and posture often enough to be seen
+
+
+def _find(section: int, phrase: str, who: str | None = None) -> int:
+    for i, sp in enumerate(RITE.spans):
+        if sp.section == section and sp.phrase == phrase and (who is None or who in sp.who):
+            return i
+    raise AssertionError(f"§{section} 「{phrase}」 not found")
+
+
+def test_what_the_phrase_of_5_says_is_stated():
+    ev = EVS[_find(5, "賓西階上北面拜洗")]
+    assert (ev["where"].status, ev["facing"].status, ev["posture"].status) == ("stated",) * 3
+    assert "西階上" in ev["where"].source and "北面" in ev["facing"].source and "拜" in ev["posture"].source
+    ev = EVS[_find(5, "賓進東北面辭洗")]
+    # 鄭: 言東北面則位南於洗矣 — where he stands is the commentary's, the facing is the phrase's
+    assert ev["facing"].status == "stated" and "東北面" in ev["facing"].source
+    assert ev["where"].status == "commentary" and "位南於洗" in ev["where"].source
+
+
+def test_a_facing_word_of_someone_else_is_not_his():
+    """席主人於阼階上西面: the 西面 is the 主人's mat, not the one who lays it."""
+    i = _find(2, "席主人於阼階上西面")
+    assert "zhuren" not in RITE.spans[i].who
+    assert EVS[i]["facing"].status != "stated"
+
+
+def test_the_words_decide_not_the_data():
+    """The same step with its facing word taken out of its phrase is no longer stated; the data's own
+    evidence table wins over what is read."""
+    i = _find(5, "賓西階上北面拜洗")
+    sp = RITE.spans[i]
+    step = _step(sp)
+    assert E.read_step(sp.section, step, RITE.layout)["facing"].status == "stated"
+    bare = dataclasses.replace(step, phrase=step.phrase.replace("北面", ""))
+    assert E.read_step(sp.section, bare, RITE.layout)["facing"].status == "assumed"
+    told = dataclasses.replace(step, evidence=(("route", "commentary", "賈疏: 由西階"),))
+    assert E.read_step(sp.section, told, RITE.layout)["route"] == E.Evidence("commentary", "賈疏: 由西階")
+
+
+def test_a_step_without_any_word_of_it_is_assumed_everywhere():
+    """No phrase word, no 注, no data: every aspect is ours — engine choices default to assumed."""
+    sec = default().sections[0]
+    step = dataclasses.replace(sec.steps[0], phrase="某某某", note="", evidence=(), offset=10_000)
+    ev = E.read_step(sec.n, step, RITE.layout)
+    assert {a: ev[a].status for a in E.ASPECTS if ev[a] is not None} == {
+        a: "assumed" for a in E.ASPECTS if ev[a] is not None}
+
+
+def test_the_counts_are_those_of_the_steps():
+    s = E.summary(EVS)
+    for a in E.ASPECTS:
+        assert sum(s[a].values()) == 1815
+        assert s[a]["stated"] > 0 and s[a]["assumed"] > 0
+
+
+def _cli(*args):
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run([sys.executable, "-m", "scene", *args], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=300)
+
+
+def test_steps_command_prints_every_step_with_its_evidence(tmp_path):
+    r = _cli("steps", "--json")
+    assert r.returncode == 0, r.stderr
+    d = json.loads(r.stdout)
+    assert len(d["steps"]) == 1815 and d["aspects"] == list(E.ASPECTS)
+    row = d["steps"][_find(5, "賓西階上北面拜洗")]
+    assert row["section"] == 5 and row["who"] == ["bin"] and row["evidence"]["facing"]["status"] == "stated"
+    assert len(row["place"]["xyz_m"]) == 3 and row["posture"] and row["facing"] is not None
+    r = _cli("steps", "--section", "5")
+    assert r.returncode == 0 and "賓西階上北面拜洗" in r.stdout and "evidence (S stated" in r.stdout
+    r = _cli("steps", "--section", "99")
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "99" in r.stderr
+    out = tmp_path / "steps.json"
+    r = _cli("export", "--out", str(out), "--format", "steps")
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(out.read_text(encoding="utf-8"))
+    assert doc["format"] == "xiangsheli-steps/1" and len(doc["steps"]) == 1815
+    assert doc["summary"] == d["summary"]
+    r = _cli("export", "--out", str(tmp_path / "s.csv"), "--format", "steps")
+    assert r.returncode == 2 and ".json" in r.stderr
+
+
+def test_the_pack_carries_the_evidence_of_every_step():
+    from scene.webpack import build_pack
+    m, _ = build_pack("zheng")
+    ev = m["evidence"]
+    assert ev["aspects"] == list(E.ASPECTS) and ev["statuses"] == list(E.STATUSES)
+    for s in m["steps"]:
+        assert len(s["ev"]) == 5 and set(s["ev"]) <= {"s", "c", "a"}
+        assert all(0 <= k < len(ev["sources"]) for k in s["evs"])
+    want = {(sp.section, sp.index): e for sp, e in zip(RITE.spans, EVS)}
+    s = m["steps"][100]
+    e = want[(s["section"], s["index"])]
+    assert s["ev"] == "".join(e[a].status[0] for a in E.ASPECTS)
+    assert [ev["sources"][k] for k in s["evs"]] == [e[a].source for a in E.ASPECTS]
