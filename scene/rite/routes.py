@@ -68,6 +68,8 @@ class Site:
 
     #: how far people keep from obstacles when walking round them (尺)
     CLEAR = 1.2
+    #: how far a walker going right up to a thing keeps from it on the way (his body's front, 尺)
+    REACH = 0.45
 
     def __init__(self, layout: Layout) -> None:
         self.layout = layout
@@ -195,7 +197,10 @@ class Site:
             if not (grown.contains(*a) or grown.contains(*b)):
                 boxes.append(grown)
             elif not (core.contains(*a) or core.contains(*b)):
-                boxes.append(core)
+                # going up to a thing: keep the walker's front (REACH) off it on the way, where the ends
+                # allow (people are already their own size)
+                near = core.grow(self.REACH) if k < len(obstacles) else core
+                boxes.append(core if (near.contains(*a) or near.contains(*b)) else near)
         arr = np.array([(bx.x0, bx.y0, bx.x1, bx.y1) for bx in boxes]).reshape(-1, 4)
         ends = np.array([a, b], dtype=float)
         if self._visible(ends[:1], ends[1:], arr)[0, 0]:

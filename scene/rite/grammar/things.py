@@ -95,13 +95,24 @@ def _counters(ctx: Ctx) -> list[Finding]:
             k = ctx.rite.object_ids.index(p)
             op = s["object_xyz_m"][:, k, :2] / ctx.chi
             n = np.array([int(ctx.rite._ostate.at(float(t))[k] or 0) for t in ts])
-            far = (np.hypot(*(op - oz).T) > 8.0) & (n > 0)
+            far = (np.hypot(*(op - oz).T) > 8.0) & (n > 0) & ~_held(ctx.rite.director.objects[p].events, ts)
             if far.any():
                 t = float(ts[np.argmax(far)])
                 out.append(Finding("things", ctx.rite.stage_at(t).n, None, "", "筭 in the 中 / 委其餘于中西",
                                    f"the {p[9:]} pile with the 中", f"{float(np.hypot(*(op - oz)[np.argmax(far)])):.0f} 尺 "
                                    f"from it at {t:.0f} s ({int(far.sum())} samples)", "", t))
     return out
+
+
+def _held(events, ts: np.ndarray) -> np.ndarray:
+    """True where the object is in someone's hands (一人執筭以從之: carried behind the 中, not laid by it)."""
+    evs = sorted((t, k) for t, k, _ in events if k in ("at", "held", "path"))
+    if not evs:
+        return np.zeros(len(ts), dtype=bool)
+    starts = np.array([t for t, _ in evs])
+    held = np.array([k == "held" for _, k in evs])
+    i = np.searchsorted(starts, ts, side="right") - 1
+    return np.where(i >= 0, held[np.clip(i, 0, None)], False)
 
 
 def _arrows(ctx: Ctx) -> list[Finding]:
