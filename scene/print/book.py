@@ -95,19 +95,28 @@ def book_page(rite, ix: RoleIndex, stage, k: int, n: int) -> Page:
     phrases = numbered_phrases(rite, stage)
     span = rite.span_at(t_key)
     _header(page, f"§{stage.n} {stage.title}", f"{stage.phase} · {mmss(stage.start_s)}–{mmss(stage.end_s)} of the rite", W)
+    # the 經 first: how much room it takes sets how tall the plan can be
+    from .. import text as texts
+    runs = text_runs(texts.passage(stage.n).text, phrases)
+    for size in (3.8, 3.4, 3.0, 2.7, 2.4):
+        text_h = numbered_run(Page(W, H), 0, 0, 190, runs, size, SERIF, 10_000)
+        if text_h < 70:
+            break
+    box = (BOX[0], BOX[1], BOX[2], 272.0 - BOX[1] - 12.0 - text_h)
     # the window: everyone who acts in the stage, along his path, and the 堂
     acting = {a for _, _, _, sps in phrases for sp in sps for a in sp.who}
+    acting |= {a for a in rite.actor_ids if ix._active(a, stage.start_s, stage.end_s)}   # the 獲者 calling hits
     pts = [(-lay.hall.platform_x * lay.reading.chi_m, 0.0), (lay.hall.platform_x * lay.reading.chi_m, 0.0)]
     for aid in acting:
         pts += [tuple(p) for p in ix.path(aid, stage)]
-    v = fit(pts, BOX, pad_m=2.0, min_m=12.0)
-    page.rect(*BOX, Pen(0.0, 0.3))
+    v = fit(pts, box, pad_m=2.0, min_m=12.0)
+    page.rect(*box, Pen(0.0, 0.3))
     draw_court(page, lay, v, marks=True)
-    bx, by, bw, bh = BOX
-    page.clip(*BOX)
+    bx, by, bw, bh = box
+    page.clip(*box)
     for d in _dims(lay, v):
         _draw_dim(page, v, d)
-    placer = Placer(BOX)
+    placer = Placer(box)
     r = max(0.25 * v.k, 1.0)
     now = set(span.who) if span and span.section == stage.n else set()
     people = []
@@ -141,8 +150,8 @@ def book_page(rite, ix: RoleIndex, stage, k: int, n: int) -> Page:
         page.line(px - 0.8, py - 0.8, px + 0.8, py + 0.8, Pen(0.0, 0.2))
         page.line(px - 0.8, py + 0.8, px + 0.8, py - 0.8, Pen(0.0, 0.2))
         placer.block(px - 0.8, py - 0.8, px + 0.8, py + 0.8)
-    for aid, px, py in people:
-        placer.place(page, px, py, display(rite, aid, t_key), 1.9, 0.0 if aid in now else 0.35, gap=r + 0.4)
+    for text, px, py, acting in _groups(rite, people, now, t_key, 1.8 * v.k):
+        placer.place(page, px, py, text, 2.0, 0.0 if acting else 0.35, gap=r + 0.4)
     for px, py, nums in marks:
         placer.place(page, px, py, ranges(nums), 1.9, 0.0, boxed=True, gap=1.2)
     page.rect(bx + 1.5, by + bh - 14.5, 52, 13.5, Pen(1.0, 0.1, fill=1.0, stroke=False))
@@ -153,22 +162,39 @@ def book_page(rite, ix: RoleIndex, stage, k: int, n: int) -> Page:
     if span is not None and span.section == stage.n:
         key += f" — {'、'.join(display(rite, a, t_key) for a in span.who)}：{span.phrase}"
     y = paragraph(page, 10, by + bh + 0.5, 190, key + " (black: acting now; grey: the others)", 2.5, 0.25)
-    # the 經 with its phrases numbered
-    from .. import text as texts
-    passage = texts.passage(stage.n).text
-    runs = text_runs(passage, phrases)
     page.text(10, y + 4.5, "經", 3.2)
-    top = y + 5.5
-    for size in (3.8, 3.4, 3.0, 2.7, 2.4):
-        probe = Page(W, H)
-        end = numbered_run(probe, 10, top, 190, runs, size, SERIF, 10_000)
-        if end < 248:
-            break
-    y = numbered_run(page, 10, top, 190, runs, size, SERIF, 250)
+    y = numbered_run(page, 10, y + 5.5, 190, runs, size, SERIF, 272)
     _evidence(page, rite, stage, phrases, y + 2)
     _footer(page, "鄉射禮 禮圖 — the book of plans, computed (python -m scene book) — reading "
                   f"{rite.reading.name}: {rite.reading.title}", k, n, W, H)
     return page
+
+
+def _groups(rite, people, now, t, reach_mm: float) -> list[tuple[str, float, float, bool]]:
+    """One label per person — but people of one role standing together who are not acting now (a file of
+    眾賓, the 三耦 at 堂西, the 工) share one: '眾賓 ×5'."""
+    out, loose = [], []
+    for aid, px, py in people:
+        a = rite.choreography.actors[aid]
+        first = a.role.split(" ")[0]
+        if aid in now or first == a.name:
+            out.append((display(rite, aid, t), px, py, aid in now))
+        else:
+            loose.append((first, aid, px, py))
+    groups: list[list] = []
+    for first, aid, px, py in loose:
+        for g in groups:
+            if g[0][0] == first and any(abs(px - q[2]) < reach_mm and abs(py - q[3]) < reach_mm for q in g):
+                g.append((first, aid, px, py))
+                break
+        else:
+            groups.append([(first, aid, px, py)])
+    for g in groups:
+        if len(g) == 1:
+            out.append((display(rite, g[0][1], t), g[0][2], g[0][3], False))
+        else:
+            out.append((f"{g[0][0]} ×{len(g)}", sum(q[2] for q in g) / len(g), sum(q[3] for q in g) / len(g), False))
+    return out
 
 
 def _evidence(page: Page, rite, stage, phrases, y: float) -> None:

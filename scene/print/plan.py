@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from .canvas import Page, Pen
 
 #: round scales, largest first: a plan uses the largest that holds what it must show
-SCALES = (50, 75, 100, 150, 200, 250, 300, 400, 500, 750, 1000)
+SCALES = (50, 75, 100, 150, 200, 250, 300, 400, 500, 600, 750, 1000)
 THIN, FAINT = Pen(0.0, 0.15), Pen(0.55, 0.12)
 #: a place's status as a mark beside its label: filled (stated), half (derived), open (assumed)
 STATUS_MARKS = ("stated", "derived", "assumed")

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from .canvas import A4_LANDSCAPE, A4_PORTRAIT, Page, Pen
 from .fonts import SERIF, text_width, wrap
-from .layout import LINE, Placer, height, paragraph, person, ranges
+from .layout import LINE, Placer, paragraph, person, ranges
 from .plan import draw_court, fit, north_arrow, scale_bar, status_mark
 from .roles import RoleIndex, display, title
 
@@ -44,7 +44,7 @@ def draw_part_plan(page: Page, lay, part, box=PLAN_BOX) -> None:
     """His path in the stage on a plan of the court he uses."""
     chi = lay.reading.chi_m
     pts = [tuple(p) for p in part.path] + [e.xy for e in part.entries]
-    v = fit(pts, box, pad_m=2.5, min_m=10.0)
+    v = fit(pts, box, pad_m=2.5, min_m=14.0)
     page.rect(*box, Pen(0.0, 0.3))
     draw_court(page, lay, v)
     bx, by, bw, bh = box
@@ -98,15 +98,14 @@ def _entry_lines(e, w: float, s: float) -> list[tuple[str, float, float, float]]
         out.append((ln, tx, s, 0.0, "serif", head if i == 0 else ""))
     small = s * 0.78
     details = [f"cue：{e.cue}"]
-    extra = []
     if e.says:
-        extra.append("曰「" + "」「".join(e.says) + "」")
+        details.append("曰「" + "」「".join(e.says) + "」")
     if e.holding:
-        extra.append(f"執 {e.holding}")
-    extra.append(f"位 {e.where}")
+        details.append(f"執 {e.holding}")
+    details.append(f"位 {e.where}")
     if e.postures:
-        extra.append(" ".join(e.postures))
-    details.append(" · ".join(extra))
+        details.append(" ".join(e.postures))
+    details = [" · ".join(details)]
     for d in details:
         for ln in wrap(d, w - tx, small):
             out.append((ln, tx, small, 0.3, "sans", ""))
@@ -119,10 +118,10 @@ def draw_cues(page: Page, part, x: float = CUE_X, y: float = 20.0, w: float = CU
     page.text(x, y + 3, "cue list", 2.6, gray=0.3)
     page.text(x + w, y + 3, "t into the stage", 2.2, "r", 0.3)
     y0 = y + 5.5
-    for s in (3.2, 2.9, 2.6, 2.35, 2.15, 1.95):
+    for s in (3.2, 2.9, 2.6, 2.35, 2.15, 1.95, 1.8, 1.65):
         blocks = [_entry_lines(e, w, s) for e in part.entries]
         total = sum(sum(ln[2] * LINE for ln in b) + 1.2 for b in blocks)
-        if total <= bottom - y0:
+        if total <= bottom - 4 - y0:
             break
     yy = y0
     drawn = 0
@@ -173,7 +172,7 @@ def cover_page(rite, aid: str, parts, n: int) -> Page:
     for i, p in enumerate(parts):
         col, row = divmod(i, 24)
         yy_i = yy + (row + 1) * size * 1.5
-        page.text(20 + col * 70, yy_i, f"p.{i + 2}  §{p.stage.n} {p.stage.title}  ({len(p.entries)})", size)
+        page.text(20 + col * 70, yy_i, f"p.{i + 2}  §{p.stage.n} {p.stage.title}  ({len(p.entries)} steps)", size)
     _how_to_read(page, 165, 30)
     _footer(page, f"{who} — printed from the computed reconstruction (python -m scene sheets)", 1, n)
     return page
