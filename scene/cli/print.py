@@ -15,9 +15,9 @@ def cmd_sheets(args: argparse.Namespace) -> None:
     reading = readings.get(args.reading)                         # a bad reading: one line, before any work
     aids = roles.resolve(args.roles, chor.default(), reading)    # an unknown role: one line
     out = run.check_sheets_dir(args.out)                         # an unwritable or foreign folder: one line
-    from ..rite.timeline import build_rite
+    from ..rite.cache import load_rite
     t0 = time.perf_counter()
-    rite = build_rite(args.reading, args.seed)
+    rite = load_rite(args.reading, args.seed)
     rows = run.write_sheets(rite, aids, out, args.format, jobs=args.jobs)
     pages = total = 0
     for aid, n, size in rows:
@@ -37,9 +37,9 @@ def cmd_book(args: argparse.Namespace) -> None:
     from ..print import run
     readings.get(args.reading)
     out, fmt = run.check_book_file(args.out)
-    from ..rite.timeline import build_rite
+    from ..rite.cache import load_rite
     t0 = time.perf_counter()
-    rite = build_rite(args.reading, args.seed)
+    rite = load_rite(args.reading, args.seed)
     n, size = run.write_book(rite, out, fmt)
     print(f"{out}: the book of plans, {n} pages, {size:,} bytes ({time.perf_counter() - t0:.1f} s)")
 
