@@ -218,3 +218,16 @@ class _nothing:
 
     def __exit__(self, *exc):
         return False
+
+
+def test_the_app_prints_the_sheet_of_the_selected_role(tmp_path, rite):
+    """The inspector's button calls xsl_sheet: the booklet of that person, and no call sheet."""
+    import asyncio
+    from scene.web.app import role_sheet
+    res = asyncio.run(role_sheet(tmp_path, "zheng", "shihuozhe"))
+    assert "error" not in res, res
+    pdf = PdfReader(tmp_path / res["name"])
+    assert len(pdf.pages) == len(acting_stages(rite, "shihuozhe")) + 1
+    assert [p.name for p in tmp_path.iterdir()] == [res["name"]]          # the work folder is gone
+    assert "error" in asyncio.run(role_sheet(tmp_path, "zheng", "nobody"))
+    assert "error" in asyncio.run(role_sheet(tmp_path, "nosuch", "huozhe"))

@@ -18,7 +18,7 @@ def cmd_sheets(args: argparse.Namespace) -> None:
     from ..rite.cache import load_rite
     t0 = time.perf_counter()
     rite = load_rite(args.reading, args.seed)
-    rows = run.write_sheets(rite, aids, out, args.format, jobs=args.jobs)
+    rows = run.write_sheets(rite, aids, out, args.format, jobs=args.jobs, call=args.call_sheet)
     pages = total = 0
     for aid, n, size in rows:
         if n:
@@ -55,6 +55,8 @@ def register(sub) -> None:
                          "(獲者, 釋獲者, 上射 = every 上射)")
     sh.add_argument("--format", choices=("pdf", "html"), default="pdf", help="pdf (default) or html")
     sh.add_argument("--jobs", type=int, default=2, help="processes (default 2)")
+    sh.add_argument("--no-call-sheet", dest="call_sheet", action="store_false",
+                    help="the booklets only (the app's 'print the sheet of this role')")
     sh.set_defaults(func=cmd_sheets)
     bk = sub.add_parser("book", help="the book of plans (禮圖): one page per stage",
                         description="One A4 page per stage: the plan at its key moment with every person, the "

@@ -210,7 +210,7 @@ class RoleIndex:
         for t, kind, v in self._evs(aid, stage.start_s, stage.end_s):
             if kind == "posture" and v in POSTURE_MARK:
                 x, y = (float(c) for c in self.rite._actors.at(t)[i][:2])
-                if not any(m == POSTURE_MARK[v] and abs(mx - x) < 0.3 and abs(my - y) < 0.3 for m, mx, my in out):
+                if not any(m == POSTURE_MARK[v] and abs(mx - x) < 0.8 and abs(my - y) < 0.8 for m, mx, my in out):
                     out.append((POSTURE_MARK[v], x, y))
         return out
 

@@ -68,7 +68,8 @@ def _one(aid: str) -> tuple[str, int, int]:
     return aid, len(pages), path.stat().st_size
 
 
-def write_sheets(rite, aids: list[str], out: Path, fmt: str, jobs: int = 2) -> list[tuple[str, int, int]]:
+def write_sheets(rite, aids: list[str], out: Path, fmt: str, jobs: int = 2,
+                 call: bool = True) -> list[tuple[str, int, int]]:
     """One booklet per role (``<id>.pdf|html``) and the call sheet (``call-sheet.pdf|html``); returns
     (id, pages, bytes) per file, an actor who acts in no stage with 0 pages and no file."""
     from .fonts import print_fonts
@@ -82,10 +83,11 @@ def write_sheets(rite, aids: list[str], out: Path, fmt: str, jobs: int = 2) -> l
         import multiprocessing as mp
         with mp.get_context("fork").Pool(jobs) as pool:
             pending = pool.map_async(_one, aids, chunksize=1)
-            rows.append(_call(rite, ix, out, fmt, fonts, call_sheet))
+            if call:
+                rows.append(_call(rite, ix, out, fmt, fonts, call_sheet))
             rows = pending.get() + rows
     else:
-        rows = [_one(a) for a in aids] + [_call(rite, ix, out, fmt, fonts, call_sheet)]
+        rows = [_one(a) for a in aids] + ([_call(rite, ix, out, fmt, fonts, call_sheet)] if call else [])
     return rows
 
 
