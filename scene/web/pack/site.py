@@ -6,7 +6,7 @@ from pathlib import Path
 
 
 #: the player's files that a site needs (the app's bridge app.js/app.css stays out: no server behind a site)
-SITE_FILES = ("player.js", "player-page.js", "player.css")
+SITE_FILES = ("player.js", "player-page.js", "player.css", "paths.js")
 
 
 def write_site(out_dir, reading=None, seed: int | None = None) -> Path:
