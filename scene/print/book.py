@@ -110,15 +110,55 @@ def book_page(rite, ix: RoleIndex, stage, k: int, n: int) -> Page:
     for aid in acting:
         pts += [tuple(p) for p in ix.path(aid, stage)]
     v = fit(pts, box, pad_m=2.0, min_m=12.0)
+    now = set(span.who) if span and span.section == stage.n else set()
+    chi = lay.reading.chi_m
+    hall = (-(lay.hall.platform_x + 2) * chi, -12 * chi, (lay.hall.platform_x + 2) * chi, (lay.hall.tang_depth + 2) * chi)
+    inset = v.scale >= 400 and any(pose.visible[j] and hall[0] <= x <= hall[2] and hall[1] <= y <= hall[3]
+                                   for j, (x, y, _) in enumerate(pose.actor_xyz_m))
+    _plan(page, rite, ix, v, box, pose, now, phrases, t_key, hide=hall if inset else None)
+    if inset:       # the 堂 and the court before it at a larger scale, in the room beside the narrow court
+        bx, by, bw, _ = box
+        court = lay["hall.court"]
+        cw = court.size_chi[0] / 2 * chi
+        left, right = v.xy(court.xyz_chi[0] * chi - cw, 0)[0] - bx, bx + bw - v.xy(court.xyz_chi[0] * chi + cw, 0)[0]
+        iw = max(50.0, min(66.0, max(left, right) - 2.0))
+        ibox = (bx + bw - iw - 2.0 if right >= left else bx + 2.0, by + 16.0, iw, 52.0)
+        iv = fit([(hall[0], hall[1]), (hall[2], hall[3])], ibox, pad_m=0.0, min_m=8.0)
+        a, b = v.xy(hall[0], hall[3]), v.xy(hall[2], hall[1])
+        page.rect(a[0], a[1], b[0] - a[0], b[1] - a[1], Pen(0.0, 0.25, dash=(1.0, 0.8)))
+        page.text(b[0] + 1.0, a[1] + 2.5, "A", 2.8)
+        page.rect(*ibox, Pen(0.0, 0.3, fill=1.0))
+        _plan(page, rite, ix, iv, ibox, pose, now, phrases, t_key, dims=False, bar=False)
+        page.rect(ibox[0], ibox[1] - 4.6, iw, 4.4, Pen(1.0, 0.1, fill=1.0, stroke=False))
+        page.text(ibox[0], ibox[1] - 1.2, f"A  堂 and the court before it, 1:{iv.scale}", 2.4)
+    bx, by, bw, bh = box
+    key = f"the plan at {mmss(t_key - stage.start_s)} into the stage"
+    if span is not None and span.section == stage.n:
+        key += f" — {'、'.join(display(rite, a, t_key) for a in span.who)}：{span.phrase}"
+    y = paragraph(page, 10, by + bh + 0.5, 190, key + " (black: acting now; grey: the others)", 2.5, 0.25)
+    page.text(10, y + 4.5, "經", 3.2)
+    y = numbered_run(page, 10, y + 5.5, 190, runs, size, SERIF, 272)
+    _evidence(page, rite, stage, phrases, y + 2)
+    _footer(page, "鄉射禮 禮圖 — the book of plans, computed (python -m scene book) — reading "
+                  f"{rite.reading.name}: {rite.reading.title}", k, n, W, H)
+    return page
+
+
+def _plan(page: Page, rite, ix: RoleIndex, v, box, pose, now: set, phrases, t_key: float, hide=None,
+          dims: bool = True, bar: bool = True) -> None:
+    """The court, the people at the key moment and the phrase marks into one box; ``hide`` (x0, y0, x1, y1
+    in m): no labels or marks there (an inset shows them larger)."""
+    lay = rite.layout
+    hidden = (lambda x, y: hide[0] <= x <= hide[2] and hide[1] <= y <= hide[3]) if hide else (lambda x, y: False)
     page.rect(*box, Pen(0.0, 0.3))
-    draw_court(page, lay, v, marks=True)
+    draw_court(page, lay, v, marks=True, hide=hide)
     bx, by, bw, bh = box
     page.clip(*box)
-    for d in _dims(lay, v):
-        _draw_dim(page, v, d)
+    if dims:
+        for d in _dims(lay, v):
+            _draw_dim(page, v, d)
     placer = Placer(box)
     r = max(0.25 * v.k, 1.0)
-    now = set(span.who) if span and span.section == stage.n else set()
     people = []
     for j, aid in enumerate(pose.actor_ids):
         x, y = (float(c) for c in pose.actor_xyz_m[j][:2])
@@ -126,7 +166,8 @@ def book_page(rite, ix: RoleIndex, stage, k: int, n: int) -> Page:
             px, py = v.xy(x, y)
             person(page, px, py, float(pose.heading_deg[j]), r, 0.0 if aid in now else 0.35, aid in now)
             placer.block(px - r, py - r, px + r, py + r)
-            people.append((aid, px, py))
+            if not hidden(x, y):
+                people.append((aid, px, py))
     page.unclip()
     # the numbered marks: where the (first) one who acts each phrase is when his act is done
     marks: list[tuple[float, float, list[int]]] = []
@@ -137,9 +178,10 @@ def book_page(rite, ix: RoleIndex, stage, k: int, n: int) -> Page:
         aid = sp.who[0]
         t1 = (sp.act_of(aid) or (sp.start_s, sp.end_s))[1]
         xyz = rite._actors.at(t1)[rite.actor_ids.index(aid)]
-        if not v.inside(float(xyz[0]), float(xyz[1])):
+        x, y = float(xyz[0]), float(xyz[1])
+        if not v.inside(x, y) or hidden(x, y) or y <= ix.gate_y:
             continue
-        px, py = v.xy(float(xyz[0]), float(xyz[1]))
+        px, py = v.xy(x, y)
         for m in marks:
             if abs(m[0] - px) < 1.5 and abs(m[1] - py) < 1.5:
                 m[2].append(num)
@@ -154,20 +196,11 @@ def book_page(rite, ix: RoleIndex, stage, k: int, n: int) -> Page:
         placer.place(page, px, py, text, 2.0, 0.0 if acting else 0.35, gap=r + 0.4)
     for px, py, nums in marks:
         placer.place(page, px, py, ranges(nums), 1.9, 0.0, boxed=True, gap=1.2)
-    page.rect(bx + 1.5, by + bh - 14.5, 52, 13.5, Pen(1.0, 0.1, fill=1.0, stroke=False))
-    scale_bar(page, v, bx + 3, by + bh - 13, lay.reading.chi_m)
-    page.rect(bx + bw - 9, by + 1.5, 7.5, 11, Pen(1.0, 0.1, fill=1.0, stroke=False))
-    north_arrow(page, bx + bw - 5.2, by + 4.5)
-    key = f"the plan at {mmss(t_key - stage.start_s)} into the stage"
-    if span is not None and span.section == stage.n:
-        key += f" — {'、'.join(display(rite, a, t_key) for a in span.who)}：{span.phrase}"
-    y = paragraph(page, 10, by + bh + 0.5, 190, key + " (black: acting now; grey: the others)", 2.5, 0.25)
-    page.text(10, y + 4.5, "經", 3.2)
-    y = numbered_run(page, 10, y + 5.5, 190, runs, size, SERIF, 272)
-    _evidence(page, rite, stage, phrases, y + 2)
-    _footer(page, "鄉射禮 禮圖 — the book of plans, computed (python -m scene book) — reading "
-                  f"{rite.reading.name}: {rite.reading.title}", k, n, W, H)
-    return page
+    if bar:
+        page.rect(bx + 1.5, by + bh - 14.5, 52, 13.5, Pen(1.0, 0.1, fill=1.0, stroke=False))
+        scale_bar(page, v, bx + 3, by + bh - 13, lay.reading.chi_m)
+        page.rect(bx + bw - 9, by + 1.5, 7.5, 11, Pen(1.0, 0.1, fill=1.0, stroke=False))
+        north_arrow(page, bx + bw - 5.2, by + 4.5)
 
 
 def _groups(rite, people, now, t, reach_mm: float) -> list[tuple[str, float, float, bool]]:

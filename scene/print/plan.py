@@ -92,9 +92,9 @@ def _label(page, v, lay, pid, text, dx_m=0.0, dy_m=0.0, size=2.2, marks=False, a
         status_mark(page, mx, y - size * 0.35, p.status, 0.55)
 
 
-def draw_court(page: Page, lay, v: View, marks: bool = False) -> list[str]:
+def draw_court(page: Page, lay, v: View, marks: bool = False, hide=None) -> list[str]:
     """The fixed court into the view (clipped to its box); ``marks``: each label carries its place's status
-    mark.  Returns the place ids labelled (for a legend)."""
+    mark; ``hide`` (x0, y0, x1, y1 in m): no labels there.  Returns the place ids labelled."""
     chi = lay.reading.chi_m
     h = lay.hall
     m = lambda c: c * chi          # noqa: E731  (尺 → m)
@@ -164,6 +164,9 @@ def draw_court(page: Page, lay, v: View, marks: bool = False) -> list[str]:
     size = 2.4 if v.scale <= 200 else 2.0
     for pid, text, dx, dy in labels:
         if pid in lay:
+            x, y = (c * chi for c in lay[pid].xyz_chi[:2])
+            if hide and hide[0] <= x <= hide[2] and hide[1] <= y <= hide[3]:
+                continue
             before = len(page.ops)
             _label(page, v, lay, pid, text, dx, dy, size, marks)
             if len(page.ops) > before:
