@@ -231,3 +231,29 @@ def test_the_app_prints_the_sheet_of_the_selected_role(tmp_path, rite):
     assert [p.name for p in tmp_path.iterdir()] == [res["name"]]          # the work folder is gone
     assert "error" in asyncio.run(role_sheet(tmp_path, "zheng", "nobody"))
     assert "error" in asyncio.run(role_sheet(tmp_path, "nosuch", "huozhe"))
+
+
+def test_the_books_legend_prints_a_steps_own_evidence(rite):
+    """A step that carries ``evidence`` (aspect → stated / commentary / assumed, with its source) has it
+    printed against its phrase number; a stage without any says so."""
+    import dataclasses
+    import types
+    from scene.print import book as book_mod
+    from scene.print.canvas import Page
+    stage = next(s for s in rite.stages if s.n == 21)
+    phrases = book_mod.numbered_phrases(rite, stage)
+    sec = rite.choreography.section(21)
+    n, off, ph, _ = phrases[2]
+    steps = tuple(dataclasses.replace(st, evidence=(("where", "commentary", "鄭：負侯，負侯而俟"),))
+                  if (st.offset, st.phrase) == (off, ph) else st for st in sec.steps)
+    fake = types.SimpleNamespace(choreography=types.SimpleNamespace(
+        section=lambda k: dataclasses.replace(sec, steps=steps)))
+    page = Page(210, 297)
+    book_mod._evidence(page, fake, stage, phrases, 250)
+    said = "".join(op[3] for op in page.ops if op[0] == "text")
+    assert f"[{n}] where: commentary — 鄭：負侯，負侯而俟" in said
+    page = Page(210, 297)
+    book_mod._evidence(page, rite, stage, phrases, 250)
+    said = "".join(op[3] for op in page.ops if op[0] == "text")
+    has = any(st.evidence for st in sec.steps)
+    assert ("no step of this stage carries an evidence note" in said) != has

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 
 from .canvas import A4_PORTRAIT, Page, Pen
-from .fonts import SERIF, text_width, wrap
+from .fonts import SERIF, text_width
 from .layout import LINE, Placer, numbered_run, paragraph, person, ranges
 from .plan import draw_court, fit, north_arrow, scale_bar, status_mark
 from .roles import RoleIndex, display
@@ -262,4 +262,3 @@ def book(rite) -> list[Page]:
     return [book_page(rite, ix, st, k + 1, n) for k, st in enumerate(rite.stages)]
 
 
-__all__ = ["book", "book_page", "numbered_phrases", "text_runs", "wrap"]

@@ -13,7 +13,7 @@ from __future__ import annotations
 from .canvas import A4_LANDSCAPE, A4_PORTRAIT, Page, Pen
 from .fonts import SERIF, text_width, wrap
 from .layout import LINE, Placer, paragraph, person, ranges
-from .plan import draw_court, fit, north_arrow, scale_bar, status_mark
+from .plan import draw_court, fit, north_arrow, scale_bar
 from .roles import RoleIndex, display, title
 
 W, H = A4_LANDSCAPE
@@ -291,5 +291,3 @@ def call_sheet(rite, ix: RoleIndex) -> list[Page]:
                 k + 1, len(pages), w, h)
     return pages
 
-
-__all__ = ["booklet", "call_sheet", "stage_page", "cover_page", "draw_part_plan", "status_mark"]
