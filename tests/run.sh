@@ -10,4 +10,11 @@ if [ ! -x /usr/bin/chromium ]; then
     $SUDO apt-get update -qq >/dev/null 2>&1 || true
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
 fi
+# the printed matter's pixel test reads its PDFs back with poppler's pdftoppm
+if ! command -v pdftoppm >/dev/null 2>&1; then
+    echo "tests/run.sh: installing the Debian package poppler-utils for the print tests" >&2
+    SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+    $SUDO apt-get update -qq >/dev/null 2>&1 || true
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq poppler-utils >/dev/null || true
+fi
 python -m pytest "$@"

@@ -254,3 +254,23 @@ def test_inspector_shows_provenance_of_a_place_and_a_person(page, app_url):
     page.wait_for_function("(window.trame.state.get('inspect') || {}).title.includes('主人')")
     rows = page.inner_text("#xsl-inspect")
     assert "position (m)" in rows and "sentence 經" in rows
+
+
+def test_the_inspector_prints_the_sheet_of_the_selected_role(page, app_url):
+    """Select the 主人 in the view → 'print the sheet of this role' → his booklet as a PDF download."""
+    from pypdf import PdfReader
+    open_app(page, app_url, "?stage=5&view=hall")
+    page.locator(".xsl-label", has_text="主人").first.click()
+    page.wait_for_function("((window.trame.state.get('inspect') || {}).actor) === 'zhuren'")
+    with page.expect_download(timeout=120000) as dl:
+        page.click("#xsl-print-sheet")
+    pdf = PdfReader(dl.value.path())
+    from scene.rite.cache import load_rite
+    rite = load_rite()
+    named = {sp.section for sp in rite.spans if "zhuren" in sp.who}
+    assert len(pdf.pages) >= len(named) + 1          # the cover and at least every stage he is named in
+    assert dl.value.suggested_filename.startswith("xiangsheli-sheet-zhuren")
+    # a place has no sheet: the button is not offered
+    page.locator(".xsl-label", has_text="西階").first.click()
+    page.wait_for_function("(window.trame.state.get('inspect') || {}).title.includes('西階')")
+    assert page.locator("#xsl-print-sheet").count() == 0

@@ -9,7 +9,7 @@ import scene
 from scene._aliases import ALIASES
 
 PKG = Path(scene.__file__).resolve().parent
-ORDER = ["text", "geometry", "rite", "render", "web", "cli"]
+ORDER = ["text", "geometry", "rite", "render", "web", "print", "cli"]
 PURE = {"text", "geometry", "rite"}
 GL = ("pyvista", "vtk", "vtkmodules", "trame", "wslink")
 
@@ -62,7 +62,7 @@ def test_every_layer_says_what_it_may_import():
     for layer in ORDER:
         doc = importlib.import_module(f"scene.{layer}").__doc__ or ""
         assert len(doc) > 80, layer
-    for layer in ORDER[1:5]:
+    for layer in ORDER[1:6]:
         assert "May import" in importlib.import_module(f"scene.{layer}").__doc__, layer
 
 

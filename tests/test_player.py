@@ -431,3 +431,29 @@ def test_evidence_colours_the_people_and_the_inspector_quotes_it(open_page):
     ev = info["step"]["evidence"]
     assert set(ev) == {"where", "facing", "posture", "route", "timing"}
     assert all(e["status"] in ("stated", "commentary", "assumed") and e["source"] for e in ev.values())
+
+
+def test_key_t_draws_the_paths_and_ghosts_of_the_stage(open_page):
+    """T: every one who moves in the stage gets his path on the floor and a ghost where the stage began
+    and where it ends (paths.js); the picture changes, and T again restores it."""
+    p = open_page("?stage=21&view=overview")
+    p.picture_only()
+    before = p.shot()
+    p.page.keyboard.press("t")
+    p.frame()
+    p.frame()
+    drawn = p.js("window.__xslPlayer.paths.summary()")
+    ids = {d["id"] for d in drawn}
+    assert "huozhe" in ids and "ou1_up" in ids                   # §21: the 獲者 to the 侯 and back, the 上耦
+    hz = next(d for d in drawn if d["id"] == "huozhe")
+    assert hz["length"] > 60 and len(hz["ghosts"]) == 2          # the 侯道 is about 69 m: he walks it
+    on = p.shot()
+    assert diff_fraction(before, on) > 0.002
+    p.page.keyboard.press("PageDown")                            # the next stage: rebuilt for it
+    p.frame()
+    p.frame()
+    assert {d["id"] for d in p.js("window.__xslPlayer.paths.summary()")} != ids
+    p.page.keyboard.press("PageUp")
+    p.page.keyboard.press("t")
+    p.frame()
+    assert diff_fraction(before, p.shot()) < 0.002

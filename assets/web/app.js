@@ -115,7 +115,8 @@ function onPick(info) {
     if (m(near.derivation)) rows.push(['its arithmetic', near.derivation]);
   }
   if (m(info.part)) rows.push(['part', info.part]);
-  set('inspect', { title: `${info.name || info.id} ${info.id && info.name ? '· ' + info.id : ''}`, rows });
+  set('inspect', { title: `${info.name || info.id} ${info.id && info.name ? '· ' + info.id : ''}`, rows,
+                   actor: info.kind === 'actor' ? info.id : null });
   if (!get('classroom')) set('right_tab', 'inspect');
 }
 
@@ -273,6 +274,18 @@ async function exportZip(size) {
     if (!res || res.error) { say(res ? res.error : 'the server did not answer'); return; }
     download(res.url, res.name);
   } finally { stop(); set('busy', ''); }
+}
+
+// the role sheet of the person in the inspector (python -m scene sheets --roles ID, as a PDF)
+async function printSheet() {
+  const ins = get('inspect');
+  if (!ins || !ins.actor) { say('select a person first'); return; }
+  set('busy', `printing the role sheet of ${ins.title} …`);
+  try {
+    const res = await T.trigger('xsl_sheet', [get('reading_q'), ins.actor]);
+    if (!res || res.error) { say(res ? res.error : 'the server did not answer'); return; }
+    download(res.url, res.name);
+  } finally { set('busy', ''); }
 }
 
 // ---------------------------------------------------------------- classroom & keys
@@ -436,7 +449,7 @@ window.xsl = {
     set('link_copied', true);
     return url;
   },
-  exportPng, exportZip,
+  exportPng, exportZip, printSheet,
   // a new reading keeps a ghost of the old one until the ghost switch is turned off
   choosePreset: async (name) => { if (await loadReading(name, { ghost: true })) set('ghost', true); },
   readingChanged: async () => { if (await loadReading(queryFromPanel(), { ghost: true })) set('ghost', true); },

@@ -30,6 +30,7 @@
 // The browser never builds geometry: every triangle comes from the pack.
 import * as THREE from './vendor/three.module.js';
 import { OrbitControls } from './vendor/OrbitControls.js';
+import { PathsOverlay } from './paths.js';
 
 const DEG = Math.PI / 180;
 const POSTURES = ['stand', 'walk', 'sit', 'bow', 'salute', 'shoot'];
@@ -361,6 +362,7 @@ export class Player {
       if (lab && lab._xsl) this._pickLabel(lab._xsl);
     });
 
+    if (opts.paths !== false) this.use(new PathsOverlay());     // key T: paths and ghosts (paths.js)
     this._frame = this._frame.bind(this);
     this._raf = requestAnimationFrame(this._frame);
     window.__xslPlayer = this;

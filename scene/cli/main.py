@@ -1,7 +1,8 @@
 """``python -m scene <command> …``: the parser and the one-line failure of every command.
 
 Each module of this package registers its commands (``register(sub)``): ``geometry`` (measure, layout,
-readings), ``rite`` (stages, pose, audit), ``render`` (still, stills, clip), ``web`` (pack, site, export).
+readings), ``rite`` (stages, pose, audit), ``render`` (still, stills, clip), ``web`` (pack, site, export), ``print``
+(sheets, book).
 Every failure the user can cause prints one line naming what was wrong and exits 2.
 """
 from __future__ import annotations
@@ -10,9 +11,10 @@ import sys
 from typing import Sequence
 
 from . import geometry, render, rite, web
+from . import print as printed
 from .common import Parser, fail
 
-COMMAND_MODULES = (geometry, rite, render, web)
+COMMAND_MODULES = (geometry, rite, render, web, printed)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -8,7 +8,9 @@ needs Python:
 
 * ``xsl_pack(query)``   — the pack URL of a reading (``zheng,bu_chi=8``), built once and cached;
 * ``xsl_export(...)``   — a PNG of the tab's camera by the still exporter (``python -m scene still``);
-* ``xsl_zip(...)``      — every stage's still in one zip.
+* ``xsl_zip(...)``      — every stage's still in one zip;
+* ``xsl_sheet(query, actor)`` — the role sheet (PDF booklet) of the person selected in the inspector
+  (``python -m scene sheets --roles ACTOR``).
 
 So tabs cannot disturb each other, a slow export blocks nobody (it runs in a
 subprocess), and playback never waits for the network.
@@ -255,6 +257,39 @@ class Service:
             return {"error": f"presenter payload: {exc}"}
 
 
+    async def role_sheet(self, query: str, actor: str) -> dict:
+        return await role_sheet(self.out_dir, query, actor, self._run)
+
+
+async def role_sheet(out_dir: Path, query: str, actor: str, run=None) -> dict:
+    """{url, name} of the role sheet of ``actor`` (an id of the cast) under the reading, or {error}."""
+    from ..rite import choreography as chor
+    try:
+        r = readings_mod.from_query(query or "zheng")
+    except readings_mod.ReadingError as exc:
+        return {"error": str(exc)}
+    if not isinstance(actor, str) or actor not in chor.default().actors:
+        return {"error": f"no role sheet for {actor!r}: select a person"}
+    if run is None:
+        async def run(args):
+            proc = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "scene", *args, cwd=str(ROOT),
+                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
+            out, _ = await proc.communicate()
+            return proc.returncode, out.decode("utf-8", "replace").strip()
+    work = Path(tempfile.mkdtemp(prefix="sheet-", dir=out_dir))
+    code, text = await run(["sheets", "--roles", actor, "--out", str(work), "--no-call-sheet", "--jobs", "1",
+                            "--reading", readings_mod.to_query(r)])
+    made = work / f"{actor}.pdf"
+    if code != 0 or not made.exists():
+        shutil.rmtree(work, ignore_errors=True)
+        return {"error": text.splitlines()[-1] if text else f"the sheet printer failed ({code})"}
+    name = f"xiangsheli-sheet-{actor}-{r.name}-{int(time.time())}.pdf"
+    made.replace(out_dir / name)
+    shutil.rmtree(work, ignore_errors=True)
+    return {"url": f"xslout/{name}", "name": name}
+
+
 def field_table() -> list[dict]:
     """The readings panel: every switch with its options and their sources."""
     out = []
@@ -305,6 +340,7 @@ def build(server, service: Service) -> None:
     server.controller.trigger("xsl_export")(service.export_png)
     server.controller.trigger("xsl_zip")(service.export_zip)
     server.controller.trigger("xsl_queue")(service.queue)
+    server.controller.trigger("xsl_sheet")(service.role_sheet)
 
     @server.controller.trigger("xsl_present")
     def present(payload=None, key=None) -> dict:

@@ -153,6 +153,9 @@ def _inspector() -> None:
                     with html.Tr(v_for="(r, i) in inspect.rows", key="i"):
                         html.Th("{{ r[0] }}", classes="xsl-k")
                         html.Td("{{ r[1] }}", classes="xsl-v")
+            v.VBtn("印 print the sheet of this role", v_if="inspect.actor", size="small", variant="tonal",
+                   prepend_icon="mdi-printer", click="window.xsl.printSheet()", id="xsl-print-sheet",
+                   classes="mt-2")
 
 
 def _readings() -> None:

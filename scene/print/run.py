@@ -1,0 +1,113 @@
+"""Writing the printed matter to disk: the checks that come before any work (where it goes, that nothing
+unexpected is overwritten), the booklets of many roles on two processes, the call sheet, the book."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+#: a folder of sheets carries this file, so a second run may write into it (and no other folder is filled)
+MARK = ".xiangsheli-sheets"
+FORMATS = ("pdf", "html")
+
+
+def check_sheets_dir(out: str) -> Path:
+    """``--out DIR`` for sheets: missing, empty or a sheets folder of ours, and writable; else one line."""
+    d = Path(out)
+    if d.exists() and not d.is_dir():
+        raise ValueError(f"--out {out}: is a file, not a folder")
+    if d.is_dir() and any(d.iterdir()) and not (d / MARK).exists():
+        raise ValueError(f"--out {out}: the folder holds other files (not a sheets folder); choose an empty or new one")
+    try:
+        d.mkdir(parents=True, exist_ok=True)
+        (d / MARK).write_text("role sheets of python -m scene sheets\n", encoding="utf-8")
+    except OSError as exc:
+        raise ValueError(f"--out {out}: cannot write there ({exc.strerror or exc})") from None
+    return d
+
+
+def check_book_file(out: str) -> tuple[Path, str]:
+    """``--out FILE.pdf|FILE.html`` for the book: its folder exists and is writable, and a file already
+    there is a PDF or an HTML book (never something else)."""
+    f = Path(out)
+    fmt = f.suffix.lower().lstrip(".")
+    if fmt not in FORMATS:
+        raise ValueError(f"--out {out}: the book is written as .pdf or .html")
+    parent = f.parent if str(f.parent) else Path(".")
+    if not parent.is_dir():
+        raise ValueError(f"--out {out}: the folder {parent} does not exist")
+    if not os.access(parent, os.W_OK):
+        raise ValueError(f"--out {out}: cannot write into {parent}")
+    if f.exists():
+        if f.is_dir():
+            raise ValueError(f"--out {out}: is a folder")
+        head = f.read_bytes()[:512]
+        if not (head.startswith(b"%PDF") if fmt == "pdf" else b"<!doctype html>" in head.lower()):
+            raise ValueError(f"--out {out}: exists and is not a {fmt.upper()} file; not overwriting it")
+    return f, fmt
+
+
+# the state a forked worker inherits (the compiled rite is not sent to it: it is already there)
+_WORK: dict = {}
+
+
+def _one(aid: str) -> tuple[str, int, int]:
+    from .canvas import write_pdf
+    from .html import write_html
+    from .sheets import booklet
+    from .roles import title
+    rite, ix, out, fmt, fonts = (_WORK[k] for k in ("rite", "ix", "out", "fmt", "fonts"))
+    pages = booklet(rite, ix, aid)
+    if not pages:
+        return aid, 0, 0
+    path = out / f"{aid}.{fmt}"
+    name = f"{title(rite, aid)} — 鄉射禮 role sheet"
+    if fmt == "pdf":
+        write_pdf(pages, path, name, fonts=fonts)
+    else:
+        write_html(pages, path, name, fonts=fonts)
+    return aid, len(pages), path.stat().st_size
+
+
+def write_sheets(rite, aids: list[str], out: Path, fmt: str, jobs: int = 2,
+                 call: bool = True) -> list[tuple[str, int, int]]:
+    """One booklet per role (``<id>.pdf|html``) and the call sheet (``call-sheet.pdf|html``); returns
+    (id, pages, bytes) per file, an actor who acts in no stage with 0 pages and no file."""
+    from .fonts import print_fonts
+    from .roles import RoleIndex
+    from .sheets import call_sheet
+    ix = RoleIndex(rite)
+    fonts = print_fonts(rite.reading.title + rite.reading.name)
+    _WORK.update(rite=rite, ix=ix, out=out, fmt=fmt, fonts=fonts)
+    rows: list[tuple[str, int, int]] = []
+    if jobs > 1 and len(aids) > 1:
+        import multiprocessing as mp
+        with mp.get_context("fork").Pool(jobs) as pool:
+            pending = pool.map_async(_one, aids, chunksize=1)
+            if call:
+                rows.append(_call(rite, ix, out, fmt, fonts, call_sheet))
+            rows = pending.get() + rows
+    else:
+        rows = [_one(a) for a in aids] + ([_call(rite, ix, out, fmt, fonts, call_sheet)] if call else [])
+    return rows
+
+
+def _call(rite, ix, out, fmt, fonts, call_sheet) -> tuple[str, int, int]:
+    from .canvas import write_pdf
+    from .html import write_html
+    pages = call_sheet(rite, ix)
+    path = out / f"call-sheet.{fmt}"
+    (write_pdf if fmt == "pdf" else write_html)(pages, path, "鄉射禮 call sheet 場記單", fonts=fonts)
+    return "call-sheet", len(pages), path.stat().st_size
+
+
+def write_book(rite, out: Path, fmt: str) -> tuple[int, int]:
+    """The book of plans; returns (pages, bytes)."""
+    from .book import book
+    from .canvas import write_pdf
+    from .fonts import print_fonts
+    from .html import write_html
+    pages = book(rite)
+    fonts = print_fonts(rite.reading.title + rite.reading.name)
+    name = f"鄉射禮 禮圖 — the book of plans ({rite.reading.name})"
+    (write_pdf if fmt == "pdf" else write_html)(pages, out, name, fonts=fonts)
+    return len(pages), out.stat().st_size
