@@ -390,7 +390,7 @@ def test_cli_prints_one_line_of_what_was_written(tmp_path, capsys):
 
 @pytest.mark.parametrize("args, expect", [
     (["--out", "x.txt"], "cannot tell the format from --out 'x.txt'"),
-    (["--out", "x.json", "--format", "xml"], "unknown --format 'xml' (formats: json, csv, gltf)"),
+    (["--out", "x.json", "--format", "xml"], "unknown --format 'xml' (formats: json, csv, gltf, steps)"),
     (["--out", "x.obj", "--format", "gltf"], "must end in .glb (binary) or .gltf"),
     (["--out", "x.json", "--format", "csv"], "is a .json name but --format is csv"),
     (["--out", "x.json", "--stage", "21"], "--stage applies to --format gltf only"),

@@ -224,13 +224,17 @@ def test_the_app_prints_the_sheet_of_the_selected_role(tmp_path, rite):
     """The inspector's button calls xsl_sheet: the booklet of that person, and no call sheet."""
     import asyncio
     from scene.web.app import role_sheet
-    res = asyncio.run(role_sheet(tmp_path, "zheng", "shihuozhe"))
+    from scene.web.jobs import Jobs
+    jobs = Jobs(tmp_path)
+    res = asyncio.run(role_sheet(jobs, "tab1", "zheng", "shihuozhe"))
     assert "error" not in res, res
-    pdf = PdfReader(tmp_path / res["name"])
+    folder = tmp_path / res["url"].split("/")[1]
+    pdf = PdfReader(folder / res["name"])
     assert len(pdf.pages) == len(acting_stages(rite, "shihuozhe")) + 1
-    assert [p.name for p in tmp_path.iterdir()] == [res["name"]]          # the work folder is gone
-    assert "error" in asyncio.run(role_sheet(tmp_path, "zheng", "nobody"))
-    assert "error" in asyncio.run(role_sheet(tmp_path, "nosuch", "huozhe"))
+    assert [p.name for p in folder.iterdir()] == [res["name"]]             # the work folder is gone
+    assert "error" in asyncio.run(role_sheet(jobs, "tab1", "zheng", "nobody"))
+    assert "error" in asyncio.run(role_sheet(jobs, "tab1", "nosuch", "huozhe"))
+    assert "error" in asyncio.run(role_sheet(jobs, "tab1", {"x": 1}, "huozhe"))
 
 
 def test_the_books_legend_prints_a_steps_own_evidence(rite):
@@ -255,5 +259,12 @@ def test_the_books_legend_prints_a_steps_own_evidence(rite):
     page = Page(210, 297)
     book_mod._evidence(page, rite, stage, phrases, 250)
     said = "".join(op[3] for op in page.ops if op[0] == "text")
-    has = any(st.evidence for st in sec.steps)
-    assert ("no step of this stage carries an evidence note" in said) != has
+    # the steps as scene.rite.evidence reads them: the counts of the stage, and the 鄭注 it quotes
+    from scene.rite.evidence import rite_evidence
+    evs = [e for sp, e in zip(rite.spans, rite_evidence(rite)) if sp.section == 21]
+    n_stated = sum(e["where"].status == "stated" for e in evs)
+    n_assumed = sum(e["where"].status == "assumed" for e in evs)
+    n_comm = len(evs) - n_stated - n_assumed
+    assert f"where {n_stated} / {n_comm} / {n_assumed}" in said
+    quoted = {e[a].source for e in evs for a in e if e[a].status == "commentary"}
+    assert any(q in said for q in quoted) or not quoted

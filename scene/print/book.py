@@ -247,13 +247,40 @@ def _evidence(page: Page, rite, stage, phrases, y: float) -> None:
         st = steps.get((off, ph))
         for aspect, status, source in (st.evidence if st is not None else ()):
             notes.append(f"[{num}] {aspect}: {status} — {source}")
+    read = _read_evidence(rite, stage, phrases)
     if notes:
-        line = "steps: " + "; ".join(notes)
+        line = "steps (the data's own notes): " + "; ".join(notes) + (" · " + read if read else "")
+    elif read:
+        line = read
     else:
         line = ("steps: no step of this stage carries an evidence note in the data yet — who acts and the phrase "
                 "are the 經 (stated); where each stands is the layout's (marks above); routes and timing are the "
                 "director's (assumed).")
     paragraph(page, 10, y + 1.0, 190, line, 2.3, 0.2, max_lines=max(1, int((H - 12 - y) / (2.3 * LINE)) - 1))
+
+
+def _read_evidence(rite, stage, phrases) -> str:
+    """The stage's steps as scene.rite.evidence reads them: counts per aspect, then what the 鄭注 gives."""
+    if not hasattr(rite, "spans"):
+        return ""
+    from ..rite.evidence import ASPECTS, rite_evidence
+    num = {(off, ph): n for n, off, ph, _ in phrases}
+    counts = {a: {"stated": 0, "commentary": 0, "assumed": 0} for a in ASPECTS}
+    zhu: dict[str, list[str]] = {}
+    for sp, ev in zip(rite.spans, rite_evidence(rite)):
+        if sp.section != stage.n:
+            continue
+        for a in ASPECTS:
+            counts[a][ev[a].status] += 1
+            if ev[a].status == "commentary" and ev[a].source.startswith("鄭注"):
+                tag = f"[{num.get((sp.offset, sp.phrase), '?')}] {a}"
+                zhu.setdefault(ev[a].source, [])
+                if tag not in zhu[ev[a].source]:
+                    zhu[ev[a].source].append(tag)
+    head = "steps, read from the words (stated / commentary / assumed): " + "; ".join(
+        f"{a} {c['stated']} / {c['commentary']} / {c['assumed']}" for a, c in counts.items())
+    tail = "; ".join(f"{', '.join(tags)}: {src}" for src, tags in zhu.items())
+    return head + (". From the 注: " + tail if tail else "")
 
 
 def book(rite) -> list[Page]:

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .views import Camera, _bearing_dir, _fit
+from .views import Camera
 
 ASPECT = 16 / 9
 FIGURE_M = 1.6        # the height of a figure the framing keeps readable (feet to crown)

@@ -20,7 +20,8 @@ Section::
     at = "pos.sima"              # where the step happens (walk there first); see PLACE REFS
     facing = "北面"              # 北面 東面 西南面 … or "toward:<place ref>"
     obj = "jing"                 # object handled (take, set_down, hand, receive, lean, tie, untie …);
-                                 # "bow" / "arrows": the archer's own; "arrows.sishe": that actor's arrows
+                                 # "bow" / "arrows": the archer's own; "arrows.sishe": that actor's arrows;
+                                 # "arrow.sishe.5": the 司射's single arrow (一个)
     to = "huozhe"                # the other party of hand / offer / receive
     by = "west"                  # stairs for ascend / descend (default: the actor's own)
     via = ["pos.sima@南3"]       # waypoints the text names (由司射之西, 出于司馬之南 …)
@@ -280,7 +281,8 @@ def _step(raw: dict[str, Any], sec_n: int, text: str, where: str, actors: dict[s
     obj = raw.get("obj")
     owned = re.fullmatch(r"(bow|arrows)(?:\.([a-z0-9_]+))?", obj or "")
     counters = re.fullmatch(r"counters\.(zhong|hand|right|left|spare)", obj or "")
-    if obj is not None and obj not in things and not owned and not counters:
+    one = obj == "arrow.sishe.5"          # the 司射's 一个 (改取一个挾之): one named arrow
+    if obj is not None and obj not in things and not owned and not counters and not one:
         raise ChoreographyError(f"{where}: unknown object {obj!r}")
     if owned and owned[2] is not None and owned[2] not in actors:
         raise ChoreographyError(f"{where}: unknown actor {owned[2]!r} in object {obj!r}")

@@ -30,6 +30,9 @@ from .routes import Site, heading_deg
 from .shooting import ARROWS, RoundResult, demonstrate, shoot_round
 from .ways import Ways
 
+#: the single arrow the 司射 carries after the 誘射 (改取一个挾之, 猶挾一个)
+SISHE_ONE = "arrow.sishe.5"
+
 
 class Director(Ways, Counters):
     """Compiles the choreography into keyframes and events (one pass, deterministic)."""
@@ -103,6 +106,10 @@ class Director(Ways, Counters):
                 o = ObjectState()
                 o.events += [(0.0, "at", base), (0.0, "state", "stored")]
                 self.objects[oid] = o
+        # the 司射's 一个 (§20 改取一个挾之): not one of the four he shoots, kept with the arrows at 堂西
+        o = ObjectState()
+        o.events += [(0.0, "at", self._resolve(chor.parse_ref("hall.west_of_tang"), None)), (0.0, "state", "stored")]
+        self.objects[SISHE_ONE] = o
         # the 80 筭 (記62 箭籌八十) in five piles: in the 中, in the 釋獲者's hand, 右獲, 左獲, 餘 (中西)
         for pile in PILES:
             o = ObjectState()
@@ -210,6 +217,12 @@ class Director(Ways, Counters):
     def _give(self, oid: str, t: float, src: str | None, dst: str | None, at: Point | None = None) -> None:
         """Move an object between hands or onto a place."""
         label = self._label(oid)
+        held_by = self.objects[oid].holder() if oid in self.objects else None
+        if dst is not None and held_by == dst:
+            self._obj(oid, t, "held", dst)  # already in his hands: taken up again, not counted twice
+            return
+        if src is None and held_by in self.actors:
+            src = held_by               # taken from whoever holds it (the 司射 takes his arrows from the 有司)
         if src is not None and label in self.actors[src].holding:
             self.actors[src].holding.remove(label)
             self._hold_event(src, t)

@@ -16,6 +16,7 @@ does not move anybody, *where* carries over from the step that put him there.
 from __future__ import annotations
 
 import re
+import weakref
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
@@ -192,9 +193,19 @@ def read_step(section: int, step: chor.Step, lay=None, mine: str | None = None,
     return ev
 
 
+_READ: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
 def rite_evidence(rite) -> list[dict[str, Evidence]]:
     """The evidence of every step of a compiled rite, aligned with ``rite.spans``; *where* of a step that
-    moves nobody carries over, per actor, from the step that last put him somewhere."""
+    moves nobody carries over, per actor, from the step that last put him somewhere.  Read once per rite
+    (the book asks for it on every page)."""
+    if rite not in _READ:
+        _READ[rite] = _read_rite(rite)
+    return _READ[rite]
+
+
+def _read_rite(rite) -> list[dict[str, Evidence]]:
     from .grammar.context import Ctx
     from .grammar.facing import governing_facing
     ctx = Ctx(rite)

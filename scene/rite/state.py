@@ -38,6 +38,13 @@ class ActorState:
 class ObjectState:
     events: list[tuple[float, str, Any]] = field(default_factory=list)   # ("at", xyz) ("held", actor) ("path", (ts, xyz)) ("state", s)
 
+    def holder(self) -> str | None:
+        """Who holds it now (the last of its place events puts it in someone's hands), or None."""
+        for _, kind, value in reversed(self.events):
+            if kind in ("at", "held", "path"):
+                return value if kind == "held" else None
+        return None
+
     def last_state(self) -> str:
         for _, kind, value in reversed(self.events):
             if kind == "state":

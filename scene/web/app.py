@@ -257,37 +257,41 @@ class Service:
             return {"error": f"presenter payload: {exc}"}
 
 
-    async def role_sheet(self, query: str, actor: str) -> dict:
-        return await role_sheet(self.out_dir, query, actor, self._run)
+    async def role_sheet(self, query=None, actor=None) -> dict:
+        """The role sheet (PDF booklet) of the person selected in the inspector, as an export job."""
+        from .guard import CLIENT
+        return await role_sheet(self.jobs, CLIENT.get(), query, actor, self._served)
 
 
-async def role_sheet(out_dir: Path, query: str, actor: str, run=None) -> dict:
-    """{url, name} of the role sheet of ``actor`` (an id of the cast) under the reading, or {error}."""
+async def role_sheet(jobs, client: str, query, actor, served=None) -> dict:
+    """{url, name} of the role sheet of ``actor`` (an id of the cast) under the reading, or {error}: one job
+    of the export queue (one at a time per tab, its folder removed on failure, served to the asking tab)."""
     from ..rite import choreography as chor
+    from .jobs import JobError
     try:
+        if not isinstance(query, (str, type(None))):
+            raise readings_mod.ReadingError("reading: not a reading's query")
         r = readings_mod.from_query(query or "zheng")
     except readings_mod.ReadingError as exc:
         return {"error": str(exc)}
     if not isinstance(actor, str) or actor not in chor.default().actors:
-        return {"error": f"no role sheet for {actor!r}: select a person"}
-    if run is None:
-        async def run(args):
-            proc = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "scene", *args, cwd=str(ROOT),
-                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
-            out, _ = await proc.communicate()
-            return proc.returncode, out.decode("utf-8", "replace").strip()
-    work = Path(tempfile.mkdtemp(prefix="sheet-", dir=out_dir))
-    code, text = await run(["sheets", "--roles", actor, "--out", str(work), "--no-call-sheet", "--jobs", "1",
-                            "--reading", readings_mod.to_query(r)])
-    made = work / f"{actor}.pdf"
-    if code != 0 or not made.exists():
-        shutil.rmtree(work, ignore_errors=True)
-        return {"error": text.splitlines()[-1] if text else f"the sheet printer failed ({code})"}
-    name = f"xiangsheli-sheet-{actor}-{r.name}-{int(time.time())}.pdf"
-    made.replace(out_dir / name)
-    shutil.rmtree(work, ignore_errors=True)
-    return {"url": f"xslout/{name}", "name": name}
+        return {"error": f"no role sheet for {guard_short(actor)}: select a person"}
+
+    def make(folder: Path):
+        work = folder / "sheet"
+        name = f"xiangsheli-sheet-{actor}-{readings_mod.safe_name(r.name)}-{int(time.time())}.pdf"
+
+        def finish() -> Path:
+            (work / f"{actor}.pdf").replace(folder / name)
+            shutil.rmtree(work, ignore_errors=True)
+            return folder / name
+        return (["sheets", "--roles", actor, "--out", str(work), "--no-call-sheet", "--jobs", "1",
+                 "--reading", readings_mod.to_query(r)], folder / name, finish)
+    try:
+        out, folder = await jobs.run(client, "pdf", make)
+    except JobError as exc:
+        return {"error": str(exc)}
+    return {"url": served(out, folder) if served else f"xslout/{folder.name}/{out.name}", "name": out.name}
 
 
 def field_table() -> list[dict]:

@@ -104,6 +104,10 @@ class Ctx:
             return any(p[k] == aid for p in pairs) or (name == "上射" and aid == "sishe" and not pairs)
         if name in ("耦", "射者", "眾射者", "勝者", "不勝者"):
             return any(aid in p for p in pairs) or self.chor.actors[aid].archer
+        from .exceptions import group_readings
+        for g in group_readings():          # a reading of the name in these sections (grammar.toml [[group]])
+            if g.name == name and g.first <= section <= g.last:
+                return aid in g.members
         if name in GROUPS:
             if aid in GROUPS[name]:
                 return True

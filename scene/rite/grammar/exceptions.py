@@ -75,6 +75,40 @@ def load() -> tuple[tuple[Exception_, ...], tuple[Subject, ...]]:
     return tuple(exc_out), tuple(subj)
 
 
+@dataclass(frozen=True)
+class GroupReading:
+    """What a name the text uses for a group means in some sections (眾賓 while they shoot: 眾賓射者)."""
+    name: str
+    first: int
+    last: int
+    members: tuple[str, ...]
+    reason: str
+    reference: str
+
+
+@lru_cache(maxsize=1)
+def group_readings() -> tuple[GroupReading, ...]:
+    """``[[group]]`` of ``assets/grammar.toml``: name, sections = [first, last], members (actor ids),
+    reason, reference."""
+    try:
+        raw = tomllib.loads(FILE.read_text(encoding="utf-8")) if FILE.exists() else {}
+    except tomllib.TOMLDecodeError as exc:
+        raise ChoreographyError(f"{FILE.name}: not valid TOML ({exc})") from None
+    out = []
+    for i, g in enumerate(raw.get("group", [])):
+        where = f"{FILE.name} group {i + 1}"
+        missing = [k for k in ("name", "sections", "members", "reason", "reference") if not g.get(k)]
+        if missing:
+            raise ChoreographyError(f"{where}: missing {', '.join(missing)}")
+        secs = g["sections"]
+        if not (isinstance(secs, list) and len(secs) == 2 and all(isinstance(x, int) for x in secs)):
+            raise ChoreographyError(f"{where}: sections must be [first, last]")
+        if not (isinstance(g["members"], list) and all(isinstance(x, str) for x in g["members"])):
+            raise ChoreographyError(f"{where}: members must be a list of actor ids")
+        out.append(GroupReading(g["name"], secs[0], secs[1], tuple(g["members"]), g["reason"], g["reference"]))
+    return tuple(out)
+
+
 def apply(findings: list[Finding], keep_excepted: bool = False) -> tuple[list[Finding], list[tuple[Finding, Exception_]]]:
     """(the findings no exception covers — plus one for each exception that covers nothing, the
     excepted ones with their exception)."""

@@ -179,10 +179,14 @@ def _ji49(ctx: Ctx) -> list[Finding]:
         for aid in ("zhuren", "bin", "dafu"):
             if res is None or aid not in res.losers or aid not in sp.who:
                 continue
-            ts = [e[0] for e in ctx.rite.director.objects["zhi_fa"].events
-                  if e[1] == "held" and e[2] == aid and sp.start_s <= e[0] <= sp.end_s]
-            for t in ts[1:2] or ts[:1]:
-                p = ctx.pos(aid, t + 2.0)
+            # he drinks it off just before he gives it back (卒觶, 授執爵者): where he is as his holding ends
+            evs = sorted((e for e in ctx.rite.director.objects["zhi_fa"].events if e[1] in ("at", "held", "path")),
+                         key=lambda e: e[0])
+            ends = [evs[k + 1][0] for k, e in enumerate(evs[:-1])
+                    if e[1] == "held" and e[2] == aid and sp.start_s <= e[0] <= sp.end_s]
+            for t in ends[-1:]:
+                t = t - 0.5
+                p = ctx.pos(aid, t)
                 if float(np.hypot(*(p[:2] - top[:2]))) > 5.0 or p[2] < ctx.hall.height - 0.1:
                     out.append(Finding("ji", sp.section, sp.index, sp.phrase, "飲于西階上 (記49)",
                                        f"{aid} drinking at the top of the 西階", f"at ({p[0]:.1f}, {p[1]:.1f}, {p[2]:.1f})",
