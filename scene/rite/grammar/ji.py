@@ -56,8 +56,10 @@ def _ji20(ctx: Ctx) -> list[Finding]:
             if not _in_court(ctx, p) or p[0] > -ctx.hall.stairs_x:   # 立者: below, west of the 西階
                 continue
             hd = ctx.heading(aid, (t0 + t1) / 2)
+            sp = ctx.rite.span_at(t0)
+            if sp is not None and sp.phrase.endswith("出"):
+                continue        # 眾賓皆出: waiting his turn in the file going out, not standing at his 位
             if angle_diff(hd, 90.0) > 35 and ctx.posture(aid, (t0 + t1) / 2) in ("stand", "sit"):
-                sp = ctx.rite.span_at(t0)
                 out.append(Finding("ji", sp.section, sp.index, sp.phrase, "立者東面 (記20)",
                                    f"{aid}, standing below, facing east", f"heading {hd:.0f}° over {t0:.0f}–{t1:.0f} s",
                                    aid, t0))

@@ -158,6 +158,10 @@ def _back(ctx: Ctx, span, aid: str, word: str) -> list[Finding]:
         else:
             spots.append((xyz[i], dt))
     spots = [s for s in spots if s[1] >= 10.0]
+    # 進…反位: back where he stood before he came forward (大夫進坐說矢束興反位), however briefly
+    for sp in ctx.spans_by_section.get(span.section, []):
+        if sp.start_s < span.start_s and aid in sp.who and "進" in sp.phrase and span.start_s - sp.start_s < 120:
+            spots.append((ctx.pos(aid, sp.start_s), 0.0))
     if not spots:
         return []
     end = ctx.pos(aid, span.end_s)

@@ -4,6 +4,7 @@ no pause after his previous act)."""
 from __future__ import annotations
 
 from ...text import passage
+from . import phrase as ph
 from .context import Ctx, Finding
 
 GAP_S = 3.0        # 遂: at most this long between his previous act and this one
@@ -14,9 +15,16 @@ def check(ctx: Ctx) -> list[Finding]:
     for n, spans in ctx.spans_by_section.items():
         text = passage(n).text
         sec = ctx.sections[n]
+        acted: dict[tuple[int, str], set[tuple]] = {}     # phrase → the (who, to) it was acted for
         for a, b in zip(spans, spans[1:]):
+            acted.setdefault((a.offset, a.phrase), set()).add((a.who, sec.steps[a.index].to))
             sb = sec.steps[b.index]
             if sb.with_prev:
+                continue
+            # a run of phrases done again for the next one of a group (命上射…命下射… for each 耦; 眾賓之長
+            # 升拜受 for each of the three): going back is allowed to a phrase already acted, for someone new
+            before = acted.get((b.offset, b.phrase), set())
+            if before and (b.who, sb.to) not in before:
                 continue
             if b.offset + len(b.phrase) <= a.offset:
                 out.append(Finding("order", n, b.index, b.phrase, "(text order)",
@@ -34,9 +42,15 @@ def check(ctx: Ctx) -> list[Finding]:
 def _first(ctx: Ctx, spans, sp, text: str) -> list[Finding]:
     """X先V: among the steps that act this phrase, those of the people named before 先 begin first."""
     seg = [s for s in ctx.segments_of(sp, sp.who[0])]
-    same = [o for o in spans if o.offset == sp.offset and o.phrase == sp.phrase and o is not sp]
+    # the others who do the same act of this phrase (not his own earlier act in it: 主人以賓揖先入 — the 揖)
+    same = [o for o in spans if o.offset == sp.offset and o.phrase == sp.phrase and o is not sp
+            and not set(o.who) & set(sp.who) and o.do == sp.do]
     if not same or not seg:
         return []
+    names = [n for n in ph.names_in(sp.section) if sp.offset <= n.start < sp.offset + len(sp.phrase)]
+    head = next((n for n in names if ctx.means(n.word, sp.who[0], sp.section, sp.start_s)), None)
+    if head is not None and head.start > 0 and text[head.start - 1] in "以與及":
+        return []               # 主人以賓…先入: the 賓 goes with him; the 先 is the 主人's
     mine = min(t0 for _, t0, _ in sp.acts) if sp.acts else sp.start_s
     theirs = min(min(t0 for _, t0, _ in o.acts) if o.acts else o.start_s for o in same)
     if mine <= theirs + 0.05:
@@ -48,11 +62,15 @@ def _first(ctx: Ctx, spans, sp, text: str) -> list[Finding]:
 def _sui(ctx: Ctx, spans, text: str) -> list[Finding]:
     out = []
     last: dict[str, float] = {}
+    prev_phrase: dict[str, tuple[int, str]] = {}
     for sp in spans:
         for aid, t0, t1 in sp.acts:
             segs = ctx.segments_of(sp, aid)
             starts_sui = any(s.text.startswith("遂") for s in segs) and sp.phrase.startswith("遂")
-            if starts_sui and aid in last and t0 - last[aid] > GAP_S + (sp.end_s - sp.start_s) * 0:
+            # 遂授矢 acted for each of six archers in turn: the 遂 joins it to the act before, once
+            again = prev_phrase.get(aid) == (sp.offset, sp.phrase)
+            prev_phrase[aid] = (sp.offset, sp.phrase)
+            if starts_sui and not again and aid in last and t0 - last[aid] > GAP_S:
                 walk = sp.do in ("walk", "ascend", "descend", "enter", "exit")
                 start = sp.start_s if walk else t0
                 if start - last[aid] > GAP_S:
