@@ -107,6 +107,15 @@ def _first(text: str, words) -> str | None:
     return min(hits)[2] if hits else None
 
 
+def _by_words(phrase: str, zhu: list[str], words, stated=lambda w: f"「{w}」") -> Evidence | None:
+    """Stated if one of the words is in the phrase, commentary if in a 鄭注 on it, else None."""
+    w = _first(phrase, words)
+    if w:
+        return Evidence("stated", stated(w))
+    z = next((z for z in zhu if _first(z, words)), None)
+    return Evidence("commentary", f"鄭注: {z}") if z else None
+
+
 def read_step(section: int, step: chor.Step, lay=None, mine: str | None = None,
               facing_word: str | None = "") -> dict[str, Evidence | None]:
     """What the words say of one step (``where`` None: the step puts nobody anywhere new).
@@ -154,28 +163,15 @@ def read_step(section: int, step: chor.Step, lay=None, mine: str | None = None,
         ev["facing"] = Evidence("assumed", "toward the one he addresses or the thing he acts on (no facing word)")
 
     # posture
-    w = _first(phrase, POSTURE_WORDS)
-    z = next((z for z in zhu if _first(z, POSTURE_WORDS)), None)
-    if w:
-        ev["posture"] = Evidence("stated", f"「{w}」")
-    elif z:
-        ev["posture"] = Evidence("commentary", f"鄭注: {z}")
-    elif step.kneel:
-        ev["posture"] = Evidence("assumed", "kneeling, as every 奠 / 取 of a cup is done (the phrase has no 坐)")
-    else:
-        ev["posture"] = Evidence("assumed", "standing: the phrase names no posture")
+    ev["posture"] = _by_words(phrase, zhu, POSTURE_WORDS) or (
+        Evidence("assumed", "kneeling, as every 奠 / 取 of a cup is done (the phrase has no 坐)") if step.kneel
+        else Evidence("assumed", "standing: the phrase names no posture"))
 
     # route
     if moves:
-        w = _first(phrase, ROUTE_WORDS)
-        z = next((z for z in zhu if _first(z, ROUTE_WORDS)), None)
-        if w:
-            ev["route"] = Evidence("stated", f"「{w}」" + ("; the line walked between is ours" if w not in
-                                                         ("並行", "相左", "鉤楹") else ""))
-        elif z:
-            ev["route"] = Evidence("commentary", f"鄭注: {z}")
-        else:
-            ev["route"] = Evidence("assumed", "the way between the places is ours (around furniture and people)")
+        ev["route"] = _by_words(phrase, zhu, ROUTE_WORDS, lambda w: f"「{w}」" + (
+            "" if w in ("並行", "相左", "鉤楹") else "; the line walked between is ours")) or Evidence(
+            "assumed", "the way between the places is ours (around furniture and people)")
     else:
         ev["route"] = Evidence("assumed", "no movement: the phrase names none, so he acts where he stands")
 

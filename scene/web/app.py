@@ -216,9 +216,7 @@ class Service:
         if not isinstance(size, str) or size not in EXPORT_SIZES:
             return {"error": f"size {guard_short(size)}: choose {', '.join(EXPORT_SIZES)}"}
         try:
-            if not isinstance(query, (str, type(None))):
-                raise readings_mod.ReadingError("reading: not a reading's query")
-            r = readings_mod.from_query(query or "zheng")
+            r = _reading_of(query)
         except readings_mod.ReadingError as exc:
             return {"error": str(exc)}
         w, h = EXPORT_SIZES[size]
@@ -263,15 +261,20 @@ class Service:
         return await role_sheet(self.jobs, CLIENT.get(), query, actor, self._served)
 
 
+def _reading_of(query):
+    """A tab's reading query (a string or nothing), or ReadingError (one line)."""
+    if not isinstance(query, (str, type(None))):
+        raise readings_mod.ReadingError("reading: not a reading's query")
+    return readings_mod.from_query(query or "zheng")
+
+
 async def role_sheet(jobs, client: str, query, actor, served=None) -> dict:
     """{url, name} of the role sheet of ``actor`` (an id of the cast) under the reading, or {error}: one job
     of the export queue (one at a time per tab, its folder removed on failure, served to the asking tab)."""
     from ..rite import choreography as chor
     from .jobs import JobError
     try:
-        if not isinstance(query, (str, type(None))):
-            raise readings_mod.ReadingError("reading: not a reading's query")
-        r = readings_mod.from_query(query or "zheng")
+        r = _reading_of(query)
     except readings_mod.ReadingError as exc:
         return {"error": str(exc)}
     if not isinstance(actor, str) or actor not in chor.default().actors:

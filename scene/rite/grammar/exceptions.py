@@ -46,11 +46,16 @@ class Subject:
 
 
 @lru_cache(maxsize=1)
-def load() -> tuple[tuple[Exception_, ...], tuple[Subject, ...]]:
+def _raw() -> dict:
     try:
-        raw = tomllib.loads(FILE.read_text(encoding="utf-8")) if FILE.exists() else {}
+        return tomllib.loads(FILE.read_text(encoding="utf-8")) if FILE.exists() else {}
     except tomllib.TOMLDecodeError as exc:
         raise ChoreographyError(f"{FILE.name}: not valid TOML ({exc})") from None
+
+
+@lru_cache(maxsize=1)
+def load() -> tuple[tuple[Exception_, ...], tuple[Subject, ...]]:
+    raw = _raw()
     exc_out = []
     for i, e in enumerate(raw.get("exception", [])):
         where = f"{FILE.name} exception {i + 1}"
@@ -90,12 +95,8 @@ class GroupReading:
 def group_readings() -> tuple[GroupReading, ...]:
     """``[[group]]`` of ``assets/grammar.toml``: name, sections = [first, last], members (actor ids),
     reason, reference."""
-    try:
-        raw = tomllib.loads(FILE.read_text(encoding="utf-8")) if FILE.exists() else {}
-    except tomllib.TOMLDecodeError as exc:
-        raise ChoreographyError(f"{FILE.name}: not valid TOML ({exc})") from None
     out = []
-    for i, g in enumerate(raw.get("group", [])):
+    for i, g in enumerate(_raw().get("group", [])):
         where = f"{FILE.name} group {i + 1}"
         missing = [k for k in ("name", "sections", "members", "reason", "reference") if not g.get(k)]
         if missing:
