@@ -106,12 +106,15 @@ def cmd_steps(args: argparse.Namespace) -> None:
     if args.section is not None:
         check_stage(args.section)
     rite = build_rite(args.reading, args.seed)
-    rows = step_table(rite)
+    rows, evs = step_table(rite), rite_evidence(rite)
     if args.section is not None:
         n = rite.choreography.section(args.section).n
-        rows = [r for r in rows if r["section"] == n]
+        keep = [r["section"] == n for r in rows]
+        rows = [r for r, k in zip(rows, keep) if k]
+        evs = [e for e, k in zip(evs, keep) if k]
+    counts = summary(evs)
     if args.json:
-        dump({"aspects": list(ASPECTS), "summary": summary(rite_evidence(rite)), "steps": rows})
+        dump({"aspects": list(ASPECTS), "summary": counts, "steps": rows})
         return
     mark = {"stated": "S", "commentary": "C", "assumed": "a"}
     out = [["§", "#", "who", "verb", "start s", "place", "facing", "posture", "W F P R T", "phrase"]]
@@ -121,10 +124,8 @@ def cmd_steps(args: argparse.Namespace) -> None:
                     "" if r["facing"] is None else f"{r['facing']:.0f}", r["posture"] or "",
                     " ".join(mark[r["evidence"][a]["status"]] for a in ASPECTS), r["phrase"]])
     print(table(out))
-    from collections import Counter
-    s = {a: Counter(r["evidence"][a]["status"] for r in rows) for a in ASPECTS}
     print("evidence (S stated, C commentary, a assumed) over these steps: " + "; ".join(
-        f"{a} " + " ".join(f"{s[a][k]} {k}" for k in STATUSES) for a in ASPECTS))
+        f"{a} " + " ".join(f"{counts[a][k]} {k}" for k in STATUSES) for a in ASPECTS))
 
 
 def register_steps(sub) -> None:

@@ -226,6 +226,8 @@ class Choreography:
         raise ValueError(f"unknown stage {key!r} (stages are 1–{len(self.sections)} or their ids)")
 
 
+#: the single arrow the 司射 carries after the 誘射 (改取一个挾之, 猶挾一个): one named arrow, not of his four
+SISHE_ONE = "arrow.sishe.5"
 ROUND_VERBS = {"shoot", "count", "forfeit"}
 PAIR_VERBS = {"approach", "shoot", "retire", "pick_arrows"}
 _STEP_KEYS = {"phrase", "who", "do", "at", "facing", "obj", "to", "by", "via", "dur", "with_prev", "role",
@@ -281,7 +283,7 @@ def _step(raw: dict[str, Any], sec_n: int, text: str, where: str, actors: dict[s
     obj = raw.get("obj")
     owned = re.fullmatch(r"(bow|arrows)(?:\.([a-z0-9_]+))?", obj or "")
     counters = re.fullmatch(r"counters\.(zhong|hand|right|left|spare)", obj or "")
-    one = obj == "arrow.sishe.5"          # the 司射's 一个 (改取一个挾之): one named arrow
+    one = obj == SISHE_ONE
     if obj is not None and obj not in things and not owned and not counters and not one:
         raise ChoreographyError(f"{where}: unknown object {obj!r}")
     if owned and owned[2] is not None and owned[2] not in actors:

@@ -30,8 +30,7 @@ from .routes import Site, heading_deg
 from .shooting import ARROWS, RoundResult, demonstrate, shoot_round
 from .ways import Ways
 
-#: the single arrow the 司射 carries after the 誘射 (改取一个挾之, 猶挾一个)
-SISHE_ONE = "arrow.sishe.5"
+SISHE_ONE = chor.SISHE_ONE
 
 
 class Director(Ways, Counters):

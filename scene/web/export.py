@@ -215,18 +215,13 @@ def export(out: str | os.PathLike, fmt: str | None = None, reading=None, stage=N
         if given:
             raise ExportError(f"{', '.join(given)} applies to --format gltf only")
     r = readings_mod.get(reading)
-    if fmt == "json":
-        doc = layout_document(r)
+    if fmt in ("json", "steps"):
+        doc = layout_document(r) if fmt == "json" else steps_document(r)
         raw = (json.dumps(doc, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
         _write(path, raw)
-        return Written(path, fmt, len(raw), f"{path}: layout JSON, {len(doc['places'])} places, "
-                                            f"reading {reading_label(r)}, {len(raw):,} bytes")
-    if fmt == "steps":
-        doc = steps_document(r)
-        raw = (json.dumps(doc, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
-        _write(path, raw)
-        return Written(path, fmt, len(raw), f"{path}: steps JSON with evidence, {len(doc['steps'])} steps, "
-                                            f"reading {reading_label(r)}, {len(raw):,} bytes")
+        what = (f"layout JSON, {len(doc['places'])} places" if fmt == "json" else
+                f"steps JSON with evidence, {len(doc['steps'])} steps")
+        return Written(path, fmt, len(raw), f"{path}: {what}, reading {reading_label(r)}, {len(raw):,} bytes")
     if fmt == "csv":
         text = layout_csv(r)
         # UTF-8 with a byte-order mark: without it Excel reads the file as the local code page and
