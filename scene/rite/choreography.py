@@ -385,9 +385,13 @@ def load(assets: Path | str = ASSETS) -> Choreography:
                 if a not in actors:
                     raise ChoreographyError(f"{where}: unknown actor {a!r} in cast")
             steps: list[Step] = []
+            cursor = 0          # where in the passage the next phrase is looked for
             for i, s in enumerate(raw.get("step", [])):
-                steps.append(_step(s, n, p.text, f"{where} step {i + 1}", actors, things,
-                                   steps[-1].offset if steps else 0))
+                steps.append(_step(s, n, p.text, f"{where} step {i + 1}", actors, things, cursor))
+                # a step acted alongside the one before may cite words further on (司射進與司馬交于階前 while
+                # the 司馬 goes back): it does not move the reading past the words in between
+                if not (steps[-1].with_prev and steps[-1].offset > cursor):
+                    cursor = steps[-1].offset
             sections.append(Section(n, raw["id"], raw["title"], raw["phase"], tuple(raw.get("cast", [])),
                                     tuple(steps), path.name))
     numbers = [s.n for s in sections]

@@ -250,7 +250,7 @@ class Site:
         level = [p for p in persons if abs(p[2] - z) < self.h.height / 2]
         near: list[Point] = []
         for _ in range(10):   # going round one person may lead past another: widen the set
-            more = [p for p in level if p not in near and _near_path(p, path, half + self.CLEAR)]
+            more = [p for p in level if p not in near and _near_path(p, path, half + self.CLEAR + widen)]
             if not more:
                 break
             near += more

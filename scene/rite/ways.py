@@ -193,22 +193,37 @@ class Ways:
 
     def _by_sima(self, aid: str, start: Point, target: Point, via: tuple[Point, ...],
                  others: tuple[Point, ...] = ()) -> tuple[Point, ...]:
-        """記30 凡適堂西皆出入于司馬之南: a way on the ground into or out of 堂西, while the 司馬 holds
-        his place in the court, goes by his south (unless the data already names how it goes)."""
+        """記30 凡適堂西皆出入于司馬之南: a way into or out of 堂西, while the 司馬 holds his place in the
+        court, does not pass him on the north — where a leg of it (the data's ``via`` kept) would cross the
+        north–south line through him north of him, it goes by a point just south of him instead.  That holds
+        coming down the 階 too: 記31 唯賓與大夫降階遂西取弓矢 (鄭 尊者宜逸由便) exempts only those two."""
         s = self.actors.get("xiang")
-        if via or aid == "xiang" or s is None or not s.visible or not s.role.startswith("司馬"):
+        if aid in ("xiang", "bin", "dafu") or s is None or not s.visible or not s.role.startswith("司馬"):
             return via
         post = self.lay["pos.sima"].xyz_chi
         if math.dist(s.pos[:2], post[:2]) > 3.0 or s.posture == "walk":
             return via
         west = self.lay["hall.west_of_tang"].xyz_chi
         at_west = lambda p: p[2] < 0.5 and math.dist(p[:2], west[:2]) < 14.0   # noqa: E731
-        if not (at_west(start) ^ at_west(target)) or start[2] > 0.5 or target[2] > 0.5:
+        if not (at_west(start) ^ at_west(target)):
             return via
         x, y, _ = s.pos
-        # one point just south of him; the way on from it goes round whoever stands about (the route's work)
+        pts = (start, *via, target)
+        for k in range(1, len(pts)):
+            a, b = pts[k - 1], pts[k]
+            if (a[0] - x) * (b[0] - x) > 0 or a[0] == b[0]:
+                continue
+            yc = a[1] + (b[1] - a[1]) * (x - a[0]) / (b[0] - a[0])
+            if yc > y + 0.3 and min(math.dist((x, yc), start[:2]), math.dist((x, yc), target[:2])) >= 5.0:
+                break
+        else:
+            return via
+        # a point just south of him, reached (or left) on the 堂西 side of his line by a point beside him, so that
+        # going round whoever stands about (the route's work) cannot take the way back past his north
         for dy in (3.0, 4.5, 6.0):
             p = (x, y - dy, 0.0)
             if all(math.dist(o[:2], p[:2]) > self.min_gap * 1.5 for o in others):
-                return (p,)
-        return (p,)
+                break
+        side = (x - 3.0 if west[0] < x else x + 3.0, y, 0.0)
+        by = (side, p) if at_west(start) else (p, side)
+        return (*via[:k - 1], *by, *via[k - 1:])

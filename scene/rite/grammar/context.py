@@ -93,8 +93,17 @@ class Ctx:
                 out.setdefault(sp.section, []).append(tuple(sp.who))
         return out
 
+    @cached_property
+    def all_pairs(self) -> list[tuple[str, str]]:
+        """Every pair of the rite in the order they first shoot (三耦, then the 大夫's, then the 眾賓's)."""
+        out: list[tuple[str, str]] = []
+        for n in sorted(self.pairs):
+            out += [p for p in self.pairs[n] if p not in out]
+        return out
+
     # ---------------------------------------------------------------- who a name means
-    def means(self, name: str | None, aid: str, section: int, t: float) -> bool:
+    def means(self, name: str | None, aid: str, section: int, t: float, at: int | None = None) -> bool:
+        """Whether ``name`` in §``section`` (at offset ``at`` of its 經, when known) means ``aid`` at time t."""
         if name is None:
             return False
         role = self.role(aid, t)
@@ -106,7 +115,7 @@ class Ctx:
             return any(aid in p for p in pairs) or self.chor.actors[aid].archer
         from .exceptions import group_readings
         for g in group_readings():          # a reading of the name in these sections (grammar.toml [[group]])
-            if g.name == name and g.first <= section <= g.last:
+            if g.name == name and g.covers(section, at):
                 return aid in g.members
         if name in GROUPS:
             if aid in GROUPS[name]:

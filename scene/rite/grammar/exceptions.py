@@ -89,12 +89,20 @@ class GroupReading:
     members: tuple[str, ...]
     reason: str
     reference: str
+    span: tuple[int, int] | None = None     # only these words of the first section's 經 (``text``)
+
+    def covers(self, section: int, at: int | None) -> bool:
+        """Whether the reading holds at this place: its sections, and its words when it names them."""
+        if not self.first <= section <= self.last:
+            return False
+        return self.span is None or (at is not None and self.span[0] <= at < self.span[1])
 
 
 @lru_cache(maxsize=1)
 def group_readings() -> tuple[GroupReading, ...]:
     """``[[group]]`` of ``assets/grammar.toml``: name, sections = [first, last], members (actor ids),
-    reason, reference."""
+    reason, reference, and optionally ``text``: the words of that section's 經 the reading is limited to
+    (眾賓皆不拜受爵: the 眾賓 from the fourth on).  Readings limited to words come first."""
     out = []
     for i, g in enumerate(_raw().get("group", [])):
         where = f"{FILE.name} group {i + 1}"
@@ -106,8 +114,17 @@ def group_readings() -> tuple[GroupReading, ...]:
             raise ChoreographyError(f"{where}: sections must be [first, last]")
         if not (isinstance(g["members"], list) and all(isinstance(x, str) for x in g["members"])):
             raise ChoreographyError(f"{where}: members must be a list of actor ids")
-        out.append(GroupReading(g["name"], secs[0], secs[1], tuple(g["members"]), g["reason"], g["reference"]))
-    return tuple(out)
+        span = None
+        if g.get("text"):
+            if secs[0] != secs[1]:
+                raise ChoreographyError(f"{where}: a reading limited to words (text) covers one section")
+            at = passage(secs[0]).text.find(g["text"])
+            if at < 0:
+                raise ChoreographyError(f"{where}: {g['text']!r} is not in the 經 of §{secs[0]}")
+            span = (at, at + len(g["text"]))
+        out.append(GroupReading(g["name"], secs[0], secs[1], tuple(g["members"]), g["reason"], g["reference"],
+                                span))
+    return tuple(sorted(out, key=lambda g: g.span is None))
 
 
 def apply(findings: list[Finding], keep_excepted: bool = False) -> tuple[list[Finding], list[tuple[Finding, Exception_]]]:

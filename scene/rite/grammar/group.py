@@ -16,8 +16,40 @@ def _rank(ctx: Ctx, aid: str) -> int:
     return list(ctx.chor.actors).index(aid)
 
 
-def _members(ctx: Ctx, name: str, section: int, t: float) -> set[str]:
-    return {a for a in ctx.rite.actor_ids if ctx.visible(a, t) and ctx.means(name, a, section, t)}
+def _members(ctx: Ctx, name: str, section: int, t: float, at: int | None = None) -> set[str]:
+    return {a for a in ctx.rite.actor_ids if ctx.visible(a, t) and ctx.means(name, a, section, t, at)}
+
+
+#: what joins two names of one list (三耦及眾賓, 賓與大夫, 賓、主人); names may also follow each other (賓主人大夫)
+JOINS = "及與、"
+#: before a list of names, a word that makes the list what is acted on, not who acts
+OBJECT_MARKS = "于於"
+
+
+def _gathered(names, text: str, i: int):
+    """The names a 皆 at ``i`` gathers: the list that ends just before it (a few words may come between:
+    耦少退皆), each name joined to the next by nothing or by 及 / 與 / 、.  A list preceded by 于 / 於 is the
+    object of the act before it, up to the first two names joined by nothing: 使二人舉觶于賓與大夫舉觶者皆 —
+    the 賓 and the 大夫 receive, the 舉觶者 act.  None when the list is commanded (命三耦及眾賓皆袒決: what is
+    commanded is acted by its own phrase later)."""
+    real = [nm for nm in names if nm.end > nm.start]
+    last = [nm for nm in real if nm.end <= i and i - nm.end <= 4]
+    if not last:
+        return []
+    chain = [last[-1]]
+    while True:
+        head = chain[0].start
+        prev = next((nm for nm in reversed(real) if nm.end == head
+                     or (nm.end == head - 1 and text[head - 1] in JOINS)), None)
+        if prev is None:
+            break
+        chain.insert(0, prev)
+    if chain[0].start > 0 and text[chain[0].start - 1] == "命":
+        return None
+    if chain[0].start > 0 and text[chain[0].start - 1] in OBJECT_MARKS:
+        cut = next((k for k in range(1, len(chain)) if chain[k].start == chain[k - 1].end), None)
+        chain = chain[cut:] if cut is not None else []
+    return chain
 
 
 def check(ctx: Ctx) -> list[Finding]:
@@ -32,24 +64,27 @@ def check(ctx: Ctx) -> list[Finding]:
         for i, c in enumerate(text):
             if c != "皆":
                 continue
-            # the group: the names just before 皆 (賓與大夫皆, 三耦皆, 眾賓皆 …), back to the previous verb
-            before = [nm for nm in names if nm.end <= i and i - nm.end <= 4]
-            if not before:
+            gathered = _gathered(names, text, i)
+            if not gathered:
                 continue
-            group = [nm.word for nm in before if i - nm.end <= 4 and nm.start >= before[-1].start - 4]
+            group = [nm.word for nm in gathered]
             if not all(g in GROUP_NAMES for g in group) or "若" in text[max(0, i - 8):i]:
                 continue            # 勝者 / 射者 change with the round; 若皆… is a condition, not a statement
             sps = [sp for sp in spans if sp.offset <= i < sp.offset + len(sp.phrase)]
             if not sps:
                 continue                    # acts not acted at all are the order rule's
             t = min(sp.start_s for sp in sps)
-            want: set[str] = set()
-            for g in group:
-                want |= _members(ctx, g, n, t)
             got = set().union(*(set(sp.who) for sp in sps)) | {ctx.step_of(sp).to for sp in sps if ctx.step_of(sp).to}
+            want: set[str] = set()
+            for g, nm in zip(group, gathered):
+                if g == "耦" and len(group) == 1:
+                    # a bare 耦 … 皆 is the pair the passage is about (大夫…就其耦…耦少退皆釋弓: the 大夫 and his 耦)
+                    want |= {a for p in ctx.pairs.get(n, []) if set(p) & got for a in p}
+                else:
+                    want |= _members(ctx, g, n, t, nm.start)
             missing = want - got
             if missing and len(want) > 1:
-                out.append(Finding("group", n, sps[0].index, text[before[0].start:i + 3], "皆",
+                out.append(Finding("group", n, sps[0].index, text[gathered[0].start:i + 3], "皆",
                                    f"every one of {'、'.join(group)} ({len(want)}) acting",
                                    f"{len(missing)} not: {', '.join(sorted(missing))}", "", t))
         out += _files(ctx, n, spans, text)
@@ -68,10 +103,18 @@ def _files(ctx: Ctx, n: int, spans, text: str) -> list[Finding]:
             people = {}
             for sp in sps:
                 for a in sp.who:
-                    people[a] = ctx.pos(a, sp.end_s)
+                    # only those the words name (眾賓…北上: not the 司正 whose step cites the phrase)
+                    if any(sg.start <= i < sg.end for sg in ctx.segments_of(sp, a)):
+                        people[a] = ctx.pos(a, sp.end_s)
             if len(people) < 2:
                 continue
-            order = sorted(people, key=lambda a: _rank(ctx, a))
+            pairs = ctx.pairs.get(n) or ctx.all_pairs
+            paired = {a: k for k, p in enumerate(pairs) for a in p}
+            if all(a in paired for a in people):
+                # a file of pairs (射位北上): the first pair at the head, 上射 before 下射
+                order = sorted(people, key=lambda a: (paired[a], pairs[paired[a]].index(a)))
+            else:
+                order = sorted(people, key=lambda a: _rank(ctx, a))
             vals = [sign * people[a][axis] for a in order]
             bad = [(a, b) for (a, b), (va, vb) in zip(zip(order, order[1:]), zip(vals, vals[1:])) if va < vb - 0.3]
             if bad:

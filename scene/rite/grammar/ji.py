@@ -101,27 +101,36 @@ def _sima_at_post(ctx: Ctx, t: float) -> np.ndarray | None:
 
 
 def _ji30(ctx: Ctx) -> list[Finding]:
-    """Every walk that ends or starts at 堂西 passes south of the 司馬 where it goes by him."""
+    """Every walk that ends or starts at 堂西 passes south of the 司馬 where it goes by him.
+
+    Going by him is crossing the north–south line through where he stands: it must be crossed south of
+    him.  A way that stays on one side of him (堂西 to the 射位 west of him) does not go by him, and one
+    that goes round his south and back up his other side crosses only south of him.  記31 唯賓與大夫降階
+    遂西取弓矢 (鄭 尊者宜逸由便): the 賓 and the 大夫 take the short way."""
     out = []
     west = ctx.place("hall.west_of_tang")
     for sp in ctx.rite.spans:
         for aid in sp.who:
-            if aid == "xiang":
+            if aid in ("xiang", "bin", "dafu"):
                 continue
             a, b = ctx.pos(aid, sp.start_s), ctx.pos(aid, sp.end_s)
             at_west = lambda p: float(np.hypot(*(p[:2] - west[:2]))) < 14.0 and p[2] < 0.05  # noqa: E731
             if not (at_west(a) ^ at_west(b)):
                 continue
             ts, xyz = ctx.path(aid, sp.start_s, sp.end_s, 0.25)
-            for t, p in zip(ts, xyz):
-                s = _sima_at_post(ctx, float(t))
-                if s is None or min(float(np.hypot(*(p[:2] - a[:2]))), float(np.hypot(*(p[:2] - b[:2])))) < 5.0:
+            for k in range(1, len(ts)):
+                p, q, t = xyz[k - 1], xyz[k], float(ts[k])
+                s = _sima_at_post(ctx, t)
+                if s is None or p[2] > 0.05 or q[2] > 0.05 or (p[0] - s[0]) * (q[0] - s[0]) > 0 or p[0] == q[0]:
+                    continue
+                y = p[1] + (q[1] - p[1]) * (s[0] - p[0]) / (q[0] - p[0])   # where the way crosses his line
+                if min(float(np.hypot(s[0] - a[0], y - a[1])), float(np.hypot(s[0] - b[0], y - b[1]))) < 5.0:
                     continue          # where he sets out or arrives (his own 位 may be by the 司馬's)
-                if abs(p[0] - s[0]) < 2.0 and p[1] > s[1] + 0.3 and abs(p[1] - s[1]) < 20 and p[2] < 0.05:
+                if y > s[1] + 0.3:
                     out.append(Finding("ji", sp.section, sp.index, sp.phrase, "出入于司馬之南 (記30)",
-                                       f"{aid}'s way to or from 堂西 south of the 司馬 at ({s[0]:.0f}, {s[1]:.0f})",
-                                       f"passes him at ({p[0]:.1f}, {p[1]:.1f}) 尺, north of him, at {t:.1f} s", aid,
-                                       float(t)))
+                                       f"{aid}'s way to or from 堂西 crossing south of the 司馬 at ({s[0]:.0f}, {s[1]:.0f})",
+                                       f"crosses his line at y {y:.1f} 尺, {y - s[1]:.1f} 尺 north of him, at {t:.1f} s",
+                                       aid, t))
                     break
     return out
 

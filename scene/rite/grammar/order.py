@@ -16,21 +16,25 @@ def check(ctx: Ctx) -> list[Finding]:
         text = passage(n).text
         sec = ctx.sections[n]
         acted: dict[tuple[int, str], set[tuple]] = {}     # phrase → the (who, to) it was acted for
-        for a, b in zip(spans, spans[1:]):
-            acted.setdefault((a.offset, a.phrase), set()).add((a.who, sec.steps[a.index].to))
+        a = spans[0] if spans else None      # the step the next one follows in the text
+        for prev, b in zip(spans, spans[1:]):
+            acted.setdefault((prev.offset, prev.phrase), set()).add((prev.who, sec.steps[prev.index].to))
             sb = sec.steps[b.index]
             if sb.with_prev:
+                # acted alongside the step before; one that cites words further on (司射進與司馬交于階前 as
+                # the 司馬 goes back) does not move the reading past the words in between — as the loader reads
+                if b.offset <= a.offset:
+                    a = b
                 continue
             # a run of phrases done again for the next one of a group (命上射…命下射… for each 耦; 眾賓之長
             # 升拜受 for each of the three): going back is allowed to a phrase already acted, for someone new
             before = acted.get((b.offset, b.phrase), set())
-            if before and (b.who, sb.to) not in before:
-                continue
-            if b.offset + len(b.phrase) <= a.offset:
+            if not (before and (b.who, sb.to) not in before) and b.offset + len(b.phrase) <= a.offset:
                 out.append(Finding("order", n, b.index, b.phrase, "(text order)",
                                    f"after 「{a.phrase}」 (step {a.index + 1}) only what the text says after it",
                                    f"it acts words at {b.offset}–{b.offset + len(b.phrase)}, before {a.offset}", "",
                                    b.start_s))
+            a = b
         for sp in spans:
             i = sp.phrase.find("先")
             if i > 0:
