@@ -109,6 +109,18 @@ def building(b: PlaceBuilder, h: Hall) -> None:
               derivation=f"court ground 5 尺 {'west' if sx < 0 else 'east'} of the platform edge "
                          f"(±{fmt(hx)}), y = {fmt(side_y)} 尺", status="assumed")
 
+    # where the 薦 come from: 記 醢以豆出自東房; a 序 has no 房 (鄭 §20: 序無室), so there the south end of
+    # the 東序 on the 堂 (序端, where the 主人 also sets his 爵 in §6), the nearest to where a 房 would be
+    if h.has_shi:
+        fx, fy = (8 + h.xu_x) / 2, h.y_dong - 2.0
+        where_from = f"in front of the 房 door: x = {fmt(fx)}, 2 尺 south of its wall (y = {fmt(fy)})"
+    else:
+        fx, fy = h.xu_x - 3.0, 3.0
+        where_from = (f"a 序 has no 房: inside the south end of the 東序 (序端), 3 尺 west of it (x = {fmt(fx)}), "
+                      f"3 尺 from the 堂廉")
+    b.put("tang.jian_from", "薦所出 (東房)", (fx, fy, h.height), source="記08 薦脯用籩…醢以豆出自東房",
+          derivation=where_from, status="assumed")
+
     if h.has_shi:
         wall_y = h.y_dong
         b.put("hall.shi", "室", (-h.xu_x / 2 + 4, (wall_y + d) / 2, h.height), size=(h.xu_x + 8, d - wall_y, h.z_mei - h.height),

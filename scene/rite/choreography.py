@@ -123,7 +123,8 @@ VERBS: dict[str, Verb] = {v_id: Verb(*spec) for v_id, spec in {
 }.items()}
 
 _REF = re.compile(r"^(?:actor:(?P<actor>[a-z0-9_]+)|(?P<place>[a-z_]+\.[a-z0-9_]+)(?:#(?P<slot>\d+))?)"
-                  r"(?:@(?P<dir>東北|東南|西北|西南|東|西|南|北)(?P<dist>\d+(?:\.\d+)?)?)?$")
+                  r"(?:@(?P<dir>東北|東南|西北|西南|東|西|南|北)(?P<dist>\d+(?:\.\d+)?)?"
+                  r"(?:(?P<dir2>東|西|南|北)(?P<dist2>\d+(?:\.\d+)?))?)?$")
 DIRECTIONS: dict[str, tuple[float, float]] = {
     "東": (1, 0), "西": (-1, 0), "南": (0, -1), "北": (0, 1),
     "東北": (0.7071, 0.7071), "東南": (0.7071, -0.7071), "西北": (-0.7071, 0.7071), "西南": (-0.7071, -0.7071),
@@ -144,14 +145,18 @@ class PlaceRef:
     actor: str | None = None
     direction: str | None = None
     dist: float = 3.0
+    #: a second offset at right angles (@東2南4: 2 尺 east and 4 south of it), for a spot beside a thing
+    direction2: str | None = None
+    dist2: float = 0.0
 
 
 def parse_ref(text: str) -> PlaceRef:
     m = _REF.match(text)
     if not m:
-        raise ValueError(f"bad place reference {text!r} (expected id, id#slot, actor:id, optionally @方向尺)")
+        raise ValueError(f"bad place reference {text!r} (expected id, id#slot, actor:id, optionally @方向尺 or @方向尺方向尺)")
     return PlaceRef(text, m["place"], None if m["slot"] is None else int(m["slot"]), m["actor"],
-                    m["dir"], float(m["dist"]) if m["dist"] else 3.0)
+                    m["dir"], float(m["dist"]) if m["dist"] else 3.0,
+                    m["dir2"], float(m["dist2"]) if m["dist2"] else 0.0)
 
 
 @dataclass(frozen=True)
@@ -200,6 +205,9 @@ class Step:
     rise: bool = False        # … and rise after it (坐X…興)
     #: what the data says of its own evidence, aspect → (status, source); see EVIDENCE_ASPECTS
     evidence: tuple[tuple[str, str, str], ...] = ()
+    #: 如初 / 如之: the words of an earlier section that the phrase repeats, (section, words) — the checker
+    #: reads them as part of the phrase (釋獲者執餘獲升…如初 is §30's 升自西階盡階不升堂)
+    as_before: tuple[int, str] | None = None
 
 
 @dataclass(frozen=True)
@@ -230,7 +238,7 @@ class Choreography:
 SISHE_ONE = "arrow.sishe.5"
 ROUND_VERBS = {"shoot", "count", "forfeit"}
 PAIR_VERBS = {"approach", "shoot", "retire", "pick_arrows"}
-_STEP_KEYS = {"phrase", "who", "do", "at", "facing", "obj", "to", "by", "via", "dur", "with_prev", "role",
+_STEP_KEYS = {"phrase", "who", "do", "at", "facing", "obj", "to", "by", "via", "dur", "with_prev", "role", "as_before",
               "round", "note", "when", "delay", "kneel", "rise", "evidence"}
 #: what a step's evidence speaks of, and how sure it is (the London Charter's evidence and hypothesis)
 EVIDENCE_ASPECTS = ("where", "facing", "posture", "route", "timing")
@@ -315,7 +323,23 @@ def _step(raw: dict[str, Any], sec_n: int, text: str, where: str, actors: dict[s
     return Step(phrase, who, raw["do"], at, raw.get("facing"), obj, to, by, via,
                 None if dur is None else float(dur), bool(raw.get("with_prev", False)), raw.get("role"),
                 raw.get("round"), raw.get("note", ""), offset, when, float(delay),
-                bool(raw.get("kneel", False)), bool(raw.get("rise", False)), _evidence(raw.get("evidence"), where))
+                bool(raw.get("kneel", False)), bool(raw.get("rise", False)), _evidence(raw.get("evidence"), where),
+                _as_before(raw.get("as_before"), sec_n, where))
+
+
+def _as_before(raw: Any, sec_n: int, where: str) -> tuple[int, str] | None:
+    """``as_before = "§30 升自西階盡階不升堂"``: words of an earlier section's 經, verbatim."""
+    if raw is None:
+        return None
+    m = re.fullmatch(r"§(\d+) (\S+)", raw) if isinstance(raw, str) else None
+    if not m:
+        raise ChoreographyError(f"{where}: as_before must be '§N words' (the words of an earlier section)")
+    n, words = int(m[1]), m[2]
+    if not 1 <= n < sec_n:
+        raise ChoreographyError(f"{where}: as_before names §{n}, not a section before §{sec_n}")
+    if words not in passage(n).text:
+        raise ChoreographyError(f"{where}: as_before {words!r} is not in the 經 of §{n}")
+    return n, words
 
 
 def _evidence(raw: Any, where: str) -> tuple[tuple[str, str, str], ...]:

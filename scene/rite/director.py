@@ -160,6 +160,9 @@ class Director(Ways, Counters):
         if ref.direction:
             dx, dy = chor.DIRECTIONS[ref.direction]
             x, y = x + dx * ref.dist, y + dy * ref.dist
+        if ref.direction2:
+            dx, dy = chor.DIRECTIONS[ref.direction2]
+            x, y = x + dx * ref.dist2, y + dy * ref.dist2
         return (x, y, self.site.surface_z(x, y))
 
     # ------------------------------------------------------------------ writing

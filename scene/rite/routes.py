@@ -185,22 +185,36 @@ class Site:
 
     def _plan2d(self, a, b, obstacles: list[Box], cores: list[Box] = (),
                 core_clear: float | None = None, bounds: Box | None = None,
-                widen: float = 0.0) -> list[tuple[float, float]]:
+                widen: float = 0.0, step_off: bool = True) -> list[tuple[float, float]]:
         """Shortest polyline a → b round the obstacles (Dijkstra on a visibility graph).
 
         Each obstacle is kept at CLEAR; people (``cores``, already their own size) at CLEAR
         too, except that when a or b is within that margin their bare size is used instead,
         and an obstacle that holds a or b itself is ignored (someone is going right up to it)."""
         boxes: list[Box] = []
+        ends = [a, b]          # where the way proper starts and ends (a step off a thing he stands at)
         for k, core in enumerate([*obstacles, *cores]):
             grown = core.grow(self.CLEAR + widen if (k < len(obstacles) or core_clear is None) else core_clear)
             if not (grown.contains(*a) or grown.contains(*b)):
                 boxes.append(grown)
             elif not (core.contains(*a) or core.contains(*b)):
-                # going up to a thing: keep the walker's front (REACH) off it on the way, where the ends
-                # allow (people are already their own size)
+                # going up to a thing: keep the walker's front (REACH) off it on the way; one who stands
+                # closer than that (kneeling at the 楅) first steps straight back from it, and one who goes
+                # that close steps straight up to it at the end (people are already their own size)
                 near = core.grow(self.REACH) if k < len(obstacles) else core
-                boxes.append(core if (near.contains(*a) or near.contains(*b)) else near)
+                if step_off and k < len(obstacles):
+                    for e, p in enumerate((a, b)):
+                        if near.contains(*p):
+                            ends[e] = _step_off(p, core, self.REACH + 0.05)
+                    boxes.append(near)
+                else:
+                    boxes.append(core if (near.contains(*a) or near.contains(*b)) else near)
+        if ends != [a, b]:
+            if any(bx.contains(*e) for bx in boxes for e in ends):
+                # no room to step back (another thing or person is there): the old way, round the bare thing
+                return self._plan2d(a, b, obstacles, cores, core_clear, bounds, widen, step_off=False)
+            inner = self._plan2d(ends[0], ends[1], obstacles, cores, core_clear, bounds, widen)
+            return [a] + [p for p in inner if math.dist(p, a) > 1e-9 and math.dist(p, b) > 1e-9] + [b]
         arr = np.array([(bx.x0, bx.y0, bx.x1, bx.y1) for bx in boxes]).reshape(-1, 4)
         ends = np.array([a, b], dtype=float)
         if self._visible(ends[:1], ends[1:], arr)[0, 0]:
@@ -323,6 +337,14 @@ class Site:
                     out.append(pt)
         return out
 
+
+
+def _step_off(p, core: "Box", m: float) -> tuple[float, float]:
+    """The point m from the box ``core``, straight away from it through p (p outside it)."""
+    cx, cy = min(max(p[0], core.x0), core.x1), min(max(p[1], core.y0), core.y1)
+    dx, dy = p[0] - cx, p[1] - cy
+    d = math.hypot(dx, dy)
+    return (float(p[0]), float(p[1])) if d < 1e-9 else (cx + dx / d * m, cy + dy / d * m)
 
 
 def _near_path(p: Point, path: list[tuple[float, float]], d: float) -> bool:

@@ -83,27 +83,8 @@ def snapshot() -> dict[str, str]:
     return out
 
 
-GRAMMAR = HERE / "grammar_baseline.json"
-GRAMMAR_READINGS = ("zheng", "zheng,dafu_present=false", "xiang")
-
-
-def grammar_baseline() -> dict[str, dict[str, int]]:
-    """Findings of the rite-grammar checker per reading and rule family (what is left to fix)."""
-    from scene.rite import grammar
-    from scene.rite.timeline import build_rite
-    out = {}
-    for spec in GRAMMAR_READINGS:
-        counts: dict[str, int] = {}
-        for f in grammar.check(build_rite(spec)):
-            counts[f.rule] = counts.get(f.rule, 0) + 1
-        out[spec] = dict(sorted(counts.items()))
-    return out
-
-
 if __name__ == "__main__":
     if sys.argv[1:] != ["--write"]:
         sys.exit("usage: python tests/golden/snapshot.py --write")
     SNAPSHOT.write_text(json.dumps(snapshot(), indent=1, sort_keys=True) + "\n", encoding="utf-8")
     print(f"wrote {SNAPSHOT}")
-    GRAMMAR.write_text(json.dumps(grammar_baseline(), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    print(f"wrote {GRAMMAR}")

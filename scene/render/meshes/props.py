@@ -10,7 +10,7 @@ import numpy as np
 from ...geometry.layout import Layout
 from ..palette import COLOURS as C
 from ..shapes import (Batch, Mesh, box, ellipsoid, frustum, heading_rot, merge, rgb,
-                     rod, rot_x, shade, tube)
+                     rod, rot_x, rot_y, shade, tube)
 
 
 def rest_z(lay: Layout, pos: np.ndarray, chi: float) -> float:
@@ -67,6 +67,20 @@ def thing(kind: str, oid: str, state: str, heading: float, held: bool, chi: floa
         if held:
             m = m.moved(rot_x(60.0), (0, 0.4, -0.5))
         return fin(m), C["wood"]
+    if kind == "drum":        # 鼓: a barrel drum on a low wooden stand, its heads facing east and west
+        body = frustum(0.75, 0.75, -0.6, 0.6, 14).moved(rot_y(90.0), (0, 0, 1.6))
+        heads = merge([frustum(0.8, 0.8, -0.64, -0.6, 14), frustum(0.8, 0.8, 0.6, 0.64, 14)]).moved(rot_y(90.0), (0, 0, 1.6))
+        stand = merge([box((0.12, 0.12, 0.9), (sx * 0.5, sy * 0.4, 0.45)) for sx in (-1, 1) for sy in (-1, 1)])
+        return fin(merge([body, heads, stand])), C["lacquer_red"]
+    if kind == "dishes":      # 薦: 脯 in a 籩 (a bamboo bowl on a stem) and 醢 in a 豆 (a lacquered one), side by side
+        bian = merge([frustum(0.35, 0.22, 0.0, 0.08, 10), frustum(0.08, 0.08, 0.08, 0.7, 6),
+                      frustum(0.25, 0.45, 0.7, 0.95, 10), box((0.5, 0.12, 0.08), (0, 0, 1.0))])
+        dou = merge([frustum(0.35, 0.22, 0.0, 0.08, 10), frustum(0.08, 0.08, 0.08, 0.7, 6),
+                     frustum(0.25, 0.45, 0.7, 0.95, 10), ellipsoid((0.35, 0.35, 0.12), (0, 0, 0.97), 8, 4)])
+        m = merge([bian.moved(None, (-0.55, 0, 0)), dou.moved(None, (0.55, 0, 0))])
+        if held:
+            m = m.moved(None, (0, 0, -0.9))
+        return fin(m), C["lacquer_black"]
     if kind == "tray":        # 俎 with meat
         m = merge([box((2.2, 1.2, 0.18), (0, 0, 1.2)), *[box((0.18, 0.18, 1.2), (sx * 0.9, sy * 0.45, 0.6))
                                                           for sx in (-1, 1) for sy in (-1, 1)],

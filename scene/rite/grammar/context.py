@@ -115,7 +115,7 @@ class Ctx:
             return any(aid in p for p in pairs) or self.chor.actors[aid].archer
         from .exceptions import group_readings
         for g in group_readings():          # a reading of the name in these sections (grammar.toml [[group]])
-            if g.name == name and g.covers(section, at):
+            if g.name == name and g.covers(section, at, self.reading.dafu_present):
                 return aid in g.members
         if name in GROUPS:
             if aid in GROUPS[name]:

@@ -90,10 +90,14 @@ class GroupReading:
     reason: str
     reference: str
     span: tuple[int, int] | None = None     # only these words of the first section's 經 (``text``)
+    dafu_present: bool | None = None        # only under readings with (True) or without (False) the 大夫
 
-    def covers(self, section: int, at: int | None) -> bool:
-        """Whether the reading holds at this place: its sections, and its words when it names them."""
+    def covers(self, section: int, at: int | None, dafu_present: bool = True) -> bool:
+        """Whether the reading holds at this place: its sections, its words when it names them, and the
+        readings it is limited to (若無大夫則唯賓: the text's own condition)."""
         if not self.first <= section <= self.last:
+            return False
+        if self.dafu_present is not None and self.dafu_present != dafu_present:
             return False
         return self.span is None or (at is not None and self.span[0] <= at < self.span[1])
 
@@ -102,7 +106,8 @@ class GroupReading:
 def group_readings() -> tuple[GroupReading, ...]:
     """``[[group]]`` of ``assets/grammar.toml``: name, sections = [first, last], members (actor ids),
     reason, reference, and optionally ``text``: the words of that section's 經 the reading is limited to
-    (眾賓皆不拜受爵: the 眾賓 from the fourth on).  Readings limited to words come first."""
+    (眾賓皆不拜受爵: the 眾賓 from the fourth on), and ``dafu_present``: true or false to hold only under
+    readings with or without the 大夫.  Readings limited to words or readings come first."""
     out = []
     for i, g in enumerate(_raw().get("group", [])):
         where = f"{FILE.name} group {i + 1}"
@@ -122,9 +127,12 @@ def group_readings() -> tuple[GroupReading, ...]:
             if at < 0:
                 raise ChoreographyError(f"{where}: {g['text']!r} is not in the 經 of §{secs[0]}")
             span = (at, at + len(g["text"]))
+        dafu = g.get("dafu_present")
+        if dafu is not None and not isinstance(dafu, bool):
+            raise ChoreographyError(f"{where}: dafu_present must be true or false")
         out.append(GroupReading(g["name"], secs[0], secs[1], tuple(g["members"]), g["reason"], g["reference"],
-                                span))
-    return tuple(sorted(out, key=lambda g: g.span is None))
+                                span, dafu))
+    return tuple(sorted(out, key=lambda g: g.span is None and g.dafu_present is None))
 
 
 def apply(findings: list[Finding], keep_excepted: bool = False) -> tuple[list[Finding], list[tuple[Finding, Exception_]]]:

@@ -109,10 +109,18 @@ def _files(ctx: Ctx, n: int, spans, text: str) -> list[Finding]:
             if len(people) < 2:
                 continue
             pairs = ctx.pairs.get(n) or ctx.all_pairs
-            paired = {a: k for k, p in enumerate(pairs) for a in p}
-            if all(a in paired for a in people):
-                # a file of pairs (射位北上): the first pair at the head, 上射 before 下射
-                order = sorted(people, key=lambda a: (paired[a], pairs[paired[a]].index(a)))
+            shooting = [a for p in pairs for a in p]          # the order they shoot in: pair by pair, 上射 first
+            if sum(a in shooting for a in people) * 2 > len(people):
+                # a file of pairs (射位北上): the first pair at the head; one who has no 耦 under this reading
+                # (the 大夫's 耦 without the 大夫) stands where his cast order puts him among them
+                cast = list(ctx.chor.actors)
+
+                def rank(a: str) -> float:
+                    if a in shooting:
+                        return float(shooting.index(a))
+                    nxt = next((b for b in cast[cast.index(a) + 1:] if b in shooting), None)
+                    return shooting.index(nxt) - 0.5 if nxt else float(len(shooting))
+                order = sorted(people, key=rank)
             else:
                 order = sorted(people, key=lambda a: _rank(ctx, a))
             vals = [sign * people[a][axis] for a in order]

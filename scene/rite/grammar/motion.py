@@ -14,11 +14,11 @@ from .context import Ctx, Finding
 from .words import PLACES, SIDES
 
 #: how near the end of a step "at X" is, by the kind of X (尺)
-NEAR = {"堂西": 14.0, "侯": 14.0, "乏": 8.0, "門": 12.0, "西階": 8.0, "阼階": 8.0}
+NEAR = {"堂西": 14.0, "侯": 14.0, "乏": 8.0, "門": 12.0, "西階": 8.0, "阼階": 8.0, "西階上": 5.0, "阼階上": 5.0}
 NEAR_DEFAULT = 7.0
 _SMALL_MOVE = re.compile(r"少(退|南|北|東|西)")
 _PASS = re.compile(r"(?:由|出于|出於)([^由出于於之]{1,5}?)之(南|北|東|西)")
-_GO = re.compile(r"(?:適|至|就)(堂西|洗|楅|中|豐|乏|侯|西階|阼階|門|物|西楹|東楹)")
+_GO = re.compile(r"(?:適|至|就)(堂西|洗|楅|中|豐|乏|侯|西階上|阼階上|西階|阼階|門|物|西楹|東楹)")
 PASS_NEAR = 6.0       # 尺: the part of the way "by X" is where it comes this close to X
 
 
@@ -159,9 +159,12 @@ def _back(ctx: Ctx, span, aid: str, word: str) -> list[Finding]:
             spots.append((xyz[i], dt))
     spots = [s for s in spots if s[1] >= 10.0]
     # 進…反位: back where he stood before he came forward (大夫進坐說矢束興反位), however briefly
+    # 降揖 … 反位: where the text has him come down and salute in this section (the foot of his stairs)
     for sp in ctx.spans_by_section.get(span.section, []):
         if sp.start_s < span.start_s and aid in sp.who and "進" in sp.phrase and span.start_s - sp.start_s < 120:
             spots.append((ctx.pos(aid, sp.start_s), 0.0))
+        if sp.end_s <= span.start_s and aid in sp.who and sp.do == "salute" and "降" in sp.phrase:
+            spots.append((ctx.pos(aid, sp.end_s), 0.0))
     if not spots:
         return []
     end = ctx.pos(aid, span.end_s)

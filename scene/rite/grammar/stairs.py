@@ -42,6 +42,9 @@ def check(ctx: Ctx) -> list[Finding]:
             words = "".join(s.text for s in segs)
             if not words:
                 continue
+            before = ctx.step_of(span).as_before
+            if before:
+                words += before[1]           # 如初: the earlier words it repeats hold here too
             t0, t1 = span.start_s, span.end_s
             if any(w in words for w in ("自西階", "自阼階", "由其階")):
                 want = "west" if "自西階" in words else "east" if "自阼階" in words else \

@@ -17,7 +17,57 @@ TOTAL_COUNTERS = 80
 
 
 def check(ctx: Ctx) -> list[Finding]:
-    return _jumps(ctx) + _acts_move_things(ctx) + _counters(ctx) + _arrows(ctx)
+    return _jumps(ctx) + _acts_move_things(ctx) + _counters(ctx) + _arrows(ctx) + _beside_jian(ctx)
+
+
+def _lying(o, t: float):
+    """Where an object lies just after t (None: held, or nowhere yet)."""
+    last = None
+    for te, k, v in sorted((e for e in o.events if e[1] in ("at", "held")), key=lambda e: e[0]):
+        if te > t:
+            break
+        last = np.array(v[:2], dtype=float) if k == "at" else None
+    return last
+
+
+#: 奠于薦西 / 薦東 / 薦右 / 薦左: the side of the 薦 a thing is set down on
+_BESIDE_JIAN = re.compile(r"于薦(西|東|右|左)")
+_OWNER_MAT = {"jian_bin": "mat.bin", "jian_zhuren": "mat.zhuren", "jian_dafu": "mat.dafu"}
+
+
+def _beside_jian(ctx: Ctx) -> list[Finding]:
+    """A thing set down 于薦西 / 薦東 (or 薦右 / 薦左, the right or left of the one the 薦 is for, as he sits
+    on his mat) lies on that side of the 薦 and beside it (within 4 尺), not on the mat."""
+    from ...geometry.places import FACING_DEG
+    out = []
+    d = ctx.rite.director
+    for sp in ctx.rite.spans:
+        m = _BESIDE_JIAN.search(sp.phrase)
+        st = ctx.step_of(sp)
+        if not m or sp.do != "set_down" or st.obj not in d.objects:
+            continue
+        t = sp.end_s + 0.7
+        thing = _lying(d.objects[st.obj], t)
+        jians = [(oid, p) for oid in _OWNER_MAT if oid in d.objects
+                 for p in [_lying(d.objects[oid], t)] if p is not None]
+        if thing is None or not jians:
+            continue
+        oid, jian = min(jians, key=lambda j: float(np.hypot(*(j[1] - thing))))
+        side = m[1]
+        if side in "右左":
+            h = np.radians(FACING_DEG[ctx.lay[_OWNER_MAT[oid]].facing])
+            right = np.array([np.cos(h), -np.sin(h)])
+            want = right if side == "右" else -right
+        else:
+            want = np.array([-1.0, 0.0]) if side == "西" else np.array([1.0, 0.0])
+        off = thing - jian
+        along = float(off @ want)
+        across = float(abs(off @ np.array([-want[1], want[0]])))
+        if not (0.5 <= along <= 4.0 and across <= 1.0):
+            out.append(Finding("things", sp.section, sp.index, sp.phrase, f"薦{side}",
+                               f"{st.obj} set down on the {side} of the {oid} (0.5–4 尺 that way, ≤ 1 尺 aside)",
+                               f"{along:.1f} 尺 that way, {across:.1f} 尺 aside", sp.who[0], sp.end_s))
+    return out
 
 
 def _jumps(ctx: Ctx) -> list[Finding]:

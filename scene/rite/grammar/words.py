@@ -57,6 +57,7 @@ SIDES = {"南": (0.0, -1.0), "北": (0.0, 1.0), "東": (1.0, 0.0), "西": (-1.0,
 #: that the layout has is used
 PLACES: dict[str, tuple[str, ...]] = {
     "堂西": ("hall.west_of_tang",), "西階": ("hall.west_steps",), "阼階": ("hall.east_steps",),
+    "西階上": ("hall.west_steps_top",), "阼階上": ("hall.east_steps_top",),     # 階上: on the 堂 at its head
     "洗": ("court.xi",), "楅": ("court.bi",), "中": ("court.zhong",), "豐": ("tang.feng",),
     "乏": ("range.fa",), "侯": ("target.hou",), "物": ("tang.wu_left", "tang.wu_right"),
     "西楹": ("hall.west_pillar",), "東楹": ("hall.east_pillar",), "楹": ("hall.west_pillar", "hall.east_pillar"),
