@@ -117,3 +117,88 @@ def test_cues_in_time_order_and_every_kind_cited(block):
             n = int(n.lstrip("§"))
             for w in words.replace(" … ", "，").split("，"):
                 assert w in jing.passage(n).text, (k, w)
+
+
+# ------------------------------------------------------------------ in the page (real headless Chromium)
+import webtools  # noqa: E402
+
+# a hook over the page's AudioContext: how many were made and resumed, and by then how many user gestures
+HOOK = """(() => {
+  const A = window.AudioContext;
+  window.__audio = { made: 0, resumed: 0 };
+  if (!A) return;
+  window.AudioContext = class extends A {
+    constructor(...a) { super(...a); window.__audio.made++; window.__audio.ctx = this; }
+    resume() { window.__audio.resumed++; return super.resume(); }
+  };
+})();"""
+
+
+@pytest.mark.skipif(webtools.chromium_missing_reason() is not None, reason=str(webtools.chromium_missing_reason()))
+def test_the_page_sounds_nothing_before_m_then_schedules_the_packs_cues_with_the_playback(tmp_path):
+    import json
+    from scene import webpack
+    pack = tmp_path / "pack"
+    webpack.write_pack(pack)
+    webpack.write_font(pack / "font" / "cjk.otf")
+    cues = json.loads((pack / "scene.json").read_text(encoding="utf-8"))["sounds"]["cues"]
+    drum = [c for c in cues if c["kind"] == "drum"]
+    t0 = drum[0]["t"] - 2.0                          # round 3: the first pair's 騶虞 and its 獲 calls
+    speed = 4.0
+    snd = "window.__xslPlayer.extensions.find((x) => x.log && x.cues)"
+    with webtools.site(pack) as (_, url), webtools.chromium() as b:
+        page = b.new_page(viewport={"width": 960, "height": 540})
+        errors = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.add_init_script(HOOK)
+        page.goto(f"{url}player.html")
+        page.wait_for_function("document.body.dataset.ready", timeout=120_000)
+        P = "window.__xslPlayer"
+        assert page.evaluate("document.querySelector('.xsl-sound').getAttribute('aria-pressed')") == "false"
+        # playing round 3 with sound off: no AudioContext is made or resumed
+        page.evaluate(f"() => {{ {P}.setTime({t0}); {P}.setSpeed({speed}); {P}.play(); }}")
+        page.wait_for_timeout(1500)
+        page.evaluate(f"{P}.pause()")
+        assert page.evaluate("window.__audio") == {"made": 0, "resumed": 0}
+        assert page.evaluate(f"{snd}.log.length") == 0
+        # M (a user's key): one context, running
+        page.keyboard.press("m")
+        page.wait_for_function("window.__audio.ctx && window.__audio.ctx.state === 'running'", timeout=10_000)
+        assert page.evaluate("window.__audio.made") == 1
+        assert page.evaluate("document.querySelector('.xsl-sound').getAttribute('aria-pressed')") == "true"
+        page.evaluate(f"() => {{ {P}.setTime({t0}); {P}.play(); }}")
+        page.wait_for_function(f"{P}.t > {t0 + 22}", timeout=60_000)
+        page.evaluate(f"{P}.pause()")
+        t_end = page.evaluate(f"{P}.t")
+        page.evaluate(f"() => {P}._nextFrame().then(() => new Promise(requestAnimationFrame))")
+        log = page.evaluate(f"{snd}.log")
+        # what was scheduled is the pack's cues of the stretch played, in order, none from before it
+        want = [(c["t"], c["kind"]) for c in cues if t0 - 1e-6 <= c["t"] < t_end]
+        got = [(x["t"], x["kind"]) for x in log]
+        assert len(want) >= 6 and sum(k == "drum" for _, k in want) >= 5
+        assert got[:len(want)] == want, (got, want)
+        assert all(t < t_end + 0.25 * speed + 0.1 for t, _ in got)
+        # paced by the playback: AudioContext seconds between cues = rite seconds / speed
+        at = np.array([x["at"] for x in log[:len(want)]])
+        ts = np.array([t for t, _ in want])
+        assert np.abs(np.diff(at) - np.diff(ts) / speed).max() < 0.12, (np.diff(at), np.diff(ts) / speed)
+        # pause stops the sound and schedules nothing more
+        assert page.evaluate(f"{snd}.activeCount()") == 0
+        n = len(log)
+        page.wait_for_timeout(600)
+        assert page.evaluate(f"{snd}.log.length") == n
+        # a seek does not replay the past: after a jump back and forth only cues from the new moment
+        t1 = drum[20]["t"] - 1.0
+        page.evaluate(f"() => {{ {P}.setTime({t1}); {P}.play(); }}")
+        page.wait_for_function(f"{P}.t > {t1 + 6}", timeout=60_000)
+        page.evaluate(f"{P}.pause()")
+        after = page.evaluate(f"{snd}.log")[n:]
+        assert after and all(x["t"] >= t1 - 1e-6 or x["resumed"] for x in after), after[:5]
+        assert after[0]["t"] == min(c["t"] for c in cues if c["t"] >= t1 - 1e-6)
+        # M again: off, nothing scheduled while playing
+        page.keyboard.press("m")
+        page.evaluate(f"{P}.play()")
+        page.wait_for_timeout(800)
+        page.evaluate(f"{P}.pause()")
+        assert len(page.evaluate(f"{snd}.log")) == n + len(after)
+        assert not errors, errors

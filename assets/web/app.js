@@ -7,6 +7,7 @@ import { lessons } from './lessons.js';
 import { captions } from './captions.js';
 import { classroom } from './classroom.js';
 import { evidence } from './evidence.js';
+import { sound } from './sound.js';
 
 const VIEWS = ['auto', 'overview', 'hall', 'range', 'plan', 'archer', 'target', 'guest'];
 const PARAMS = ['stage', 't', 'view', 'reading', 'classroom', 'present', 'follow', 'key', 'lesson'];
@@ -401,6 +402,7 @@ async function boot() {
     toolbarStyle: { top: 'auto', bottom: '8px', right: 'auto', left: '8px' } }));
   player.use(captions());
   player.use(evidence());
+  player.use(sound());
   await player.load(get('xsl_default_pack'));
   manifest = player.pack;
   fillNav();

@@ -6,6 +6,7 @@ import { lessons } from './lessons.js';
 import { captions } from './captions.js';
 import { classroom } from './classroom.js';
 import { evidence } from './evidence.js';
+import { sound } from './sound.js';
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -62,6 +63,7 @@ player.use(dir);
 player.use(lessons({ director: dir, onError: (m) => message(m) }));
 player.use(captions());
 player.use(evidence());
+player.use(sound());
 window.__xslPlayer = window.__xslPlayer || player;
 
 function updateUi(s) {
