@@ -166,7 +166,7 @@ def test_bad_parameters_show_a_message_and_the_default_state(page, app_url):
     msg = page.inner_text("#xsl-message")
     for part in ("stage=999", "view=sideways", "t=abc", "'colour'", "nosuch"):
         assert part in msg, msg
-    assert st(page, "stage_n") == 1 and st(page, "view") == "overview"
+    assert st(page, "stage_n") == 1 and st(page, "view") == "auto"        # the default: the director's camera
     assert distinct_colours(view_img(page)) > 200
 
 

@@ -1,8 +1,9 @@
 // The director's camera (view 'auto'): a player extension (player.use(director())).
 //
 // Plays the pack's `director` track (PACK.md; computed by scene/render/shots.py, so the app, the static
-// site, the stills and the clips get the same shots).  On by default; orbiting the view (or choosing a
-// named view) leaves it; the 導演 button or the key A returns to it.
+// site, the stills and the clips get the same shots).  On by default — from the rite's opening (an
+// establishing shot) and through stage jumps; orbiting the view (or choosing a named view) leaves it; the 導演
+// button or the key A returns to it.
 function acc(buf, a) {
   const n = a.n * (a.c || 1);
   return a.t === 'u8' ? new Uint8Array(buf, a.o, n) : new Float32Array(buf, a.o, n);
@@ -13,11 +14,28 @@ export function director(opts = {}) {
     on: opts.on !== false, track: null, player: null, button: null,
     attach(p) {
       this.player = p;
+      // a jump to a stage (PageDown, the stage list, a link) keeps the director's camera when it is the view:
+      // the player would put the stage's overview preset on
+      const goto = p._gotoStageIndex.bind(p);
+      p._gotoStageIndex = (i) => {
+        const keep = this.on && this.track;
+        goto(i);
+        if (keep) { p.view = 'auto'; this._apply(p.t); }
+      };
+      const forStage = p._cameraForStage.bind(p);
+      p._cameraForStage = (force) => {
+        if (!(this.on && this.track)) return forStage(force);
+        if (p._stageIdx < 0) p._updateStageStep();
+        p.view = 'auto';
+        this._apply(p.t);
+      };
       const orig = p.setView.bind(p);
       p.setView = (name) => {
         if (name === 'auto') return this.enable();
-        if (!orig(name)) return false;
-        this.on = false; this._show();
+        const was = this.on;
+        this.on = false;                 // first, so that the named view's preset goes on the camera
+        if (!orig(name)) { this.on = was; return false; }
+        this._show();
         return true;
       };
       const b = document.createElement('button');
