@@ -12,7 +12,12 @@ ease).  For each window:
 A shot is searched over compass bearings × elevations × view angles (the ``views._fit`` framing of
 the points), keeping only cameras inside the court walls (or under the eaves of the 堂, between the
 序; or in front of the gate while the people are out there) and under the roof line (the ridge), with
-no 楹 between the camera and anyone acting; the best is the one that draws the smallest of its figures tallest (a little preference to keep the bearing).
+no 楹, 序 or court wall between the camera and anyone acting (outside the 門 the court is seen only through
+it); the best is the one that draws the smallest of its figures tallest (a little preference to keep the
+bearing).
+
+The rite opens on an establishing shot (:func:`establishing`): the people of the first step large in the
+foreground at the 門, the 侯 and the 堂 down the court, held :data:`OPEN_S` s before the first shot.
 
 Pure numpy.  The track (``Track``): key times ``t``, cameras ``v`` (position, focal point, view angle)
 and ``ease`` flags — from key k to k+1 the camera holds key k unless key k+1 eases, then it blends with
