@@ -6,6 +6,8 @@
 // cast colour changes (the pack's per-vertex `tint`, PACK.md): new = lit × palette ÷ cast colour, so the baked
 // light stays.  A legend names the groups.  `?palette=okabe-ito` opens with it; opts.onChange(on) lets the page
 // remember it in its address.
+import { showPressed, toggleButton } from './toggle.js';
+
 export const OKABE_ITO = {
   black: '#000000', orange: '#E69F00', sky: '#56B4E9', green: '#009E73',
   yellow: '#F0E442', blue: '#0072B2', vermillion: '#D55E00', purple: '#CC79A7',
@@ -36,15 +38,9 @@ export function palette(opts = {}) {
     on: false, player: null, button: null, legend: null, _tints: null,
     attach(p) {
       this.player = p;
-      const b = document.createElement('button');
-      b.type = 'button';
-      b.className = 'xsl-palette';
-      b.textContent = '色 (O)';
-      b.title = 'Colour-blind-safe role colours (Okabe–Ito), key O';
-      b.setAttribute('aria-pressed', 'false');
-      Object.assign(b.style, { position: 'absolute', top: '80px', right: '8px', zIndex: 20, font: `14px ${FONT}`,
-        padding: '4px 10px', borderRadius: '4px', border: '1px solid #333', cursor: 'pointer' }, opts.buttonStyle || {});
-      b.addEventListener('click', () => this.set(!this.on));
+      const b = toggleButton(p.container, { className: 'xsl-palette', text: '色 (O)', top: '80px',
+        title: 'Colour-blind-safe role colours (Okabe–Ito), key O', style: opts.buttonStyle,
+        onClick: () => this.set(!this.on) });
       const lg = document.createElement('div');
       lg.className = 'xsl-palette-legend';
       Object.assign(lg.style, { position: 'absolute', top: '116px', right: '8px', zIndex: 20, display: 'none',
@@ -58,8 +54,7 @@ export function palette(opts = {}) {
         row.append(sw, g.title);
         lg.append(row);
       }
-      if (getComputedStyle(p.container).position === 'static') p.container.style.position = 'relative';
-      p.container.append(b, lg);
+      p.container.append(lg);
       this.button = b;
       this.legend = lg;
       this._show();
@@ -131,9 +126,7 @@ export function palette(opts = {}) {
     },
     _show() {
       if (!this.button) return;
-      this.button.setAttribute('aria-pressed', String(this.on));
-      this.button.style.background = this.on ? '#1b4f72' : '#f4f1e8';
-      this.button.style.color = this.on ? '#ffffff' : '#1a1a1a';
+      showPressed(this.button, this.on);
       this.legend.style.display = this.on ? '' : 'none';
     },
     dispose() { if (this.button) this.button.remove(); if (this.legend) this.legend.remove(); },

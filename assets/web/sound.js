@@ -7,7 +7,8 @@
 // the cues of the next fraction of a second are scheduled against the playback time and speed; pausing stops
 // what sounds; a jump in time (seek, stage, step) starts afresh from the new moment: the past is not replayed
 // (a held 諾 under way is picked up where it is).
-const FONT = "'XSLCJK', 'XSLCJK Fallback', 'Noto Sans CJK TC', sans-serif";
+import { showPressed, toggleButton } from './toggle.js';
+
 const AHEAD_S = 0.25;       // real seconds scheduled ahead of the playback
 const JUMP_S = 0.35;        // a time step this far from what playing explains is a jump
 const SUSTAINED_S = 1.5;    // a cue at least this long (the held 諾) is picked up when a jump lands inside it
@@ -20,18 +21,9 @@ export function sound(opts = {}) {
     log: [],                // what was scheduled: {t, kind, at (AudioContext seconds), speed} — read by the tests
     attach(p) {
       this.player = p;
-      const b = document.createElement('button');
-      b.type = 'button';
-      b.className = 'xsl-sound';
-      b.textContent = '聲 (M)';
-      b.title = 'Sound: the drum, the 獲 calls, the 諾, the 陔 (key M)';
-      b.setAttribute('aria-pressed', 'false');
-      Object.assign(b.style, { position: 'absolute', top: '44px', right: '8px', zIndex: 20, font: `14px ${FONT}`,
-        padding: '4px 10px', borderRadius: '4px', border: '1px solid #333', cursor: 'pointer' },
-      opts.buttonStyle || {});
-      b.addEventListener('click', () => this.set(!this.on));
-      if (getComputedStyle(p.container).position === 'static') p.container.style.position = 'relative';
-      p.container.appendChild(b);
+      const b = toggleButton(p.container, { className: 'xsl-sound', text: '聲 (M)', top: '44px',
+        title: 'Sound: the drum, the 獲 calls, the 諾, the 陔 (key M)', style: opts.buttonStyle,
+        onClick: () => this.set(!this.on) });
       this.button = b;
       this._show();
     },
@@ -71,9 +63,7 @@ export function sound(opts = {}) {
       const b = this.button;
       if (!b) return;
       b.style.display = this.cues.length ? '' : 'none';
-      b.setAttribute('aria-pressed', String(this.on));
-      b.style.background = this.on ? '#1b4f72' : '#f4f1e8';
-      b.style.color = this.on ? '#ffffff' : '#1a1a1a';
+      showPressed(b, this.on);
     },
     onFrame(T, now, dt) {
       const p = this.player;
