@@ -118,6 +118,40 @@ def test_keyboard_changes_stage_step_and_picture(page, app_url):
     page.wait_for_function("window.trame.state.get('view') === 'plan'")
 
 
+def test_opens_on_the_directors_camera_and_stage_jumps_keep_it(page, app_url):
+    """The app opens on the director's establishing shot (view=auto in the address), the 主人 framed large;
+    PageDown keeps the director's camera; a named view chosen is kept through stage jumps."""
+    open_app(page, app_url)
+    P = "window.__xslPlayer"
+    D = f"{P}.extensions.find((x) => x.track !== undefined && x.enable)"
+    page.wait_for_function("location.search.includes('view=auto')")
+    assert st(page, "view") == "auto" and page.evaluate(f"{D}.on")
+
+    def on_track():
+        page.evaluate(f"() => {P}._nextFrame().then(() => new Promise(requestAnimationFrame))")
+        cam, want = page.evaluate(f"() => [{P}.camera(), {D}.at({P}.t)]")
+        return np.allclose(cam["position"], want["position"], atol=0.02)
+    assert on_track()
+    # the 主人 in the opening shot: inside the picture and at least 6 % of its height
+    z = page.evaluate(f"""() => {{ const p = {P}, A = p.actorById.get('zhuren'); const o = new Float32Array(4);
+        A.track.at(p.t, o); p.cam.updateMatrixWorld();
+        const f = p.cam.position.clone().set(o[0], o[1], o[2]).project(p.cam);
+        const h = p.cam.position.clone().set(o[0], o[1], o[2] + 1.6).project(p.cam);
+        return [f.x, f.y, h.x, h.y]; }}""")
+    assert all(abs(c) <= 1 for c in z) and (z[3] - z[1]) / 2 >= 0.06, z
+    for n in (2, 3):
+        page.keyboard.press("PageDown")
+        page.wait_for_function(f"window.trame.state.get('stage_n') === {n}")
+        assert st(page, "view") == "auto" and on_track()
+    page.keyboard.press("4")                          # plan: chosen by the user, kept through a stage jump
+    page.wait_for_function("window.trame.state.get('view') === 'plan'")
+    page.keyboard.press("PageDown")
+    page.wait_for_function("window.trame.state.get('stage_n') === 4")
+    page.wait_for_timeout(300)
+    assert st(page, "view") == "plan" and not page.evaluate(f"{D}.on")
+    assert not page.errors, page.errors
+
+
 def test_text_panel_highlights_the_phrase_and_switches_script(page, app_url):
     open_app(page, app_url, "?stage=21&t=30")
     hit = page.inner_text("#xsl-hit")
@@ -166,7 +200,7 @@ def test_bad_parameters_show_a_message_and_the_default_state(page, app_url):
     msg = page.inner_text("#xsl-message")
     for part in ("stage=999", "view=sideways", "t=abc", "'colour'", "nosuch"):
         assert part in msg, msg
-    assert st(page, "stage_n") == 1 and st(page, "view") == "overview"
+    assert st(page, "stage_n") == 1 and st(page, "view") == "auto"        # the default: the director's camera
     assert distinct_colours(view_img(page)) > 200
 
 

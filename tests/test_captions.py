@@ -131,3 +131,51 @@ def test_step_notes_are_seed_notes_on_a_term_of_the_phrase(rite):
     for s, row in zip(steps, rows):
         for term, n in row:
             assert term in s.phrase and s.section in seed_note(n).sections
+
+
+def test_a_clip_burns_in_the_captions_as_glyphs(tmp_path, rite):
+    """python -m scene clip --captions: each frame carries the caption line (the phrase, and the seed's sentence
+    where it reaches) at the foot of the view, white glyphs on a dark band; without the flag the frames have none."""
+    import imageio.v2 as imageio
+    import numpy as np
+    from scene.render.clip import subtitle_at
+    from scene.web.captions import cues
+    W, H, speed = 960, 540, 60
+    out = {}
+    for flag in ([], ["--captions"]):
+        gif = tmp_path / f"c{len(flag)}.gif"
+        r = subprocess.run([sys.executable, "-m", "scene", "clip", "--stage", "5", "--out", str(gif), "--size",
+                            f"{W}x{H}", "--fps", "1", "--speed", str(speed), "--no-labels", *flag], cwd=ROOT,
+                           capture_output=True, text=True, timeout=900)
+        assert r.returncode == 0, r.stderr
+        out[bool(flag)] = [np.asarray(f)[..., :3].astype(int) for f in imageio.mimread(gif)]
+    plain, burnt = out[False], out[True]
+    assert len(plain) == len(burnt) >= 5
+    # what each frame should say (the clip's frame times)
+    st = next(s for s in rite.stages if s.n == 5)
+    cs = cues(rite)
+    starts = [c[0] for c in cs]
+    n = len(burnt)
+    texts = [subtitle_at(cs, starts, st.start_s + (st.end_s - st.start_s) * k / (n - 1)) for k in range(n)]
+    assert any("\n" in x for x in texts) and any("\n" not in x for x in texts)   # the seed's sentence reaches §5
+    vh = H - int(round(H * 0.15))                # the view above the studio's caption band
+    foot = slice(vh - int(0.3 * vh), vh)
+    heights = []
+    for a, b, text in zip(plain, burnt, texts):
+        d = np.abs(a - b).max(2) > 40
+        assert d[foot].sum() > 1000                   # the caption is drawn …
+        assert d[:vh - int(0.35 * vh)].sum() < 50     # … only at the foot of the view
+        box = b[foot][d[foot]]
+        white, dark = (box.min(1) > 200).sum(), (box.max(1) < 70).sum()
+        assert white > 150 and dark > 1000, (white, dark, text)     # white glyph strokes on the dark band
+        rows = np.flatnonzero(d[foot].any(1))
+        heights.append(rows.max() - rows.min())
+    # two lines (phrase and sentence) make a taller band than the phrase alone
+    two = [h for h, x in zip(heights, texts) if "\n" in x]
+    one = [h for h, x in zip(heights, texts) if "\n" not in x]
+    assert min(two) > max(one) * 1.3, (two, one)
+    # glyphs, not one blank or boxed shape for every phrase: frames with other phrases differ in their ink
+    inks = [(f[foot].min(2) > 200) for f in burnt]
+    other = [k for k in range(1, n) if texts[k].split("\n")[0] != texts[0].split("\n")[0]]
+    assert other and all((inks[0] ^ inks[k]).sum() > 100 for k in other)
+    imageio.imwrite(tmp_path / "frame.png", burnt[next(k for k, x in enumerate(texts) if "\n" in x)].astype(np.uint8))

@@ -165,3 +165,32 @@ def test_player_plays_the_director_track_and_frames_the_actors(tmp_path, rite, t
         assert page.evaluate("document.querySelector('.xsl-director').getAttribute('aria-pressed')") == "true"
         assert np.allclose(page.evaluate(f"{P}.camera()")["position"], want[:3], atol=0.02)
         assert not errors, errors
+
+
+def test_the_rite_opens_on_an_establishing_shot(rite, track):
+    """At t = 0 (what the app and the site open on): the 主人 and whoever stands with him large in the foreground,
+    the 堂's front (both stairs, up to the eaves) in the same frame, from inside the court, under the roof line."""
+    from scene.render import shots
+    world = shots._World(rite)
+    v = track.at(0.0)
+    p = rite.pose_at(0.0)
+    feet = p.actor_xyz_m[[rite.actor_ids.index(a) for a in ("zhuren", "xiang")]]
+    assert _inside(v, np.vstack([feet, feet + (0, 0, shots.FIGURE_M)]))
+    assert shots.figure_heights(v, feet).min() >= 0.10
+    stairs = np.array([rite.layout.xyz_m(k) for k in ("hall.west_steps", "hall.east_steps")])
+    assert _inside(v, stairs)
+    assert world.allows(v[:3]) and v[1] > world.gate_y and not world.hidden(v[:3], feet + (0, 0, 1.0))
+    # held, then the director's first shot of the 主人 going out through the 門
+    assert track.t[1] == pytest.approx(shots.OPEN_S) and not np.allclose(track.at(shots.OPEN_S + 0.01), v)
+
+
+def test_the_court_wall_hides_what_is_behind_it(rite):
+    """From outside the 門 the court is seen only through the 門: a point behind the wall is hidden, one in line
+    with the opening is not (the gate's lintel hides what is above it)."""
+    from scene.render import shots
+    w = shots._World(rite)
+    cam = np.array([0.0, w.gate_y - 6.0, 1.5])
+    assert not w.hidden(cam, np.array([[0.0, w.gate_y + 5.0, 1.0]]))          # through the opening
+    assert w.hidden(cam, np.array([[8.0, w.gate_y + 5.0, 1.0]]))               # behind the wall
+    # from high up outside, the sight line meets the 門 above its lintel
+    assert w.hidden(np.array([0.0, w.gate_y - 2.0, 5.0]), np.array([[0.0, w.gate_y + 2.0, 0.5]]))

@@ -7,13 +7,16 @@ import { lessons } from './lessons.js';
 import { captions } from './captions.js';
 import { classroom } from './classroom.js';
 import { evidence } from './evidence.js';
+import { sound } from './sound.js';
+import { palette, PALETTE_NAME } from './palette.js';
 
 const VIEWS = ['auto', 'overview', 'hall', 'range', 'plan', 'archer', 'target', 'guest'];
-const PARAMS = ['stage', 't', 'view', 'reading', 'classroom', 'present', 'follow', 'key', 'lesson'];
+const PARAMS = ['stage', 't', 'view', 'reading', 'classroom', 'present', 'follow', 'key', 'lesson', 'palette'];
 let presenterKey = '';   // ?key= (the presenter key the server printed); never written back to the address
 
 let T = null;          // window.trame
 let player = null;
+let roles = null;        // the role palette (palette.js)
 let manifest = null;
 let lastUrlWrite = 0;
 let applying = false;  // state changes we make ourselves do not echo back to the player
@@ -131,6 +134,7 @@ function linkParams() {
   if (get('reading_q') && get('reading_q') !== 'zheng') p.set('reading', get('reading_q'));
   if (get('classroom')) p.set('classroom', '1');
   if (role) p.set(role, '1');
+  if (roles && roles.on) p.set('palette', PALETTE_NAME);
   return p;
 }
 
@@ -171,6 +175,10 @@ function readParams() {
     }
   }
   if (q.has('present') && q.has('follow')) { out.problems.push('present and follow together'); out.role = ''; }
+  if (q.has('palette')) {
+    if (![PALETTE_NAME, 'cast'].includes(q.get('palette'))) out.problems.push(`palette=${q.get('palette')} is not ${PALETTE_NAME} or cast`);
+    else out.palette = q.get('palette') === PALETTE_NAME;
+  }
   if (q.has('classroom')) {
     if (!['1', '0', 'true', 'false'].includes(q.get('classroom'))) out.problems.push(`classroom=${q.get('classroom')} is not 1 or 0`);
     else out.classroom = ['1', 'true'].includes(q.get('classroom'));
@@ -183,6 +191,7 @@ function applyParams(p) {
   if (p.t !== undefined) player.setTime((p.stage ? stageOf(p.stage).start : 0) + p.t);
   if (p.view) player.setView(p.view);
   if (p.classroom) setClassroom(true);
+  if (p.palette) roles.set(true);
 }
 
 function say(msg) { set('message', msg); }
@@ -401,6 +410,8 @@ async function boot() {
     toolbarStyle: { top: 'auto', bottom: '8px', right: 'auto', left: '8px' } }));
   player.use(captions());
   player.use(evidence());
+  player.use(sound());
+  roles = player.use(palette({ onChange: () => { if (manifest) writeUrl(true); } }));
   await player.load(get('xsl_default_pack'));
   manifest = player.pack;
   fillNav();

@@ -1,8 +1,11 @@
 // The director's camera (view 'auto'): a player extension (player.use(director())).
 //
 // Plays the pack's `director` track (PACK.md; computed by scene/render/shots.py, so the app, the static
-// site, the stills and the clips get the same shots).  On by default; orbiting the view (or choosing a
-// named view) leaves it; the 導演 button or the key A returns to it.
+// site, the stills and the clips get the same shots).  On by default — from the rite's opening (an
+// establishing shot) and through stage jumps; orbiting the view (or choosing a named view) leaves it; the 導演
+// button or the key A returns to it.
+import { showPressed, toggleButton } from './toggle.js';
+
 function acc(buf, a) {
   const n = a.n * (a.c || 1);
   return a.t === 'u8' ? new Uint8Array(buf, a.o, n) : new Float32Array(buf, a.o, n);
@@ -13,25 +16,34 @@ export function director(opts = {}) {
     on: opts.on !== false, track: null, player: null, button: null,
     attach(p) {
       this.player = p;
+      // a jump to a stage (PageDown, the stage list, a link) keeps the director's camera when it is the view:
+      // the player would put the stage's overview preset on
+      const goto = p._gotoStageIndex.bind(p);
+      p._gotoStageIndex = (i) => {
+        const keep = this.on && this.track;
+        goto(i);
+        if (keep) { p.view = 'auto'; this._apply(p.t); }
+      };
+      const forStage = p._cameraForStage.bind(p);
+      p._cameraForStage = (force) => {
+        if (!(this.on && this.track)) return forStage(force);
+        if (p._stageIdx < 0) p._updateStageStep();
+        p.view = 'auto';
+        this._apply(p.t);
+      };
       const orig = p.setView.bind(p);
       p.setView = (name) => {
         if (name === 'auto') return this.enable();
-        if (!orig(name)) return false;
-        this.on = false; this._show();
+        const was = this.on;
+        this.on = false;                 // first, so that the named view's preset goes on the camera
+        if (!orig(name)) { this.on = was; return false; }
+        this._show();
         return true;
       };
-      const b = document.createElement('button');
-      b.type = 'button';
-      b.className = 'xsl-director';
-      b.textContent = '導演 (A)';
-      b.title = "The director's camera: follows who acts (key A)";
-      b.setAttribute('aria-pressed', 'true');
-      Object.assign(b.style, { position: 'absolute', top: '8px', right: '8px', zIndex: 20, font: "14px 'XSLCJK', 'XSLCJK Fallback', 'Noto Sans CJK TC', sans-serif",
-        padding: '4px 10px', borderRadius: '4px', border: '1px solid #333', cursor: 'pointer' });
-      b.addEventListener('click', () => { if (this.on) this.disable(); else this.enable(); });
+      const b = toggleButton(p.container, { className: 'xsl-director', text: '導演 (A)',
+        title: "The director's camera: follows who acts (key A)",
+        onClick: () => { if (this.on) this.disable(); else this.enable(); } });
       if (opts.button === false) b.hidden = true;        // the page has its own control (the app's view buttons)
-      if (getComputedStyle(p.container).position === 'static') p.container.style.position = 'relative';
-      p.container.appendChild(b);
       this.button = b;
       this._show();
     },
@@ -84,9 +96,7 @@ export function director(opts = {}) {
       if (p) p.autoView = !this.on;     // the stage presets stay away while the director is on
       if (!this.button) return;
       this.button.style.display = this.track && opts.button !== false ? '' : 'none';
-      this.button.setAttribute('aria-pressed', String(this.on));
-      this.button.style.background = this.on ? '#1b4f72' : '#f4f1e8';
-      this.button.style.color = this.on ? '#ffffff' : '#1a1a1a';
+      showPressed(this.button, this.on);
     },
     onFrame(T) {
       const p = this.player;

@@ -6,6 +6,8 @@ import { lessons } from './lessons.js';
 import { captions } from './captions.js';
 import { classroom } from './classroom.js';
 import { evidence } from './evidence.js';
+import { sound } from './sound.js';
+import { palette, PALETTE_NAME } from './palette.js';
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -62,6 +64,13 @@ player.use(dir);
 player.use(lessons({ director: dir, onError: (m) => message(m) }));
 player.use(captions());
 player.use(evidence());
+player.use(sound());
+// the role palette is remembered in the address (?palette=okabe-ito), like the page's other options
+const roles = player.use(palette({ onChange: (on) => {
+  const u = new URL(location.href);
+  if (on) u.searchParams.set('palette', PALETTE_NAME); else u.searchParams.delete('palette');
+  history.replaceState(null, '', u.href);
+} }));
 window.__xslPlayer = window.__xslPlayer || player;
 
 function updateUi(s) {
@@ -228,6 +237,10 @@ function applyParams() {
     }
   }
   if (p.has('roof') && !player.setRoof(p.get('roof'))) problems.push(`roof=${p.get('roof')} (cutaway, solid, ghost, none)`);
+  if (p.has('palette')) {
+    if (p.get('palette') === PALETTE_NAME) roles.set(true);
+    else if (p.get('palette') !== 'cast') problems.push(`palette=${p.get('palette')} (${PALETTE_NAME}, cast)`);
+  }
   if (p.has('labels')) player.setLabels(p.get('labels') !== '0');
   if (p.has('dims')) player.setDims(p.get('dims') === '1');
   if (p.has('speed')) {

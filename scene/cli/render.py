@@ -78,8 +78,12 @@ def cmd_clip(args: argparse.Namespace) -> None:
     out_kind(args.out, (".mp4", ".gif"))
     out_file(args.out)
     size, view = _render_args(args, [args.stage])
+    subtitles = None
+    if args.captions:
+        from ..web import captions
+        subtitles = lambda rite: captions.cues(rite, args.captions)  # noqa: E731
     n = stills.export_clip(args.out, args.stage, view[0], size, args.reading, args.fps, args.speed,
-                           args.labels, args.caption, roof=args.roof)
+                           args.labels, args.caption, roof=args.roof, subtitles=subtitles)
     print(f"{args.out}: {n} frames at {args.fps:g} fps")
 
 
@@ -138,6 +142,9 @@ def register(sub) -> None:
     clp.add_argument("--fps", type=number(0, 60, lo_open=True), default=10.0)
     clp.add_argument("--speed", type=number(0.25, 1000), default=None,
                      help="rite seconds per clip second (default: fit the stage into 30 s)")
+    clp.add_argument("--captions", nargs="?", const="trad", default=None, choices=("trad", "simp"),
+                     help="burn in the captions (the phrase, and the seed's modern sentence where it reaches), "
+                          "as the player's caption line; trad (default) or simp")
     clp.set_defaults(func=cmd_clip)
 
     for sp, size in ((st1, "1920x1080"), (stl, "1920x1080"), (clp, "960x540")):

@@ -1,6 +1,7 @@
 """Clips: a stage played through the studio as MP4 or GIF (imageio + ffmpeg)."""
 from __future__ import annotations
 
+import bisect
 import math
 from pathlib import Path
 
@@ -15,13 +16,20 @@ MAX_FRAMES = 6000
 
 
 
+def subtitle_at(cues, starts, t: float) -> str:
+    """The text of the latest cue started by t, as the player's caption line shows the latest step begun."""
+    k = bisect.bisect_right(starts, t + 1e-9) - 1
+    return cues[k][2] if k >= 0 else ""
+
+
 def export_clip(out: str | Path, stage, view: str = "overview", size: tuple[int, int] = (960, 540),
                 reading=None, fps: float = 10.0, speed: float | None = None, labels: bool = True,
-                caption: bool = True, max_seconds: float = 30.0, roof: str = "cutaway") -> int:
+                caption: bool = True, max_seconds: float = 30.0, roof: str = "cutaway", subtitles=None) -> int:
     """``python -m scene clip``: a stage as an MP4 (imageio-ffmpeg) or a GIF; returns the frame count.
 
     ``speed`` is rite-seconds per clip-second; by default a stage is sped up to last at most
-    ``max_seconds``."""
+    ``max_seconds``.  ``subtitles(rite)`` gives the captions to burn in, ``[(start, end, text)]`` in time
+    order (``scene.web.captions.cues``: the phrase, and the seed's sentence where it reaches)."""
     import imageio.v2 as imageio
     from . import views
     views.parse(view)
@@ -42,6 +50,8 @@ def export_clip(out: str | Path, stage, view: str = "overview", size: tuple[int,
     n = max(2, int(length / speed * fps))
     if n > MAX_FRAMES:
         raise StillError(f"{n:,} frames at --speed {speed:g}, --fps {fps:g}: at most {MAX_FRAMES:,} (raise --speed)")
+    cues = list(subtitles(rite)) if subtitles else []
+    starts = [a for a, _, _ in cues]
     studio = Studio(reading, size, rite=rite, roof=roof)
     out.parent.mkdir(parents=True, exist_ok=True)
     try:
@@ -53,7 +63,8 @@ def export_clip(out: str | Path, stage, view: str = "overview", size: tuple[int,
         with writer:
             for k in range(n):
                 t = st.start_s + length * k / (n - 1)
-                writer.append_data(studio.render(t, view, labels=labels, caption=caption, stage=st).image)
+                writer.append_data(studio.render(t, view, labels=labels, caption=caption, stage=st,
+                                                 subtitle=subtitle_at(cues, starts, t)).image)
     finally:
         studio.close()
     return n

@@ -243,6 +243,17 @@ def figure(style: Style, posture: str, props=()) -> Figure:
     return Figure(t.points, t.normals, t.tris, _table(style)[t.slots], t.height)
 
 
+def tinted(style: Style, posture: str, props=()) -> np.ndarray:
+    """Which vertices of :func:`figure` wear the cast colour (the robe and its sleeves, or the sash of an officer
+    known by it, and the facing disc): what a role palette recolours (bool per vertex)."""
+    words = tuple(sorted(set(props)))
+    t = _template(posture if posture in _POSE else "stand", style.hat, style.short, words)
+    c = style.colour.lower()
+    own = [MARKER] + [slot for slot, col in ((ROBE, style.robe), (SASH, style.sash), (SLEEVE_L, style.sleeve_l),
+                                             (SLEEVE_R, style.sleeve_r)) if col.lower() == c]
+    return np.isin(t.slots, own)
+
+
 @lru_cache(maxsize=128)
 def _table(style: Style) -> np.ndarray:
     return style.table()

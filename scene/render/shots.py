@@ -12,7 +12,12 @@ ease).  For each window:
 A shot is searched over compass bearings × elevations × view angles (the ``views._fit`` framing of
 the points), keeping only cameras inside the court walls (or under the eaves of the 堂, between the
 序; or in front of the gate while the people are out there) and under the roof line (the ridge), with
-no 楹 between the camera and anyone acting; the best is the one that draws the smallest of its figures tallest (a little preference to keep the bearing).
+no 楹, 序 or court wall between the camera and anyone acting (outside the 門 the court is seen only through
+it); the best is the one that draws the smallest of its figures tallest (a little preference to keep the
+bearing).
+
+The rite opens on an establishing shot (:func:`establishing`): the people of the first step large in the
+foreground at the 門, the 侯 and the 堂 down the court, held :data:`OPEN_S` s before the first shot.
 
 Pure numpy.  The track (``Track``): key times ``t``, cameras ``v`` (position, focal point, view angle)
 and ``ease`` flags — from key k to k+1 the camera holds key k unless key k+1 eases, then it blends with
@@ -39,6 +44,8 @@ BEARINGS = (180, 160, 200, 140, 220, 120, 240, 90, 270, 60, 300, 0, 20, 340, 30,
 ELEVATIONS = (26.0, 14.0, 40.0, 6.0)
 ANGLES = (30.0, 48.0, 66.0)
 TITLE = "導演"
+OPEN_S = 2.4          # the establishing shot holds this long at the start of the rite (while the 主人 is inside)
+OPEN_Z = 3.5          # its height (m): above the people's heads, under the roof line
 
 
 @dataclass(frozen=True)
@@ -81,6 +88,11 @@ class _World:
         self.pillars = np.array([(p[0], p[1]) for p in pil]) if pil else np.zeros((0, 2))
         self.pillar_top = self.floor + (lay["hall.west_pillar"].size_chi[2] * chi if pil else 0.0)
         self.pillar_r = (lay["hall.west_pillar"].size_chi[0] / 2 * chi if pil else 0.0) + 0.25
+        # the court's south wall and its 門 (scene.render.meshes.grounds: 7 尺 high with its coping, the
+        # opening 門 wide under a lintel at 9.6 尺): a camera outside the 門 sees the court only through it
+        self.gate_half = lay.reading.gate_width_chi / 2 * chi - 0.1
+        self.wall_top = 7.8 * chi
+        self.lintel = 9.6 * chi
         self.hou = np.array(lay.xyz_m("target.hou"))
         self.hou_top = lay["target.east_post"].size_chi[2] * chi
 
@@ -192,6 +204,16 @@ def _hidden_all(world: _World, pos: np.ndarray, pts: np.ndarray) -> np.ndarray:
         near = np.hypot(pos[:, None, 0] + s * d[..., 0] - px, pos[:, None, 1] + s * d[..., 1] - py)
         z = pos[:, None, 2] + s * (pts[None, :, 2] - pos[:, None, 2])
         out |= np.any((s > 0.02) & (s < 0.98) & (near < world.pillar_r) & (z < world.pillar_top), axis=1)
+    # the court's south wall: a sight line across it (camera and point on either side) must pass the 門
+    gy = world.gate_y - 0.23
+    dy = pts[None, :, 1] - pos[:, None, 1]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        s = (gy - pos[:, None, 1]) / dy
+    x = pos[:, None, 0] + s * (pts[None, :, 0] - pos[:, None, 0])
+    z = pos[:, None, 2] + s * (pts[None, :, 2] - pos[:, None, 2])
+    through = (s > 0.0) & (s < 1.0)
+    out |= np.any(through & (((np.abs(x) > world.gate_half) & (z < world.wall_top)) |
+                             ((np.abs(x) <= world.gate_half) & (z > world.lintel))), axis=1)
     # the 序 (the side walls of the 堂, x = ±xu, from the front to the back): no looking through them
     for wx in (-world.xu, world.xu):
         dx = pts[None, :, 0] - pos[:, None, 0]
@@ -362,7 +384,70 @@ def build_track(rite) -> Track:
         v, _, _ = frame(world, np.zeros((1, 3)), np.zeros((0, 3)), None)
         keys = [(0.0, v, False)]
     keys[0] = (0.0, keys[0][1], False)
+    keys = _with_opening(world, rite, keys)
     return Track(np.array([k[0] for k in keys]), np.array([k[1] for k in keys]), np.array([k[2] for k in keys]))
+
+
+def establishing(world: _World, rite) -> np.ndarray | None:
+    """The opening shot: the people on stage when the rite begins, large in the foreground, and the 堂 at the
+    far end of the court — from a south corner of the court (the one that draws them tallest), at
+    :data:`OPEN_Z` m, aimed so that the people and the 堂's front (its stairs, up to the eaves) share the frame.
+    None when no corner frames them all."""
+    lay = rite.layout
+    pose = rite.pose_at(0.0)
+    vis = np.asarray(pose.visible, bool)
+    named = {a for s in rite.spans if s.start_s <= 1e-6 for a in s.who}
+    ids = [i for i, a in enumerate(rite.actor_ids) if a in named and vis[i]]
+    if not ids:
+        return None
+    # and whoever stands with them (the 相 beside the 主人)
+    near = np.linalg.norm(pose.actor_xyz_m[:, None, :2] - pose.actor_xyz_m[None, ids, :2], axis=2).min(1) < 3.0
+    who = np.flatnonzero(vis & near)
+    # where they are while the shot holds
+    smp = rite.sample(np.linspace(0.0, OPEN_S, 4))
+    feet = np.vstack([smp["actor_xyz_m"][k][who][smp["visible"][k][who]] for k in range(4)])
+    if "hall.west_steps" not in lay:
+        return None
+    stairs = np.array([lay.xyz_m(k) for k in ("hall.west_steps", "hall.east_steps") if k in lay])
+    pts = np.vstack([feet, feet + (0, 0, FIGURE_M), stairs, stairs + (0, 0, world.eave - stairs[:, 2:].min())])
+    best, best_h = None, 0.0
+    for side in (1.0, -1.0):
+        pos = np.array([side * (world.cw - 0.6), world.gate_y + 0.8, OPEN_Z])
+        d = pts - pos
+        yaw = np.arctan2(d[:, 0], d[:, 1])
+        yaw = np.unwrap(yaw[np.argsort(yaw)])
+        pitch = np.arctan2(d[:, 2], np.hypot(d[:, 0], d[:, 1]))
+        ym, pm = (yaw.max() + yaw.min()) / 2, (pitch.max() + pitch.min()) / 2
+        h_need = math.degrees(2 * math.atan(math.tan((yaw.max() - yaw.min()) / 2) / ASPECT))
+        ang = max(math.degrees(pitch.max() - pitch.min()), h_need) / MARGIN
+        if ang > ANGLES[-1] or (yaw.max() - yaw.min()) > math.radians(150):
+            continue
+        foc = pos + 20.0 * np.array([math.sin(ym) * math.cos(pm), math.cos(ym) * math.cos(pm), math.sin(pm)])
+        v = np.array([*pos, *foc, ang])
+        if not world.allows(pos) or not _frames(v, pts) or world.hidden(pos, feet + (0, 0, FIGURE_M * 0.6)):
+            continue
+        h = float(figure_heights(v, feet).min())
+        if h > best_h:
+            best, best_h = v, h
+    return best if best_h >= MIN_FIG else None
+
+
+def _with_opening(world: _World, rite, keys: list) -> list:
+    """The track with the establishing shot held for the first :data:`OPEN_S` s, then eased (or cut, when the
+    way is long or crosses the court's wall) into the first of the director's shots."""
+    est = establishing(world, rite)
+    if est is None:
+        return keys
+    # the shot the director has on screen when the opening ends, and the keys after it
+    after = max((k for k in keys if k[0] <= OPEN_S + 1e-6), key=lambda k: k[0])[1]
+    later = [k for k in keys if k[0] > OPEN_S + 1e-6]
+    dist = np.linalg.norm(est[:3] - est[3:6])
+    near = (np.linalg.norm(after[3:6] - est[3:6]) < 0.35 * dist and np.linalg.norm(after[:3] - est[:3]) < 0.5 * dist
+            and (after[1] < world.gate_y) == (est[1] < world.gate_y))
+    if near:
+        end = min(OPEN_S + EASE_S, later[0][0] - 0.05) if later else OPEN_S + EASE_S
+        return [(0.0, est, False), (OPEN_S, est, False), (end, after, True)] + later
+    return [(0.0, est, False), (OPEN_S, after, False)] + later
 
 
 _TRACKS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()

@@ -19,6 +19,7 @@ Bad files get one line naming the file, the stop and what is wrong (:class:`Less
 """
 from __future__ import annotations
 
+import math
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -92,7 +93,8 @@ def load_lesson(path: Path | str, rite, text: str | None = None) -> dict[str, An
         t = base + _num(st.get("t", 0.0), "t", where, 0.0, rite.duration)
         if t > rite.duration:
             raise LessonError(f"{where}: t is past the end of the rite ({rite.duration:.0f} s)")
-        stop: dict[str, Any] = {"t": round(t, 3)}
+        # to the ms, never before the moment named (a stop at a stage's start must land in that stage)
+        stop: dict[str, Any] = {"t": math.ceil(t * 1000 - 1e-6) / 1000}
         if "camera" in st:
             c = st["camera"]
             if not isinstance(c, dict):

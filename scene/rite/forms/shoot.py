@@ -2,8 +2,13 @@
 from __future__ import annotations
 
 from .. import choreography as chor
-from ..shooting import arrow_path
+from ..shooting import JIE_S, arrow_path
 from .base import Acts
+
+DRAW_S = 2.5          # drawing and aiming, from raising the bow to the release (assumed)
+MIN_DRAW_S = 1.0      # the shortest draw, when the drum's next stroke comes soon after the last arrow
+STROKE_S = JIE_S / 2  # the drum's strokes in round 3: one for each arrow of a 拾 (scene.rite.shooting)
+OFF_BEAT_S = 0.6      # an arrow off the drum leaves at least this far from the stroke (shooting: 0.15 × stroke)
 
 def run(acts: Acts, step: chor.Step, t0: float) -> float:
     """拾發: the pair's eight arrows (or the 誘射's four), with the 獲者's calls and the counters."""
@@ -24,9 +29,13 @@ def run(acts: Acts, step: chor.Step, t0: float) -> float:
     last_call = t
     for shot in shots:
         a = shot.archer
-        t_draw = t if (rnd != 3 or shot.release_s is None) else max(t, t0 + shot.release_s - 2.5)
+        if rnd != 3 or shot.release_s is None:
+            t_draw = t
+            t_rel = t_draw + DRAW_S
+        else:
+            t_rel = _on_the_drum(shot, t0, t)
+            t_draw = max(t, t_rel - DRAW_S)
         acts.pose(a, t_draw, "shoot")
-        t_rel = t_draw + 2.5
         acts.pose(a, t_rel + 0.6, "stand")
         t_land = _release(acts, a, f"arrow.{a}.{shot.n}", t_rel, shot)
         t = t_rel + 1.2
@@ -37,6 +46,19 @@ def run(acts: Acts, step: chor.Step, t0: float) -> float:
         acts.after_pair(t_re)
         return t_re + 1.0
     return max(t, last_call) + 1.0
+
+
+def _on_the_drum(shot, t0: float, ready: float) -> float:
+    """When a round-3 arrow leaves the bow (不鼓不釋, §38): an arrow shot on the drum leaves on its stroke
+    (the drum's strokes are ``t0 + release_s`` for those, ``scene.web.pack.sounds`` sounds them), even when
+    the arrow before came late — the draw is shortened, down to :data:`MIN_DRAW_S`; an arrow off the drum
+    stays at least :data:`OFF_BEAT_S` from the stroke it missed."""
+    t_rel = max(ready + MIN_DRAW_S, t0 + shot.release_s)
+    if not shot.on_beat:
+        beat = t0 + round(shot.release_s / STROKE_S) * STROKE_S
+        if abs(t_rel - beat) < OFF_BEAT_S:
+            t_rel = beat + OFF_BEAT_S
+    return t_rel
 
 
 def _release(acts: Acts, archer: str, oid: str, t_rel: float, shot) -> float:

@@ -9,7 +9,7 @@ compiled :class:`~scene.timeline.Rite`, so the player only places, shows and
 hides.  Colours are lit here (the still renderer's lights, baked per vertex).
 
 Pure numpy: no VTK, no GL.  Modules: ``buffer`` (the binary buffer, tracks, baked light), ``cast``,
-``objects``, ``texts`` (words, cameras, places), ``font`` (the CJK subset), ``site`` (the static edition);
+``objects``, ``texts`` (words, cameras, places), ``sounds`` (the cues the page sounds), ``font`` (the CJK subset), ``site`` (the static edition);
 this one assembles, writes and caches the pack.
 """
 from __future__ import annotations
@@ -84,6 +84,8 @@ def build_pack(reading=None, seed: int | None = None, *, rite=None) -> tuple[dic
     manifest["lessons"] = lesson_block(rite)
     from ..captions import seed_lines, step_notes
     manifest["captions"] = {"seed": seed_lines(rite), "notes": step_notes(rite)}
+    from .sounds import sound_block
+    manifest["sounds"] = sound_block(rite)
     return manifest, bn.bytes()
 
 

@@ -56,6 +56,9 @@ def actor_tracks(bn: Bin, rite, held: dict[str, tuple[np.ndarray, list]]) -> lis
             posture, _, words = key.partition("+")
             f = figures.figure(st, posture, words.split("、") if words else ())
             figs[key] = mesh_accessors(bn, f.points, f.normals, f.tris, f.rgb, np.zeros(len(f.tris)), [f"actor.{aid}"])
+            # the vertices in the cast colour, for a role palette in the page (palette.js)
+            figs[key]["tint"] = bn.add(figures.tinted(st, posture, words.split("、") if words else ()).astype(np.uint8),
+                                       "u8", 1)
         tk = rite._posture.tracks[i], rite._visible.tracks[i], rite._holding.tracks[i], rite._role.tracks[i], \
             rite._say.tracks[i]
         out.append({

@@ -117,7 +117,7 @@ def place_label_rows(lay) -> list[dict[str, Any]]:
     them and their priority (the stills place higher priorities first)."""
     from ...render.annotate import PLACE_LABELS, place_labels as labels_for
     seen: dict[str, dict[str, Any]] = {}
-    for v in VIEW_ORDER:
+    for v in (*VIEW_ORDER, "auto"):          # auto: the director's camera shows what a still from it shows
         rows = [(pid, prio) for pid, _, _, prio, views in PLACE_LABELS if pid in lay and (views is None or v in views)]
         labels = labels_for(lay, v)
         assert len(rows) == len(labels)
