@@ -153,10 +153,12 @@ class Studio:
         if roof not in ROOF_MODES:
             raise StillError(f"--roof {roof!r} is not one of {', '.join(ROOF_MODES)}")
         self.static_actors = {}
-        for name, batch in self.static.batches().items():
+        # the baked layers: occlusion and the sun's shadows are in their colours (as the pack has them), so
+        # they are drawn unlit
+        for name, batch in self.static.baked().items():
             poly = to_vtk(batch, self.static.scale)
             ghost = name.startswith("roof") and roof == "ghost"
-            self.static_actors[name] = self._actor(poly, opacity=0.28 if ghost else 1.0)
+            self.static_actors[name] = self._actor(poly, lit=False, opacity=0.28 if ghost else 1.0)
 
     def _roof_for(self, cam) -> None:
         """Cut away the slope that stands between the camera and the 堂 (both, from overhead)."""

@@ -37,6 +37,7 @@ class StaticSet:
     shadows: Batch
     scale: float                            # metres per 尺
     bounds_m: tuple[float, float, float, float] = (0, 0, 0, 0)   # court x0 x1 y0 y1
+    _baked: dict | None = None
 
     def batches(self) -> dict[str, Batch]:
         """Layers, all in 尺 (scale by ``scale``): ``main``, ``shadows``, ``roof_south``, ``roof_north``.
@@ -45,6 +46,14 @@ class StaticSet:
         ``cutaway`` hides the slope between the camera and the 堂 (both, seen from above); ``none`` neither."""
         return {"main": self.main, "shadows": self.shadows, "roof_south": self.roof_south,
                 "roof_north": self.roof_north}
+
+    def baked(self) -> dict:
+        """The layers subdivided and lit, with occlusion and the sun's shadows baked in (:mod:`.bake`):
+        what the pack ships and the stills draw unlit.  Cached in memory and on disk."""
+        if self._baked is None:
+            from .bake import baked
+            self._baked = baked(self.batches(), self.scale)
+        return self._baked
 
     def part_ids(self) -> list[str]:
         ids: list[str] = []
