@@ -31,6 +31,7 @@
 import * as THREE from './vendor/three.module.js';
 import { OrbitControls } from './vendor/OrbitControls.js';
 import { PathsOverlay } from './paths.js';
+import { ContactShadows } from './contact.js';
 
 const DEG = Math.PI / 180;
 const POSTURES = ['stand', 'walk', 'sit', 'bow', 'salute', 'shoot'];
@@ -622,6 +623,9 @@ export class Player {
       this.batch = new DynamicBatch(nv, nt, this.matBasic);
       root.add(this.batch.mesh);
     }
+    // contact shadows: a soft disc under each person and each thing set down (contact.js)
+    this.contact = m.contact ? new ContactShadows(m.contact, this.actors.length + this.objects.length) : null;
+    if (this.contact) root.add(this.contact.mesh);
 
     // the 侯's lower strip and rope, by the state of the object hou_rope
     this.houRope = null;
@@ -729,6 +733,7 @@ export class Player {
     const keep = this._ghost ? this._ghost.geos : null;
     for (const g of this._geos || []) if (!keep || !keep.has(g)) g.dispose();
     this._geos = [];
+    if (this.contact) { this.contact.dispose(); this.contact = null; }
     this.root = null;
     for (const L of this._labels || []) L.el.remove();
     this._labels = [];
@@ -982,6 +987,7 @@ export class Player {
       if (batch) { mesh.updateMatrix(); batch.push(mesh); }
     }
     if (batch) this.batch.update(batch);
+    if (this.contact) this.contact.update(this.actors, this.objects, T);
     const H = this.houRope;
     if (H) {
       const st = H.obj ? String(H.obj.state.at(T) || '') : '';
@@ -1300,7 +1306,8 @@ export class Player {
     const si = this.staticCache && this._staticInfo ? this._staticInfo : { calls: 0, triangles: 0 };
     return { fps, frames: this._frameCount, drawCalls: info.calls, triangles: info.triangles + si.triangles,
       dynamicTriangles: info.triangles, staticCached: !!this.staticCache, staticRedraws: this._staticRenders || 0,
-      batchLayouts: this.batch ? this.batch.layouts : 0, lastFrameAt: last };
+      batchLayouts: this.batch ? this.batch.layouts : 0, contactShadows: this.contact ? this.contact.mesh.count : 0,
+      lastFrameAt: last };
   }
 
   // ------------------------------------------------------------ controls

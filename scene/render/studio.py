@@ -99,6 +99,7 @@ class Studio:
         self._lights()
         self._static_actors(roof)
         self.dyn_actor = self._actor(None)
+        self.contact_actor = self._contact_actor()
         self.band = vtkRenderer()
         self.band.SetViewport(0.0, 0.0, 1.0, self.band_px / h)
         self.band.SetBackground(*[v / 255 for v in rgb(C["paper"])])
@@ -148,6 +149,37 @@ class Studio:
         self.ren.AddActor(a)
         return a
 
+    def _contact_actor(self):
+        """The contact shadows: unlit black discs whose alpha fades to the rim (blended, no depth writes)."""
+        a = self._actor(None, lit=False)
+        a.GetMapper().SelectColorArray("rgba")
+        a.GetProperty().SetOpacity(0.999)       # translucent pass: after the opaque scene, blended over it
+        a.SetForceTranslucent(True)
+        return a
+
+    @staticmethod
+    def _contact_poly(items):
+        from vtkmodules.util.numpy_support import numpy_to_vtk, numpy_to_vtkIdTypeArray
+        from vtkmodules.vtkCommonCore import vtkPoints
+        from vtkmodules.vtkCommonDataModel import vtkCellArray, vtkPolyData
+        from .meshes import contact
+        mesh, rgba = contact.disc_mesh(items)
+        poly = vtkPolyData()
+        if not len(mesh.tris):
+            return poly
+        pts = vtkPoints()
+        pts.SetData(numpy_to_vtk(np.ascontiguousarray(mesh.points, dtype=np.float32), deep=True))
+        poly.SetPoints(pts)
+        n = len(mesh.tris)
+        cells = vtkCellArray()
+        cells.SetData(numpy_to_vtkIdTypeArray(np.arange(0, 3 * n + 1, 3, dtype=np.int64), deep=True),
+                      numpy_to_vtkIdTypeArray(np.ascontiguousarray(mesh.tris.ravel(), dtype=np.int64), deep=True))
+        poly.SetPolys(cells)
+        col = numpy_to_vtk(np.ascontiguousarray(rgba), deep=True)
+        col.SetName("rgba")
+        poly.GetPointData().AddArray(col)
+        return poly
+
     def _static_actors(self, roof: str) -> None:
         from .meshes import ROOF_MODES, to_vtk
         if roof not in ROOF_MODES:
@@ -195,6 +227,7 @@ class Studio:
         both = dyn.main
         both.extend(dyn.shadows)
         self.dyn_actor.GetMapper().SetInputData(to_vtk(both))
+        self.contact_actor.GetMapper().SetInputData(self._contact_poly(meshes.contact.discs(rite, pose, dyn.anchors)))
         span = rite.span_at(pose.t)
         focus = tuple(span.who) if span is not None and span.section == stage.n else ()
         vw, vh = self._viewport_size()

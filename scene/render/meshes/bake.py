@@ -33,10 +33,12 @@ EDGE_GROUND, EDGE_SHADOW, EDGE_ROOF, EDGE_BUILDING = 4.0, 6.0, 5.0, 2.0
 SKY_SAMPLES, SKY_PX, SUN_PX = 40, 0.6, 0.3
 #: how dark full occlusion of the sky gets (bounce light never leaves a corner black); the near occlusion
 #: (what stands within NEAR_R 尺, the roof left out: the corners of a room under it) and its weight
-AO_FLOOR, NEAR_R, NEAR_WEIGHT, NEAR_SAMPLES = 0.6, 7.0, 0.45, 24
+AO_FLOOR, NEAR_R, NEAR_WEIGHT, NEAR_SAMPLES = 0.6, 5.0, 0.6, 24
+#: painted marks, lit evenly (no occlusion, no sun shadow)
+PAINTED = ("range.houdao", "tang.wu")
 #: occluders are cut to pieces no longer than this (尺) before they are rasterised
 OCCLUDER_EDGE = 8.0
-VERSION = 5          # bump when the bake's method changes (the disk cache key)
+VERSION = 7          # bump when the bake's method changes (the disk cache key)
 
 
 @dataclass
@@ -284,7 +286,8 @@ def bake(batches: dict, chi_m: float) -> dict[str, BakedLayer]:
         p, n = s["points"].astype(np.float64), s["normals"].astype(np.float64)
         lift = p + n * 0.35                                   # off the surface: no face shadows itself
         ao = _occlusion(lift, n, sky, near)
-        ground = (p[:, 2] < 0.15) & (n[:, 2] > 0.9)
+        # the court and the marks painted on it (the 侯道's chalk line): their sun shadows are the planar layer
+        ground = (p[:, 2] < 0.3) & (n[:, 2] > 0.9)
         if name == "shadows":
             # the ground under the planar shadow, lit without the sun (court inside the walls, field outside)
             col = np.tile(court, (len(p), 1))
@@ -292,6 +295,12 @@ def bake(batches: dict, chi_m: float) -> dict[str, BakedLayer]:
             lit = shade(col, n, ao, np.zeros(len(p)))
         else:
             sunlit = np.where(ground, 1.0, sun.lit(lift, bias=1.5 * SUN_PX, filt=1))
+            # painted marks (the 侯道's chalk line, the 物) stay one colour end to end: they are measured on
+            # the plan against its scale bar
+            mark = np.array([nm.startswith(PAINTED) for nm in b.names] + [False])[s["part"]]
+            flat = np.zeros(len(p), bool)
+            flat[np.unique(s["tris"][mark])] = True
+            ao, sunlit = np.where(flat, 1.0, ao), np.where(flat, 1.0, sunlit)
             lit = shade(s["rgb"], n, ao, sunlit)
         s["rgb"] = lit
         out[name] = BakedLayer(s, list(b.names))
@@ -311,7 +320,7 @@ def _court_half_width(batches) -> float:
 # ---------------------------------------------------------------------------- cache
 
 def _key(batches: dict) -> str:
-    h = hashlib.sha256(repr((VERSION, EDGE_GROUND, EDGE_SHADOW, EDGE_ROOF, EDGE_BUILDING, NEAR_R, NEAR_WEIGHT, NEAR_SAMPLES, SKY_SAMPLES, SKY_PX, SUN_PX, AO_FLOOR,
+    h = hashlib.sha256(repr((VERSION, PAINTED, EDGE_GROUND, EDGE_SHADOW, EDGE_ROOF, EDGE_BUILDING, NEAR_R, NEAR_WEIGHT, NEAR_SAMPLES, SKY_SAMPLES, SKY_PX, SUN_PX, AO_FLOOR,
                              AMBIENT, DIFFUSE, LIGHTS, SUN_DIR)).encode())
     for name, b in batches.items():
         h.update(name.encode())

@@ -81,6 +81,7 @@ def build_pack(reading=None, seed: int | None = None, *, rite=None) -> tuple[dic
     manifest["places"] = place_rows(lay)
     manifest["place_labels"] = place_label_rows(lay)
     manifest["dims"] = dim_rows(lay)
+    manifest["contact"] = meshes.contact.pack_block(lay)
     manifest["director"] = director_block(bn, rite)
     from ..lessons import lesson_block
     manifest["lessons"] = lesson_block(rite)
