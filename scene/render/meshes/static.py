@@ -90,7 +90,7 @@ def static_set(reading_key) -> StaticSet:
         return C["shadow_tang"] if z > 0.5 else C["shadow_ground"]
     floor = _floor_of(lay)
     skip = [n for n in both.names if n.startswith(("ground.", "hall.court", "range.houdao", "tang.wu", "hall.tang"))
-            or n.endswith(("rafters",))]
+            or n.endswith(("rafters",)) or n in ("hall.roof.tiles", "hall.roof.eave_tiles")]   # the slab casts theirs
     sh = both.shadow(SUN_DIR, colour_of, skip=skip, floor_of=lambda pid, p: floor(pid, p) + (zs if floor(pid, p) == 0 else 0.05))
     # the platform itself casts onto the ground
     plat = Batch()
