@@ -33,6 +33,7 @@ def main() -> None:
     ap.add_argument("--pack", default=None, help="a pack folder (default: built now, timed)")
     ap.add_argument("--no-stills", action="store_true")
     ap.add_argument("--no-player", action="store_true")
+    ap.add_argument("--quality", default=None, help="the player's tier: fast | high (default: the page's auto)")
     a = ap.parse_args()
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -67,16 +68,20 @@ def main() -> None:
             for view, st, t in moments:
                 page = browser.new_page(viewport={"width": w, "height": h})
                 # the page's t is absolute; the view is set after it (t re-aims the stage's camera)
-                page.goto(f"{url}player.html?t={t:.2f}")
+                q = f"&quality={a.quality}" if a.quality else ""
+                page.goto(f"{url}player.html?t={t:.2f}{q}")
                 page.wait_for_function("document.body.dataset.ready", timeout=120_000)
                 page.add_style_tag(content="#xsl-text { display: none !important; }")
                 page.evaluate(f"window.__xslPlayer.setView('{view}')")
                 page.evaluate("window.__xslPlayer._nextFrame().then(() => new Promise(requestAnimationFrame))")
                 page.wait_for_timeout(400)
-                webtools.save_png(webtools.screenshot(page), out / f"player_{view}_{st.n}.png")
-                tier = page.evaluate("(window.__xslPlayer.quality || (() => 'fast'))()") \
+                tag = f"_{a.quality}" if a.quality else ""
+                webtools.save_png(webtools.screenshot(page), out / f"player{tag}_{view}_{st.n}.png")
+                tier = page.evaluate("window.__xslPlayer.quality().tier") \
                     if page.evaluate("typeof window.__xslPlayer.quality") == "function" else "fast"
                 print(f"player {view} §{st.n} (tier {tier})")
+                if a.quality:
+                    page.evaluate("localStorage.removeItem('xsl-quality')")
                 page.close()
 
 

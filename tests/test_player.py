@@ -500,3 +500,33 @@ def test_contact_shadows_darken_the_ground_at_the_feet(open_page, manifest):
         checked += 1
     assert checked >= 3, (checked, rows)
     p.js("window.__xslPlayer.contact.mesh.visible = true; window.__xslPlayer._dirty = true")
+
+
+def test_quality_tier_fast_on_software_gl_high_when_forced(open_page):
+    """llvmpipe is a software rasteriser: 'auto' takes the fast path.  ?quality=high forces the high tier
+    (antialiasing, the sky dome, the sun's shadows of the moving people on the floors): it draws without
+    errors, the people's sun shadows darken the court, and the setting is remembered."""
+    p = open_page("?stage=21&view=hall&quality=auto")
+    q = p.js("window.__xslPlayer.quality()")
+    assert q["tier"] == "fast" and q["software"] and "llvmpipe" in q["renderer"].lower(), q
+    assert p.js("window.__xslPlayer.renderer.getContext().getContextAttributes().antialias") is False
+    p.picture_only()
+    fast = p.shot()
+    h = open_page("?stage=21&view=hall&quality=high")
+    q = h.js("window.__xslPlayer.quality()")
+    assert q["tier"] == "high" and q["requested"] == "high" and q["sunShadows"], q
+    assert h.js("window.__xslPlayer.renderer.getContext().getContextAttributes().antialias") is True
+    assert h.js("window.__xslPlayer.renderer.shadowMap.enabled") is True
+    assert h.js("localStorage.getItem('xsl-quality')") == "high"
+    h.picture_only()
+    high = h.shot()
+    assert diff_fraction(fast, high) > 0.01
+    # the sun's shadows of the people: hide the receiving planes and the court gets lighter somewhere
+    h.js("window.__xslPlayer.high.planes.forEach((m) => { m.visible = false; }); window.__xslPlayer._dirty = true")
+    h.frame()
+    no_sun = h.shot().astype(int)
+    darker = (no_sun.sum(axis=2) - high.astype(int).sum(axis=2)) > 30
+    assert darker.sum() > 200, darker.sum()
+    h.js("localStorage.removeItem('xsl-quality')")
+    bad = open_page("?stage=21&quality=ultra")
+    assert "quality=ultra" in bad.message()

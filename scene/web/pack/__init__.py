@@ -82,6 +82,8 @@ def build_pack(reading=None, seed: int | None = None, *, rite=None) -> tuple[dic
     manifest["place_labels"] = place_label_rows(lay)
     manifest["dims"] = dim_rows(lay)
     manifest["contact"] = meshes.contact.pack_block(lay)
+    from ...render.palette import SUN_DIR
+    manifest["sun"] = {"dir": [float(v) for v in SUN_DIR]}
     manifest["director"] = director_block(bn, rite)
     from ..lessons import lesson_block
     manifest["lessons"] = lesson_block(rite)
