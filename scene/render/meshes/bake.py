@@ -26,9 +26,12 @@ import numpy as np
 from ..palette import AMBIENT, COLOURS as C, DIFFUSE, LIGHTS, SUN_DIR
 from ..shapes import rgb
 
-#: how finely faces are split (尺): the court's ground and the planar shadows on it, the roof's slopes, the rest
-#: (the field outside the walls is not split: nothing stands on it)
-EDGE_GROUND, EDGE_SHADOW, EDGE_ROOF, EDGE_BUILDING = 4.0, 6.0, 5.0, 2.0
+#: how finely faces are split (尺), by part (first matching prefix), else by layer: the player redraws the
+#: static layers whenever the camera moves, so every split is paid for in frame time on a software GL.
+#: Not split: the field outside the walls (nothing stands on it), the tiles and rafters (long thin rods).
+EDGE_BY_PART = (("ground.", np.inf), ("hall.roof.tiles", np.inf), ("hall.roof.eave_tiles", np.inf),
+                ("hall.rafters", np.inf), ("court.", 7.0), ("hall.court", 6.0))
+EDGE_GROUND, EDGE_SHADOW, EDGE_ROOF, EDGE_BUILDING = 6.0, 10.0, 8.0, 2.5
 #: sky directions sampled (above 6° elevation) and the depth maps' pixel (尺)
 SKY_SAMPLES, SKY_PX, SUN_PX = 40, 0.6, 0.3
 #: how dark full occlusion of the sky gets (bounce light never leaves a corner black); the near occlusion
@@ -276,12 +279,14 @@ def bake(batches: dict, chi_m: float) -> dict[str, BakedLayer]:
         if name == "shadows":
             keep = a["points"][a["tris"]][:, :, 2].max(axis=1) < 0.5       # on the ground only
             a = dict(a, tris=a["tris"][keep], part=a["part"][keep])
-        outside = np.array([nm.startswith("ground.") for nm in b.names] + [False])[a["part"]]
+        by_part = np.array([next((e for pre, e in EDGE_BY_PART if nm.startswith(pre)), np.nan)
+                            for nm in b.names] + [np.nan])[a["part"]]
         def edge_of(tp):
+            if name == "shadows":
+                return np.full(len(tp), EDGE_SHADOW)
             low = tp[:, :, 2].max(axis=1) < 0.15
-            e = np.where(low, EDGE_SHADOW if name == "shadows" else EDGE_GROUND,
-                         EDGE_ROOF if name.startswith("roof") else EDGE_BUILDING)
-            return np.where(outside, np.inf, e)
+            e = np.where(low, EDGE_GROUND, EDGE_ROOF if name.startswith("roof") else EDGE_BUILDING)
+            return np.where(np.isnan(by_part), e, by_part)
         s = subdivide(a, edge_of)
         p, n = s["points"].astype(np.float64), s["normals"].astype(np.float64)
         lift = p + n * 0.35                                   # off the surface: no face shadows itself
@@ -320,7 +325,7 @@ def _court_half_width(batches) -> float:
 # ---------------------------------------------------------------------------- cache
 
 def _key(batches: dict) -> str:
-    h = hashlib.sha256(repr((VERSION, PAINTED, EDGE_GROUND, EDGE_SHADOW, EDGE_ROOF, EDGE_BUILDING, NEAR_R, NEAR_WEIGHT, NEAR_SAMPLES, SKY_SAMPLES, SKY_PX, SUN_PX, AO_FLOOR,
+    h = hashlib.sha256(repr((VERSION, PAINTED, EDGE_BY_PART, EDGE_GROUND, EDGE_SHADOW, EDGE_ROOF, EDGE_BUILDING, NEAR_R, NEAR_WEIGHT, NEAR_SAMPLES, SKY_SAMPLES, SKY_PX, SUN_PX, AO_FLOOR,
                              AMBIENT, DIFFUSE, LIGHTS, SUN_DIR)).encode())
     for name, b in batches.items():
         h.update(name.encode())

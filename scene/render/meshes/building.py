@@ -149,7 +149,7 @@ def _roof(b: Batch, lay: Layout, roof_s: Batch, roof_n: Batch) -> None:
                C["roof_tile"])
     # the eaves' end tiles (瓦當): a row of discs along each eave, where the rows end
     for sign, target in ((1, roof_s), (-1, roof_n)):
-        ends = merge([rod((x, y0 + 0.05, z0), (x, y0 - 0.25, z0 - 0.25 * s), 0.42, 8) for x in rows])
+        ends = merge([rod((x, y0 + 0.05, z0), (x, y0 - 0.25, z0 - 0.25 * s), 0.42, 6) for x in rows])
         if sign < 0:
             ends = Mesh(ends.points @ mirror + (0, d, 0), ends.normals @ mirror, ends.tris[:, ::-1])
         target.add("hall.roof.eave_tiles", ends, C["roof_ridge"])
