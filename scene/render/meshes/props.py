@@ -105,10 +105,22 @@ def flag(state: str, held: bool, chi: float, heading: float) -> tuple[Mesh, Any]
     side = np.cross(axis, (1.0, 0.0, 0.0)) if abs(axis[0]) < 0.9 else np.cross(axis, (0.0, 1.0, 0.0))
     side /= np.linalg.norm(side)
     pole = rod(p0, p1, 0.18, 6)
-    cover = rod(p1, p2, 0.32, 8)
-    tassel = merge([rod(p2, p2 - axis * 2.2 + side * 0.9, 0.14, 4), rod(p2, p2 - axis * 2.4 - side * 0.9, 0.14, 4)])
+    # the 杠's upper two 尋 in the 鴻脰 sheath; the 翿 of white and red feathers mixed (記: 無物，則以白羽與朱羽
+    # 糅) — 士 have no 物 — as bands down the sheath and streamers from its top
+    bands = 8
+    cover_w = merge([rod(p1 + axis * sheath * k / bands, p1 + axis * sheath * (k + 1) / bands, 0.32, 8)
+                     for k in range(0, bands, 2)])
+    cover_r = merge([rod(p1 + axis * sheath * k / bands, p1 + axis * sheath * (k + 1) / bands, 0.34, 8)
+                     for k in range(1, bands, 2)])
+    other = np.cross(axis, side)
+    streams = [(p2 - axis * 0.2 + (side * math.cos(a) + other * math.sin(a)) * 0.3,
+                p2 - axis * 3.2 + (side * math.cos(a) + other * math.sin(a)) * 1.1) for a in np.linspace(0, 2 * math.pi, 6,
+                                                                                                  endpoint=False)]
+    white = merge([rod(a, b_, 0.12, 4) for a, b_ in streams[0::2]])
+    red = merge([rod(a, b_, 0.12, 4) for a, b_ in streams[1::2]])
     rot = heading_rot(heading)
-    meshes = [(pole, C["flag_pole"]), (cover, C["feather"]), (tassel, C["flag_red"])]
+    meshes = [(pole, C["flag_pole"]), (cover_w, C["feather"]), (cover_r, C["flag_red"]), (white, C["feather"]),
+              (red, C["flag_red"])]
     out = merge([m.scaled((s, s, s)).moved(rot) for m, _ in meshes])
     cols = np.vstack([np.tile(np.array(rgb(c), np.uint8), (len(m.points), 1)) for m, c in meshes])
     return out, cols
@@ -188,7 +200,30 @@ def arrow(b: Batch, pid: str, pos, state: str, owner, heading: float, posture: s
     d /= np.linalg.norm(d)
     tail = tip - d * L
     b.add(pid, rod(tip, tail, 0.009, 4), C["arrow"])
-    b.add(pid + ".fletch", rod(tail + d * 0.02, tail + d * 0.16, 0.022, 3), C["fletch"])
+    b.add(pid + ".fletch", fletching(tail, d), C["fletch"])
+
+
+def fletching(tail: np.ndarray, d: np.ndarray) -> Mesh:
+    """Three feather vanes (羽) at 120° round the shaft behind the nock end, each a two-sided tapered quad:
+    a shaft with feathers reads as an arrow where a plain stick does not."""
+    d = np.asarray(d, float)
+    u = np.cross(d, (0.0, 0.0, 1.0) if abs(d[2]) < 0.9 else (1.0, 0.0, 0.0))
+    u /= np.linalg.norm(u)
+    v = np.cross(d, u)
+    a0, a1 = tail + d * 0.02, tail + d * 0.17
+    pts, nrm, tris = [], [], []
+    for k in range(3):
+        ang = 2 * math.pi * k / 3
+        out = math.cos(ang) * u + math.sin(ang) * v
+        side = np.cross(d, out)
+        quad = [a0 + out * 0.008, a1 + out * 0.008, a1 + out * 0.016, a0 + out * 0.036]
+        for sgn in (1.0, -1.0):
+            base = len(pts)
+            pts += quad
+            nrm += [side * sgn] * 4
+            t = [(base, base + 1, base + 2), (base, base + 2, base + 3)]
+            tris += t if sgn > 0 else [tuple(reversed(x)) for x in t]
+    return Mesh(np.array(pts), np.array(nrm), np.array(tris, dtype=np.int64))
 
 
 def counters(b: Batch, pid: str, pos, state: str, chi: float, upright: bool) -> None:
