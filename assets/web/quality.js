@@ -90,7 +90,8 @@ export class HighTier {
     mat.polygonOffset = true; mat.polygonOffsetFactor = -1; mat.polygonOffsetUnits = -4;
     this.mat = mat;
     this.planes = [];
-    const floors = [[b[0], b[1], b[2], b[3], 0]].concat((manifest.contact && manifest.contact.floors) || []);
+    // the court, and the part of the 堂 the sun reaches (under the roof the baked floor is in shade already)
+    const floors = [[b[0], b[1], b[2], b[3], 0]].concat((manifest.sun && manifest.sun.lit_floors) || []);
     for (const [x0, x1, y0, y1, z] of floors) {
       const g = new THREE.PlaneGeometry(x1 - x0, y1 - y0);
       const m = new THREE.Mesh(g, mat);

@@ -322,6 +322,18 @@ def _court_half_width(batches) -> float:
     return float(np.abs(a["points"][t][:, :, 0]).max())
 
 
+def sun_map(batches: dict) -> DepthMap:
+    """The sun's depth map of the static occluders (尺): what the moving things' shadows are tested against."""
+    raw = {name: b.arrays() for name, b in batches.items() if name != "shadows"}
+    return DepthMap(occluders(raw), -np.asarray(SUN_DIR, float) / np.linalg.norm(SUN_DIR), SUN_PX)
+
+
+def unsunned(colour) -> tuple[int, int, int]:
+    """A floor's colour where the sun does not reach it (open sky): the colour of a shadow cast on it."""
+    return tuple(int(v) for v in shade(np.array([rgb(colour)], np.uint8), np.array([[0.0, 0.0, 1.0]]), np.ones(1),
+                                       np.zeros(1))[0])
+
+
 # ---------------------------------------------------------------------------- cache
 
 def _key(batches: dict) -> str:

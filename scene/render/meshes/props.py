@@ -172,7 +172,8 @@ def arrow(b: Batch, pid: str, pos, state: str, owner, heading: float, posture: s
     L = 3.0 * chi
     st = state or ""
     n = int(oid.rsplit(".", 1)[-1]) if oid.rsplit(".", 1)[-1].isdigit() else 1
-    if "flight" in st and vel is not None and np.linalg.norm(vel) > 1e-6:
+    flight = "flight" in st and vel is not None and np.linalg.norm(vel) > 1e-6
+    if flight:
         d = vel / np.linalg.norm(vel)
         tip = pos
     elif "侯" in st and "stuck" in st:
@@ -200,14 +201,29 @@ def arrow(b: Batch, pid: str, pos, state: str, owner, heading: float, posture: s
     d /= np.linalg.norm(d)
     tail = tip - d * L
     b.add(pid, rod(tip, tail, 0.009, 4), C["arrow"])
-    b.add(pid + ".fletch", fletching(tail, d), C["fletch"])
+    b.add(pid + ".fletch", fletching(tail, d, flight), C["fletch"])
 
 
-def fletching(tail: np.ndarray, d: np.ndarray) -> Mesh:
+def _min_rot_x(d: np.ndarray) -> np.ndarray:
+    """+x turned by the shortest rotation taking +y to d (how the player turns an arrow along its velocity)."""
+    a = np.array([0.0, 1.0, 0.0])
+    v, c = np.cross(a, d), float(a @ d)
+    if c < -0.999999:
+        return np.array([-1.0, 0.0, 0.0])
+    k = np.array([[0, -v[2], v[1]], [v[2], 0, -v[0]], [-v[1], v[0], 0]])
+    return (np.eye(3) + k + k @ k / (1 + c)) @ np.array([1.0, 0.0, 0.0])
+
+
+def fletching(tail: np.ndarray, d: np.ndarray, flight: bool = False) -> Mesh:
     """Three feather vanes (羽) at 120° round the shaft behind the nock end, each a two-sided tapered quad:
-    a shaft with feathers reads as an arrow where a plain stick does not."""
+    a shaft with feathers reads as an arrow where a plain stick does not.  Their roll follows how the pack's
+    variant is turned: about the vertical (held, set down) or by the shortest turn from +y (in flight)."""
     d = np.asarray(d, float)
-    u = np.cross(d, (0.0, 0.0, 1.0) if abs(d[2]) < 0.9 else (1.0, 0.0, 0.0))
+    if flight:
+        u = _min_rot_x(d)
+    else:
+        # about the vertical only (so a variant turned with its holder matches); straight up: any side
+        u = np.cross(d, (0.0, 0.0, 1.0) if abs(d[2]) < 0.9999 else (1.0, 0.0, 0.0))
     u /= np.linalg.norm(u)
     v = np.cross(d, u)
     a0, a1 = tail + d * 0.02, tail + d * 0.17

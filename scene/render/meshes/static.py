@@ -38,6 +38,7 @@ class StaticSet:
     scale: float                            # metres per 尺
     bounds_m: tuple[float, float, float, float] = (0, 0, 0, 0)   # court x0 x1 y0 y1
     _baked: dict | None = None
+    _sun: object = None
 
     def batches(self) -> dict[str, Batch]:
         """Layers, all in 尺 (scale by ``scale``): ``main``, ``shadows``, ``roof_south``, ``roof_north``.
@@ -54,6 +55,25 @@ class StaticSet:
             from .bake import baked
             self._baked = baked(self.batches(), self.scale)
         return self._baked
+
+    def sunlit(self, points_m: np.ndarray) -> np.ndarray:
+        """Share (0–1) of the sun each point (metres) gets past the building and the walls (:func:`.bake.sun_map`)."""
+        if self._sun is None:
+            from .bake import sun_map
+            self._sun = sun_map(self.batches())
+        p = np.asarray(points_m, float) / self.scale
+        return self._sun.lit(p + (0.0, 0.0, 0.3), bias=0.5, filt=1)
+
+    def sunlit_floors(self) -> list[list[float]]:
+        """The part of the 堂 floor the sun reaches, (x0, x1, y0, y1, z) in metres: its front strip, out from
+        under the eaves (scanned along the axis)."""
+        h = self.layout.hall
+        ys = np.arange(0.0, h.house_depth, 0.25)
+        pts = np.column_stack([np.zeros_like(ys), ys, np.full_like(ys, h.height)]) * self.scale
+        lit = self.sunlit(pts) > 0.5
+        y1 = float(ys[np.argmin(lit)]) if not lit.all() else h.house_depth
+        s = self.scale
+        return [[-h.platform_x * s, h.platform_x * s, 0.0, y1 * s, h.height * s]]
 
     def part_ids(self) -> list[str]:
         ids: list[str] = []

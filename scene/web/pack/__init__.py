@@ -83,7 +83,8 @@ def build_pack(reading=None, seed: int | None = None, *, rite=None) -> tuple[dic
     manifest["dims"] = dim_rows(lay)
     manifest["contact"] = meshes.contact.pack_block(lay)
     from ...render.palette import SUN_DIR
-    manifest["sun"] = {"dir": [float(v) for v in SUN_DIR]}
+    manifest["sun"] = {"dir": [float(v) for v in SUN_DIR],
+                       "lit_floors": [[rounded(v, 4) for v in r] for r in static.sunlit_floors()]}
     manifest["director"] = director_block(bn, rite)
     from ..lessons import lesson_block
     manifest["lessons"] = lesson_block(rite)
