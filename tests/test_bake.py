@@ -114,3 +114,16 @@ def test_the_bake_is_cached_and_identical(static, baked, tmp_path, monkeypatch):
         for k in ("points", "tris", "rgb", "part"):
             assert np.array_equal(a[name].arrays()[k], b[name].arrays()[k]), (name, k)
         assert np.array_equal(a[name].arrays()["rgb"], baked[name].arrays()["rgb"])
+
+
+def test_triangle_budget(static, baked):
+    """The player redraws the static layers whenever the camera moves and draws every figure each frame on
+    a software GL: the bake's splits and the tiles stay within a budget that keeps 30 fps there."""
+    total = sum(len(layer) for layer in baked.values())
+    assert total <= 60_000, total
+    assert sum(len(b) for b in static.batches().values()) <= 12_000
+    from scene import figures
+    from scene.stills import load_rite
+    st = figures.styles(load_rite().choreography)
+    worst = max(len(figures.figure(s, p).tris) for s in st.values() for p in figures.POSTURES)
+    assert worst <= 1_200, worst
