@@ -95,6 +95,10 @@ class Studio:
         self.ren.SetBackground(*[v / 255 for v in rgb(C["sky_bottom"])])
         self.ren.SetBackground2(*[v / 255 for v in rgb(C["sky_top"])])
         self.ren.AutomaticLightCreationOff()
+        # see-through things (the contact discs, a ghost roof) are blended in one pass: order-independent
+        # translucency costs a set of extra buffers per frame on a software GL, and black discs or one grey
+        # roof look the same in any order
+        self.ren.SetUseOIT(False)
         rw.AddRenderer(self.ren)
         self._lights()
         self._static_actors(roof)
@@ -146,6 +150,8 @@ class Studio:
         pr.SetSpecularPower(12)
         pr.SetOpacity(opacity)
         pr.SetInterpolationToGouraud()
+        if not lit:
+            pr.LightingOff()          # colours are final (baked): a simpler shader, no normals needed
         self.ren.AddActor(a)
         return a
 
@@ -188,7 +194,7 @@ class Studio:
         # the baked layers: occlusion and the sun's shadows are in their colours (as the pack has them), so
         # they are drawn unlit
         for name, batch in self.static.baked().items():
-            poly = to_vtk(batch, self.static.scale)
+            poly = to_vtk(batch, self.static.scale, normals=False)
             ghost = name.startswith("roof") and roof == "ghost"
             self.static_actors[name] = self._actor(poly, lit=False, opacity=0.28 if ghost else 1.0)
 

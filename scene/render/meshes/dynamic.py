@@ -100,7 +100,7 @@ def _in_the_sun(shadows: Batch, lay: Layout) -> Batch:
     out = Batch()
     if not len(shadows):
         return out
-    lit_all = st.sunlit(shadows.arrays()["points"]) > 0.5          # one look-up for every piece
+    lit_all = st.sunlit(shadows.arrays()["points"], soft=False) > 0.5   # one look-up for every piece
     o = 0
     for pid, p, n, t, _ in shadows.chunks():
         lit = lit_all[o:o + len(p)]

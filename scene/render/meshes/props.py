@@ -227,19 +227,16 @@ def fletching(tail: np.ndarray, d: np.ndarray, flight: bool = False) -> Mesh:
     u /= np.linalg.norm(u)
     v = np.cross(d, u)
     a0, a1 = tail + d * 0.02, tail + d * 0.17
-    pts, nrm, tris = [], [], []
-    for k in range(3):
-        ang = 2 * math.pi * k / 3
-        out = math.cos(ang) * u + math.sin(ang) * v
-        side = np.cross(d, out)
-        quad = [a0 + out * 0.008, a1 + out * 0.008, a1 + out * 0.016, a0 + out * 0.036]
-        for sgn in (1.0, -1.0):
-            base = len(pts)
-            pts += quad
-            nrm += [side * sgn] * 4
-            t = [(base, base + 1, base + 2), (base, base + 2, base + 3)]
-            tris += t if sgn > 0 else [tuple(reversed(x)) for x in t]
-    return Mesh(np.array(pts), np.array(nrm), np.array(tris, dtype=np.int64))
+    ang = 2 * math.pi * np.arange(3) / 3
+    out = np.cos(ang)[:, None] * u + np.sin(ang)[:, None] * v          # the vanes' directions (3, 3)
+    side = np.cos(ang)[:, None] * v - np.sin(ang)[:, None] * u         # d × out
+    quad = np.stack([a0 + out * 0.008, a1 + out * 0.008, a1 + out * 0.016, a0 + out * 0.036], axis=1)   # (3, 4, 3)
+    pts = np.concatenate([quad, quad], axis=0).reshape(-1, 3)          # each vane twice: two sides
+    nrm = np.repeat(np.concatenate([side, -side]), 4, axis=0)
+    base = 4 * np.arange(6)[:, None, None]
+    one = np.array([[0, 1, 2], [0, 2, 3]])
+    tris = np.concatenate([(one + base[:3]).reshape(-1, 3), (one[:, ::-1] + base[3:]).reshape(-1, 3)])
+    return Mesh(pts, nrm, tris.astype(np.int64))
 
 
 def counters(b: Batch, pid: str, pos, state: str, chi: float, upright: bool) -> None:

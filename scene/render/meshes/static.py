@@ -56,13 +56,14 @@ class StaticSet:
             self._baked = baked(self.batches(), self.scale)
         return self._baked
 
-    def sunlit(self, points_m: np.ndarray) -> np.ndarray:
-        """Share (0–1) of the sun each point (metres) gets past the building and the walls (:func:`.bake.sun_map`)."""
+    def sunlit(self, points_m: np.ndarray, soft: bool = True) -> np.ndarray:
+        """Share (0–1) of the sun each point (metres) gets past the building and the walls (:func:`.bake.sun_map`);
+        ``soft``: over a 3×3 neighbourhood of the map, else its one pixel."""
         if self._sun is None:
             from .bake import sun_map
             self._sun = sun_map(self.batches())
         p = np.asarray(points_m, float) / self.scale
-        return self._sun.lit(p + (0.0, 0.0, 0.3), bias=0.5, filt=1)
+        return self._sun.lit(p + (0.0, 0.0, 0.3), bias=0.5, filt=1 if soft else 0)
 
     def sunlit_floors(self) -> list[list[float]]:
         """The part of the 堂 floor the sun reaches, (x0, x1, y0, y1, z) in metres: its front strip, out from
