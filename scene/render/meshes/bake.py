@@ -37,6 +37,8 @@ SKY_SAMPLES, SKY_PX, SUN_PX = 40, 0.6, 0.3
 #: how dark full occlusion of the sky gets (bounce light never leaves a corner black); the near occlusion
 #: (what stands within NEAR_R 尺, the roof left out: the corners of a room under it) and its weight
 AO_FLOOR, NEAR_R, NEAR_WEIGHT, NEAR_SAMPLES = 0.6, 5.0, 0.6, 24
+#: the pixel (尺) of the sun's map the moving things' shadows are tested against (cached on disk)
+SUN_MAP_PX = 0.4
 #: painted marks, lit evenly (no occlusion, no sun shadow)
 PAINTED = ("range.houdao", "tang.wu")
 #: occluders are cut to pieces no longer than this (尺) before they are rasterised
@@ -323,9 +325,32 @@ def _court_half_width(batches) -> float:
 
 
 def sun_map(batches: dict) -> DepthMap:
-    """The sun's depth map of the static occluders (尺): what the moving things' shadows are tested against."""
+    """The sun's depth map of the static occluders (尺): what the moving things' shadows are tested against.
+    Cached on disk beside the bake (building it costs a second or two; the pack and every still need it)."""
+    from ...rite.cache import cache_dir
+    f = cache_dir() / f"sun-{_key(batches)}.npz"
+    fields = ("grid", "u", "v", "d", "o", "px")
+    if not os.environ.get("XIANGSHELI_NO_CACHE"):
+        try:
+            with np.load(f, allow_pickle=False) as z:
+                m = DepthMap.__new__(DepthMap)
+                for k in fields:
+                    setattr(m, k, z[k].astype(np.float64) if k == "grid" else z[k])
+                m.o, m.px = tuple(m.o), float(m.px)
+                m.h, m.w = m.grid.shape
+                return m
+        except (OSError, KeyError, ValueError):
+            pass
     raw = {name: b.arrays() for name, b in batches.items() if name != "shadows"}
-    return DepthMap(occluders(raw), -np.asarray(SUN_DIR, float) / np.linalg.norm(SUN_DIR), SUN_PX)
+    m = DepthMap(occluders(raw), -np.asarray(SUN_DIR, float) / np.linalg.norm(SUN_DIR), SUN_MAP_PX)
+    try:
+        f.parent.mkdir(parents=True, exist_ok=True)
+        tmp = f.with_name(f".{f.name}.{os.getpid()}.npz")
+        np.savez(tmp, grid=m.grid.astype(np.float32), u=m.u, v=m.v, d=m.d, o=np.array(m.o), px=np.array(m.px))
+        os.replace(tmp, f)
+    except OSError:
+        pass
+    return m
 
 
 def unsunned(colour) -> tuple[int, int, int]:
@@ -337,7 +362,7 @@ def unsunned(colour) -> tuple[int, int, int]:
 # ---------------------------------------------------------------------------- cache
 
 def _key(batches: dict) -> str:
-    h = hashlib.sha256(repr((VERSION, PAINTED, EDGE_BY_PART, EDGE_GROUND, EDGE_SHADOW, EDGE_ROOF, EDGE_BUILDING, NEAR_R, NEAR_WEIGHT, NEAR_SAMPLES, SKY_SAMPLES, SKY_PX, SUN_PX, AO_FLOOR,
+    h = hashlib.sha256(repr((VERSION, SUN_MAP_PX, PAINTED, EDGE_BY_PART, EDGE_GROUND, EDGE_SHADOW, EDGE_ROOF, EDGE_BUILDING, NEAR_R, NEAR_WEIGHT, NEAR_SAMPLES, SKY_SAMPLES, SKY_PX, SUN_PX, AO_FLOOR,
                              AMBIENT, DIFFUSE, LIGHTS, SUN_DIR)).encode())
     for name, b in batches.items():
         h.update(name.encode())
