@@ -1,7 +1,7 @@
 """Bench of the browser player (assets/web/player.js) in real headless Chromium (Mesa llvmpipe).
 
     python bench/bench_player.py [--pack DIR] [--stage 21] [--size 1280x720] [--seconds 5] [--speed 8]
-                                 [--scale 1] [--jumps 10] [--plain] [--json]
+                                 [--scale 1] [--jumps 10] [--plain] [--quality auto|fast|high] [--json]
 
 One run: the time from navigation to the first drawn frame, the stage-jump latency (PageDown
 keydown → the animation frame after the one that drew the new stage; median of N jumps), and
@@ -120,6 +120,8 @@ def main(argv=None) -> int:
     ap.add_argument("--jumps", type=int, default=10)
     ap.add_argument("--plain", action="store_true",
                     help="without the static cache and the batched figures (what they save)")
+    ap.add_argument("--quality", choices=("auto", "fast", "high"), default=None,
+                    help="force the player's tier (quality.js); default: the page's auto")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args(argv)
     why = webtools.chromium_missing_reason()
@@ -146,7 +148,8 @@ def main(argv=None) -> int:
             # 1. navigation → first drawn frame
             t = time.perf_counter()
             plain = "&cache=0&batch=0" if a.plain else ""
-            page.goto(f"{url}player.html?stage={a.stage}&scale={a.scale}{plain}")
+            quality = f"&quality={a.quality}" if a.quality else ""
+            page.goto(f"{url}player.html?stage={a.stage}&scale={a.scale}{plain}{quality}")
             page.wait_for_function("document.body.dataset.ready", timeout=120_000)
             out["first_frame_ms_wall"] = round((time.perf_counter() - t) * 1000, 1)
             out["first_frame_ms_page"] = round(page.evaluate("window.__xslFirstFrame"), 1)

@@ -457,3 +457,76 @@ def test_key_t_draws_the_paths_and_ghosts_of_the_stage(open_page):
     p.page.keyboard.press("t")
     p.frame()
     assert diff_fraction(before, p.shot()) < 0.002
+
+
+def test_contact_shadows_darken_the_ground_at_the_feet(open_page, manifest):
+    """A soft disc under each person (contact.js, the pack's `contact` block): the ground just past a
+    figure's hem is darker with the discs than without, the ground farther out is not; one per shown actor."""
+    assert set(manifest["contact"]["radius"]) >= {"stand", "sit", "bow"}
+    p = open_page("?stage=21&view=hall")
+    p.picture_only()
+    st = p.js("window.__xslPlayer.stats()")
+    shown = p.js("window.__xslPlayer.actors.filter((A) => A.shown).length")
+    assert st["contactShadows"] >= shown > 10, (st, shown)
+    probe = """(() => { const P = window.__xslPlayer, THREE_V = P._v2.constructor, out = [];
+      const w = P.renderer.domElement.clientWidth, h = P.renderer.domElement.clientHeight;
+      const px = (x, y, z) => { const v = new THREE_V(x, y, z).project(P.cam);
+                                return [Math.round((v.x + 1) / 2 * w), Math.round((1 - v.y) / 2 * h)]; };
+      for (const A of P.actors) {
+        if (!A.shown || A.xyzh[2] > 0.05 || A.xyzh[1] > -1) continue;
+        const [x, y, z] = A.xyzh, r = P.contact.radius[A.postureNow] || P.contact.radius.stand;
+        const near = [-100, -60, -20].map((q) => px(x + 0.78 * r * Math.cos(q * Math.PI / 180),
+                                                    y + 0.78 * r * Math.sin(q * Math.PI / 180), z));
+        const c = px(x, y, z), e = px(x + r, y, z);
+        out.push({id: A.id, near, far: px(x + 1.3, y - 1.3, z), size: Math.abs(e[0] - c[0])});
+      }
+      return out; })()"""
+    rows = p.js(probe)
+    on = p.shot().astype(int)
+    p.js("window.__xslPlayer.contact.mesh.visible = false; window.__xslPlayer._dirty = true")
+    p.frame()
+    off = p.shot().astype(int)
+    checked = 0
+    for row in rows:
+        pts = row["near"] + [row["far"]]
+        if row["size"] < 5 or not all(0 <= u < W and 0 <= v < H for u, v in pts):
+            continue
+        d = [off[v, u].sum() - on[v, u].sum() for u, v in row["near"]]
+        if sorted(d)[1] <= 0:                         # a figure covers most of the ring
+            continue
+        u, v = row["far"]
+        assert np.median(d) > 25, (row, d)
+        assert abs(off[v, u].sum() - on[v, u].sum()) <= 6, row
+        checked += 1
+    assert checked >= 3, (checked, rows)
+    p.js("window.__xslPlayer.contact.mesh.visible = true; window.__xslPlayer._dirty = true")
+
+
+def test_quality_tier_fast_on_software_gl_high_when_forced(open_page):
+    """llvmpipe is a software rasteriser: 'auto' takes the fast path.  ?quality=high forces the high tier
+    (antialiasing, the sky dome, the sun's shadows of the moving people on the floors): it draws without
+    errors, the people's sun shadows darken the court, and the setting is remembered."""
+    p = open_page("?stage=21&view=hall&quality=auto")
+    q = p.js("window.__xslPlayer.quality()")
+    assert q["tier"] == "fast" and q["software"] and "llvmpipe" in q["renderer"].lower(), q
+    assert p.js("window.__xslPlayer.renderer.getContext().getContextAttributes().antialias") is False
+    p.picture_only()
+    fast = p.shot()
+    h = open_page("?stage=21&view=hall&quality=high")
+    q = h.js("window.__xslPlayer.quality()")
+    assert q["tier"] == "high" and q["requested"] == "high" and q["sunShadows"], q
+    assert h.js("window.__xslPlayer.renderer.getContext().getContextAttributes().antialias") is True
+    assert h.js("window.__xslPlayer.renderer.shadowMap.enabled") is True
+    assert h.js("localStorage.getItem('xsl-quality')") == "high"
+    h.picture_only()
+    high = h.shot()
+    assert diff_fraction(fast, high) > 0.01
+    # the sun's shadows of the people: hide the receiving planes and the court gets lighter somewhere
+    h.js("window.__xslPlayer.high.planes.forEach((m) => { m.visible = false; }); window.__xslPlayer._dirty = true")
+    h.frame()
+    no_sun = h.shot().astype(int)
+    darker = (no_sun.sum(axis=2) - high.astype(int).sum(axis=2)) > 30
+    assert darker.sum() > 200, darker.sum()
+    h.js("localStorage.removeItem('xsl-quality')")
+    bad = open_page("?stage=21&quality=ultra")
+    assert "quality=ultra" in bad.message()

@@ -42,6 +42,13 @@ let pack = ownUrl(params.get('pack') || 'pack/', 'pack/');
 if (!pack.endsWith('/')) pack += '/';
 const fontUrl = params.get('font') ? ownUrl(params.get('font'), 'pack/font/cjk.otf') : new URL('font/cjk.otf', pack).href;
 const scale = params.has('scale') ? Number(params.get('scale')) : 1;
+// ?quality=auto|fast|high forces the tier (quality.js) and is remembered for the next visit
+let quality;
+if (params.has('quality')) {
+  quality = params.get('quality');
+  if (!['auto', 'fast', 'high'].includes(quality)) { problems.push(`quality=${quality} (auto, fast, high)`); quality = undefined; }
+  else { try { localStorage.setItem('xsl-quality', quality); } catch (e) { /* private mode */ } }
+}
 if (!(scale >= 0.25 && scale <= 1)) problems.push(`scale=${params.get('scale')} (0.25–1)`);
 
 let scrubbing = false;
@@ -52,6 +59,7 @@ let stageItems = new Map();
 const player = new Player($('xsl-player'), {
   fontUrl,
   renderScale: scale >= 0.25 && scale <= 1 ? scale : 1,
+  quality,
   staticCache: params.get('cache') !== '0',      // cache=0 / batch=0: the plain way (to measure)
   batchDynamic: params.get('batch') !== '0',
   onState: (s) => updateUi(s),

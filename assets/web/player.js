@@ -31,6 +31,8 @@
 import * as THREE from './vendor/three.module.js';
 import { OrbitControls } from './vendor/OrbitControls.js';
 import { PathsOverlay } from './paths.js';
+import { ContactShadows } from './contact.js';
+import { chooseTier, HighTier } from './quality.js';
 
 const DEG = Math.PI / 180;
 const POSTURES = ['stand', 'walk', 'sit', 'bow', 'salute', 'shoot'];
@@ -244,7 +246,7 @@ export class Player {
     this.onError = opts.onError || null;
     this.renderScale = Math.min(1, Math.max(0.25, opts.renderScale || 1));
     this.autoView = opts.autoView !== false;
-    this.staticCache = opts.staticCache !== false;
+    this.staticCache = opts.staticCache !== false;    // (off in the high tier: see below)
     this.batchDynamic = opts.batchDynamic !== false;
 
     this.pack = null;          // the manifest
@@ -295,12 +297,17 @@ export class Player {
       if (fb !== opts.fontUrl) this._loadFont(fb, 'XSLCJK Fallback', true);
     }
 
+    // the quality tier (quality.js): fixed before the context exists (antialiasing is a context attribute)
+    this.qualityInfo = chooseTier(opts.quality);
+    const high = this.qualityInfo.tier === 'high';
+    // a multisampled canvas cannot receive the static cache's blit, and a GPU does not need the cache
+    if (high) this.staticCache = false;
     const renderer = new THREE.WebGLRenderer({
-      antialias: false, alpha: false, stencil: true, depth: true,
+      antialias: high, alpha: false, stencil: true, depth: true,
       powerPreference: 'high-performance', preserveDrawingBuffer: !!opts.preserveDrawingBuffer,
     });
     renderer.outputColorSpace = THREE.LinearSRGBColorSpace;   // colours are display values
-    renderer.setPixelRatio(this.renderScale);
+    renderer.setPixelRatio(high ? this.renderScale * Math.min(2, window.devicePixelRatio || 1) : this.renderScale);
     renderer.setClearColor(rawColour(SKY), 1);
     renderer.shadowMap.enabled = false;
     renderer.info.autoReset = false;
@@ -622,6 +629,10 @@ export class Player {
       this.batch = new DynamicBatch(nv, nt, this.matBasic);
       root.add(this.batch.mesh);
     }
+    // contact shadows: a soft disc under each person and each thing set down (contact.js)
+    this.contact = m.contact ? new ContactShadows(m.contact, this.actors.length + this.objects.length) : null;
+    if (this.contact) root.add(this.contact.mesh);
+    this.high = this.qualityInfo.tier === 'high' ? new HighTier(this, m, root) : null;
 
     // the 侯's lower strip and rope, by the state of the object hou_rope
     this.houRope = null;
@@ -729,6 +740,8 @@ export class Player {
     const keep = this._ghost ? this._ghost.geos : null;
     for (const g of this._geos || []) if (!keep || !keep.has(g)) g.dispose();
     this._geos = [];
+    if (this.contact) { this.contact.dispose(); this.contact = null; }
+    if (this.high) { this.high.dispose(); this.high = null; }
     this.root = null;
     for (const L of this._labels || []) L.el.remove();
     this._labels = [];
@@ -982,6 +995,7 @@ export class Player {
       if (batch) { mesh.updateMatrix(); batch.push(mesh); }
     }
     if (batch) this.batch.update(batch);
+    if (this.contact) this.contact.update(this.actors, this.objects, T);
     const H = this.houRope;
     if (H) {
       const st = H.obj ? String(H.obj.state.at(T) || '') : '';
@@ -1175,7 +1189,9 @@ export class Player {
     if (!this._dirty) return;
     if (this._poseDirty) this._applyPose();
     if (this._cameraMoved) this._cameraChanged();
+    const r0 = performance.now();
     this._render();
+    if (this.high) this.high.onFrame(performance.now() - r0);
     this._updateLabels();
     this._dirty = false;
     this._frameTimes[this._frameCount % this._frameTimes.length] = now;
@@ -1285,6 +1301,12 @@ export class Player {
     try { this.onState(this.state()); } catch (e) { console.error(e); }
   }
 
+  // the quality tier: {requested, tier, renderer, software, why} (quality.js), and whether the high tier
+  // kept its shadows
+  quality() {
+    return Object.assign({}, this.qualityInfo, { sunShadows: !!(this.high && !this.high.demoted) });
+  }
+
   stats() {
     const n = Math.min(this._frameCount, this._frameTimes.length);
     const last = n ? this._frameTimes[(this._frameCount - 1) % this._frameTimes.length] : 0;
@@ -1300,7 +1322,9 @@ export class Player {
     const si = this.staticCache && this._staticInfo ? this._staticInfo : { calls: 0, triangles: 0 };
     return { fps, frames: this._frameCount, drawCalls: info.calls, triangles: info.triangles + si.triangles,
       dynamicTriangles: info.triangles, staticCached: !!this.staticCache, staticRedraws: this._staticRenders || 0,
-      batchLayouts: this.batch ? this.batch.layouts : 0, lastFrameAt: last };
+      batchLayouts: this.batch ? this.batch.layouts : 0, contactShadows: this.contact ? this.contact.mesh.count : 0,
+      tier: this.qualityInfo.tier, sunShadows: !!(this.high && !this.high.demoted),
+      lastFrameAt: last };
   }
 
   // ------------------------------------------------------------ controls

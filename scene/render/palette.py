@@ -28,6 +28,7 @@ COLOURS: dict[str, str] = {
     "wall_base": "#9a8668",
     "roof": "#3c3e44",           # grey-black tiles
     "roof_ridge": "#2a2b30",
+    "roof_tile": "#45474e",      # the round cover tiles (筒瓦), a little lighter than the slope they lie on
     "roof_under": "#6b5140",
     "door": "#5a3a26",
     "window": "#7b6a4f",

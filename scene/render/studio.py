@@ -95,10 +95,15 @@ class Studio:
         self.ren.SetBackground(*[v / 255 for v in rgb(C["sky_bottom"])])
         self.ren.SetBackground2(*[v / 255 for v in rgb(C["sky_top"])])
         self.ren.AutomaticLightCreationOff()
+        # see-through things (the contact discs, a ghost roof) are blended in one pass: order-independent
+        # translucency costs a set of extra buffers per frame on a software GL, and black discs or one grey
+        # roof look the same in any order
+        self.ren.SetUseOIT(False)
         rw.AddRenderer(self.ren)
         self._lights()
         self._static_actors(roof)
         self.dyn_actor = self._actor(None)
+        self.contact_actor = self._contact_actor()
         self.band = vtkRenderer()
         self.band.SetViewport(0.0, 0.0, 1.0, self.band_px / h)
         self.band.SetBackground(*[v / 255 for v in rgb(C["paper"])])
@@ -145,18 +150,53 @@ class Studio:
         pr.SetSpecularPower(12)
         pr.SetOpacity(opacity)
         pr.SetInterpolationToGouraud()
+        if not lit:
+            pr.LightingOff()          # colours are final (baked): a simpler shader, no normals needed
         self.ren.AddActor(a)
         return a
+
+    def _contact_actor(self):
+        """The contact shadows: unlit black discs whose alpha fades to the rim (blended, no depth writes)."""
+        a = self._actor(None, lit=False)
+        a.GetMapper().SelectColorArray("rgba")
+        a.GetProperty().SetOpacity(0.999)       # translucent pass: after the opaque scene, blended over it
+        a.SetForceTranslucent(True)
+        return a
+
+    @staticmethod
+    def _contact_poly(items):
+        from vtkmodules.util.numpy_support import numpy_to_vtk, numpy_to_vtkIdTypeArray
+        from vtkmodules.vtkCommonCore import vtkPoints
+        from vtkmodules.vtkCommonDataModel import vtkCellArray, vtkPolyData
+        from .meshes import contact
+        mesh, rgba = contact.disc_mesh(items)
+        poly = vtkPolyData()
+        if not len(mesh.tris):
+            return poly
+        pts = vtkPoints()
+        pts.SetData(numpy_to_vtk(np.ascontiguousarray(mesh.points, dtype=np.float32), deep=True))
+        poly.SetPoints(pts)
+        n = len(mesh.tris)
+        cells = vtkCellArray()
+        cells.SetData(numpy_to_vtkIdTypeArray(np.arange(0, 3 * n + 1, 3, dtype=np.int64), deep=True),
+                      numpy_to_vtkIdTypeArray(np.ascontiguousarray(mesh.tris.ravel(), dtype=np.int64), deep=True))
+        poly.SetPolys(cells)
+        col = numpy_to_vtk(np.ascontiguousarray(rgba), deep=True)
+        col.SetName("rgba")
+        poly.GetPointData().AddArray(col)
+        return poly
 
     def _static_actors(self, roof: str) -> None:
         from .meshes import ROOF_MODES, to_vtk
         if roof not in ROOF_MODES:
             raise StillError(f"--roof {roof!r} is not one of {', '.join(ROOF_MODES)}")
         self.static_actors = {}
-        for name, batch in self.static.batches().items():
-            poly = to_vtk(batch, self.static.scale)
+        # the baked layers: occlusion and the sun's shadows are in their colours (as the pack has them), so
+        # they are drawn unlit
+        for name, batch in self.static.baked().items():
+            poly = to_vtk(batch, self.static.scale, normals=False)
             ghost = name.startswith("roof") and roof == "ghost"
-            self.static_actors[name] = self._actor(poly, opacity=0.28 if ghost else 1.0)
+            self.static_actors[name] = self._actor(poly, lit=False, opacity=0.28 if ghost else 1.0)
 
     def _roof_for(self, cam) -> None:
         """Cut away the slope that stands between the camera and the 堂 (both, from overhead)."""
@@ -194,6 +234,7 @@ class Studio:
         both = dyn.main
         both.extend(dyn.shadows)
         self.dyn_actor.GetMapper().SetInputData(to_vtk(both))
+        self.contact_actor.GetMapper().SetInputData(self._contact_poly(meshes.contact.discs(rite, pose, dyn.anchors)))
         span = rite.span_at(pose.t)
         focus = tuple(span.who) if span is not None and span.section == stage.n else ()
         vw, vh = self._viewport_size()

@@ -26,7 +26,7 @@ range, furniture), ``dynamic`` (the pose's set), ``props`` (the movable things),
 """
 from __future__ import annotations
 
-from . import props  # noqa: F401
+from . import contact, props  # noqa: F401
 from .dynamic import (OFFSTAGE_MARGIN_M, DynamicSet, build_dynamic, hand_points, holding_words,  # noqa: F401
                       object_kind, object_word)
 from .props import hand_local  # noqa: F401

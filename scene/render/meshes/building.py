@@ -7,8 +7,12 @@ import numpy as np
 
 from ...geometry.layout import Layout
 from ..palette import COLOURS as C
-from ..shapes import (Batch, Mesh, box, box_between, extrude, frustum, rod, shade,
+from ..shapes import (Batch, Mesh, box, box_between, extrude, frustum, merge, rod, shade,
                      box_top, wall_yz, yz_to_world)
+
+
+#: the spacing (尺) of the rows of round tiles down the roof's slopes
+TILE_ROW_CHI = 1.4
 
 
 def hall(b: Batch, lay: Layout, roof_s: Batch, roof_n: Batch) -> None:
@@ -104,7 +108,8 @@ def _roof(b: Batch, lay: Layout, roof_s: Batch, roof_n: Batch) -> None:
         b.add(pid, box((2 * rx + 1.0, 2 * r, 2 * r), (0, y, z - r - 0.05)), C["timber"])
     # tie beams (梁) from front to back over the 楹 and the 序, carrying the purlins
     for x in (-h.ying_x, h.ying_x, -h.xu_x, h.xu_x):
-        b.add("hall.beam", box((1.2, d + 0.6, 1.4), (x, d / 2, h.z_mei - 0.8)), C["timber"])
+        # between the two 楣 only: at that height the beam's ends would pierce the slopes further out
+        b.add("hall.beam", box((1.2, d - 2 * h.y_mei + 1.6, 1.4), (x, d / 2, h.z_mei - 0.8)), C["timber"])
         b.add("hall.beam", box((1.0, 1.0, h.z_dong - h.z_mei), (x, h.y_dong, (h.z_dong + h.z_mei) / 2 - 0.8)),
               C["timber"])
     # rafters (椽) on the south slope: seen when the tiles are cut away
@@ -129,6 +134,25 @@ def _roof(b: Batch, lay: Layout, roof_s: Batch, roof_n: Batch) -> None:
     mirror = np.diag([1.0, -1.0, 1.0])
     pts = back.points @ mirror + (0, d, 0)
     roof_n.add("hall.roof.north", Mesh(pts, back.normals @ mirror, back.tris[:, ::-1]), C["roof"])
+    # the rows of round cover tiles (筒瓦) down each slope, half sunk in the tiled surface: the ridges that
+    # make a slab read as a tiled roof (assumed: a row every 1.4 尺, as the tiles of excavated 周 halls)
+    nrm = np.array([-(h.z_dong - h.z_eave), h.y_dong], float)
+    nrm = nrm / np.linalg.norm(nrm) * th
+    if nrm[1] < 0:
+        nrm = -nrm
+    y0, z0 = -ov + nrm[0], h.z_eave - s * ov + 0.3 + nrm[1]
+    y1, z1 = h.y_dong - 0.8 + nrm[0], h.z_dong - 0.8 * s + 0.3 + nrm[1]
+    rows = np.arange(-rx + 0.7, rx, TILE_ROW_CHI)
+    south = merge([rod((x, y0, z0), (x, y1, z1), 0.34, 5) for x in rows])
+    roof_s.add("hall.roof.tiles", south, C["roof_tile"])
+    roof_n.add("hall.roof.tiles", Mesh(south.points @ mirror + (0, d, 0), south.normals @ mirror, south.tris[:, ::-1]),
+               C["roof_tile"])
+    # the eaves' end tiles (瓦當): a row of discs along each eave, where the rows end
+    for sign, target in ((1, roof_s), (-1, roof_n)):
+        ends = merge([rod((x, y0 + 0.05, z0), (x, y0 - 0.25, z0 - 0.25 * s), 0.42, 6) for x in rows])
+        if sign < 0:
+            ends = Mesh(ends.points @ mirror + (0, d, 0), ends.normals @ mirror, ends.tris[:, ::-1])
+        target.add("hall.roof.eave_tiles", ends, C["roof_ridge"])
     ridge_z = h.z_dong + th + 0.3
     roof_n.add("hall.roof.ridge", box((2 * rx + 2.0, 2.2, 1.8), (0, h.y_dong, ridge_z + 0.4)), C["roof_ridge"])
     # gable boards at the 榮 (屋翼)

@@ -84,8 +84,33 @@ def build_dynamic(rite, pose, *, velocity: dict[str, np.ndarray] | None = None) 
     def colour_of(z):
         return C["shadow_tang"] if z > 0.1 else C["shadow_ground"]
     skip = [n for n in main.names if n.startswith("target.")]
-    shadows = main.shadow(SUN_DIR, colour_of, skip=skip, floor_of=floor_of)
+    shadows = _in_the_sun(main.shadow(SUN_DIR, colour_of, skip=skip, floor_of=floor_of), lay)
     return DynamicSet(main, shadows, anchors)
+
+
+def _in_the_sun(shadows: Batch, lay: Layout) -> Batch:
+    """Keep the planar shadows where the sun reaches the floor (none under the roof or in the walls' shade,
+    which the static bake darkens already), coloured as that floor without the sun — the colour of the
+    static layer's shadows."""
+    from .bake import unsunned
+    from .static import static_set
+    st = static_set(lay.reading)
+    fl_m = lay.hall.height * lay.reading.chi_m
+    ground, tang = unsunned(C["court"]), unsunned(C["tang_floor"])
+    out = Batch()
+    if not len(shadows):
+        return out
+    lit_all = st.sunlit(shadows.arrays()["points"], soft=False) > 0.5   # one look-up for every piece
+    o = 0
+    for pid, p, n, t, _ in shadows.chunks():
+        lit = lit_all[o:o + len(p)]
+        o += len(p)
+        keep = lit[t].any(axis=1)
+        if not keep.any():
+            continue
+        col = np.tile(np.array(tang if p[:, 2].mean() > fl_m * 0.5 else ground, np.uint8), (len(p), 1))
+        out.add_arrays(pid, p, n, t[keep], col)
+    return out
 
 
 def _on_tang(lay: Layout, pts: np.ndarray) -> bool:

@@ -119,10 +119,22 @@ def flag(state: str, held: bool, chi: float, heading: float) -> tuple[Mesh, Any]
     side = np.cross(axis, (1.0, 0.0, 0.0)) if abs(axis[0]) < 0.9 else np.cross(axis, (0.0, 1.0, 0.0))
     side /= np.linalg.norm(side)
     pole = rod(p0, p1, 0.18, 6)
-    cover = rod(p1, p2, 0.32, 8)
-    tassel = merge([rod(p2, p2 - axis * 2.2 + side * 0.9, 0.14, 4), rod(p2, p2 - axis * 2.4 - side * 0.9, 0.14, 4)])
+    # the 杠's upper two 尋 in the 鴻脰 sheath; the 翿 of white and red feathers mixed (記: 無物，則以白羽與朱羽
+    # 糅) — 士 have no 物 — as bands down the sheath and streamers from its top
+    bands = 8
+    cover_w = merge([rod(p1 + axis * sheath * k / bands, p1 + axis * sheath * (k + 1) / bands, 0.32, 8)
+                     for k in range(0, bands, 2)])
+    cover_r = merge([rod(p1 + axis * sheath * k / bands, p1 + axis * sheath * (k + 1) / bands, 0.34, 8)
+                     for k in range(1, bands, 2)])
+    other = np.cross(axis, side)
+    streams = [(p2 - axis * 0.2 + (side * math.cos(a) + other * math.sin(a)) * 0.3,
+                p2 - axis * 3.2 + (side * math.cos(a) + other * math.sin(a)) * 1.1) for a in np.linspace(0, 2 * math.pi, 6,
+                                                                                                  endpoint=False)]
+    white = merge([rod(a, b_, 0.12, 4) for a, b_ in streams[0::2]])
+    red = merge([rod(a, b_, 0.12, 4) for a, b_ in streams[1::2]])
     rot = heading_rot(heading)
-    meshes = [(pole, C["flag_pole"]), (cover, C["feather"]), (tassel, C["flag_red"])]
+    meshes = [(pole, C["flag_pole"]), (cover_w, C["feather"]), (cover_r, C["flag_red"]), (white, C["feather"]),
+              (red, C["flag_red"])]
     out = merge([m.scaled((s, s, s)).moved(rot) for m, _ in meshes])
     cols = np.vstack([np.tile(np.array(rgb(c), np.uint8), (len(m.points), 1)) for m, c in meshes])
     return out, cols
@@ -174,7 +186,8 @@ def arrow(b: Batch, pid: str, pos, state: str, owner, heading: float, posture: s
     L = 3.0 * chi
     st = state or ""
     n = int(oid.rsplit(".", 1)[-1]) if oid.rsplit(".", 1)[-1].isdigit() else 1
-    if "flight" in st and vel is not None and np.linalg.norm(vel) > 1e-6:
+    flight = "flight" in st and vel is not None and np.linalg.norm(vel) > 1e-6
+    if flight:
         d = vel / np.linalg.norm(vel)
         tip = pos
     elif "侯" in st and "stuck" in st:
@@ -202,7 +215,42 @@ def arrow(b: Batch, pid: str, pos, state: str, owner, heading: float, posture: s
     d /= np.linalg.norm(d)
     tail = tip - d * L
     b.add(pid, rod(tip, tail, 0.009, 4), C["arrow"])
-    b.add(pid + ".fletch", rod(tail + d * 0.02, tail + d * 0.16, 0.022, 3), C["fletch"])
+    b.add(pid + ".fletch", fletching(tail, d, flight), C["fletch"])
+
+
+def _min_rot_x(d: np.ndarray) -> np.ndarray:
+    """+x turned by the shortest rotation taking +y to d (how the player turns an arrow along its velocity)."""
+    a = np.array([0.0, 1.0, 0.0])
+    v, c = np.cross(a, d), float(a @ d)
+    if c < -0.999999:
+        return np.array([-1.0, 0.0, 0.0])
+    k = np.array([[0, -v[2], v[1]], [v[2], 0, -v[0]], [-v[1], v[0], 0]])
+    return (np.eye(3) + k + k @ k / (1 + c)) @ np.array([1.0, 0.0, 0.0])
+
+
+def fletching(tail: np.ndarray, d: np.ndarray, flight: bool = False) -> Mesh:
+    """Three feather vanes (羽) at 120° round the shaft behind the nock end, each a two-sided tapered quad:
+    a shaft with feathers reads as an arrow where a plain stick does not.  Their roll follows how the pack's
+    variant is turned: about the vertical (held, set down) or by the shortest turn from +y (in flight)."""
+    d = np.asarray(d, float)
+    if flight:
+        u = _min_rot_x(d)
+    else:
+        # about the vertical only (so a variant turned with its holder matches); straight up: any side
+        u = np.cross(d, (0.0, 0.0, 1.0) if abs(d[2]) < 0.9999 else (1.0, 0.0, 0.0))
+    u /= np.linalg.norm(u)
+    v = np.cross(d, u)
+    a0, a1 = tail + d * 0.02, tail + d * 0.17
+    ang = 2 * math.pi * np.arange(3) / 3
+    out = np.cos(ang)[:, None] * u + np.sin(ang)[:, None] * v          # the vanes' directions (3, 3)
+    side = np.cos(ang)[:, None] * v - np.sin(ang)[:, None] * u         # d × out
+    quad = np.stack([a0 + out * 0.008, a1 + out * 0.008, a1 + out * 0.016, a0 + out * 0.036], axis=1)   # (3, 4, 3)
+    pts = np.concatenate([quad, quad], axis=0).reshape(-1, 3)          # each vane twice: two sides
+    nrm = np.repeat(np.concatenate([side, -side]), 4, axis=0)
+    base = 4 * np.arange(6)[:, None, None]
+    one = np.array([[0, 1, 2], [0, 2, 3]])
+    tris = np.concatenate([(one + base[:3]).reshape(-1, 3), (one[:, ::-1] + base[3:]).reshape(-1, 3)])
+    return Mesh(pts, nrm, tris.astype(np.int64))
 
 
 def counters(b: Batch, pid: str, pos, state: str, chi: float, upright: bool) -> None:

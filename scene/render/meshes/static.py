@@ -37,6 +37,8 @@ class StaticSet:
     shadows: Batch
     scale: float                            # metres per 尺
     bounds_m: tuple[float, float, float, float] = (0, 0, 0, 0)   # court x0 x1 y0 y1
+    _baked: dict | None = None
+    _sun: object = None
 
     def batches(self) -> dict[str, Batch]:
         """Layers, all in 尺 (scale by ``scale``): ``main``, ``shadows``, ``roof_south``, ``roof_north``.
@@ -45,6 +47,34 @@ class StaticSet:
         ``cutaway`` hides the slope between the camera and the 堂 (both, seen from above); ``none`` neither."""
         return {"main": self.main, "shadows": self.shadows, "roof_south": self.roof_south,
                 "roof_north": self.roof_north}
+
+    def baked(self) -> dict:
+        """The layers subdivided and lit, with occlusion and the sun's shadows baked in (:mod:`.bake`):
+        what the pack ships and the stills draw unlit.  Cached in memory and on disk."""
+        if self._baked is None:
+            from .bake import baked
+            self._baked = baked(self.batches(), self.scale)
+        return self._baked
+
+    def sunlit(self, points_m: np.ndarray, soft: bool = True) -> np.ndarray:
+        """Share (0–1) of the sun each point (metres) gets past the building and the walls (:func:`.bake.sun_map`);
+        ``soft``: over a 3×3 neighbourhood of the map, else its one pixel."""
+        if self._sun is None:
+            from .bake import sun_map
+            self._sun = sun_map(self.batches())
+        p = np.asarray(points_m, float) / self.scale
+        return self._sun.lit(p + (0.0, 0.0, 0.3), bias=0.5, filt=1 if soft else 0)
+
+    def sunlit_floors(self) -> list[list[float]]:
+        """The part of the 堂 floor the sun reaches, (x0, x1, y0, y1, z) in metres: its front strip, out from
+        under the eaves (scanned along the axis)."""
+        h = self.layout.hall
+        ys = np.arange(0.0, h.house_depth, 0.25)
+        pts = np.column_stack([np.zeros_like(ys), ys, np.full_like(ys, h.height)]) * self.scale
+        lit = self.sunlit(pts) > 0.5
+        y1 = float(ys[np.argmin(lit)]) if not lit.all() else h.house_depth
+        s = self.scale
+        return [[-h.platform_x * s, h.platform_x * s, 0.0, y1 * s, h.height * s]]
 
     def part_ids(self) -> list[str]:
         ids: list[str] = []
@@ -81,7 +111,7 @@ def static_set(reading_key) -> StaticSet:
         return C["shadow_tang"] if z > 0.5 else C["shadow_ground"]
     floor = _floor_of(lay)
     skip = [n for n in both.names if n.startswith(("ground.", "hall.court", "range.houdao", "tang.wu", "hall.tang"))
-            or n.endswith(("rafters",))]
+            or n.endswith(("rafters",)) or n in ("hall.roof.tiles", "hall.roof.eave_tiles")]   # the slab casts theirs
     sh = both.shadow(SUN_DIR, colour_of, skip=skip, floor_of=lambda pid, p: floor(pid, p) + (zs if floor(pid, p) == 0 else 0.05))
     # the platform itself casts onto the ground
     plat = Batch()

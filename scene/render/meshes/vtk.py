@@ -7,7 +7,7 @@ import numpy as np
 from ..shapes import Batch
 
 
-def to_vtk(batch: Batch, scale: float = 1.0):
+def to_vtk(batch: Batch, scale: float = 1.0, normals: bool = True):
     """One vtkPolyData for a batch: point normals, point colours ``rgb``, cell ``part`` ids and the
     ids themselves in the field data ``part_ids`` (built straight from the arrays: no per-cell Python)."""
     from vtkmodules.util.numpy_support import numpy_to_vtk, numpy_to_vtkIdTypeArray
@@ -26,9 +26,10 @@ def to_vtk(batch: Batch, scale: float = 1.0):
     cells = vtkCellArray()
     cells.SetData(offsets, conn)
     poly.SetPolys(cells)
-    nrm = numpy_to_vtk(np.ascontiguousarray(a["normals"], dtype=np.float32), deep=True)
-    nrm.SetName("Normals")
-    poly.GetPointData().SetNormals(nrm)
+    if normals:               # (baked layers are drawn unlit: without them the mapper sends less per vertex)
+        nrm = numpy_to_vtk(np.ascontiguousarray(a["normals"], dtype=np.float32), deep=True)
+        nrm.SetName("Normals")
+        poly.GetPointData().SetNormals(nrm)
     col = numpy_to_vtk(np.ascontiguousarray(a["rgb"], dtype=np.uint8), deep=True)
     col.SetName("rgb")
     poly.GetPointData().AddArray(col)

@@ -6,7 +6,8 @@ triangle comes from :mod:`scene.render.meshes` / :mod:`scene.render.figures` —
 layers as they are, the figures per posture in their own frame, every movable
 object as a set of *variants* in its own frame — and every track from the
 compiled :class:`~scene.timeline.Rite`, so the player only places, shows and
-hides.  Colours are lit here (the still renderer's lights, baked per vertex).
+hides.  Colours are lit here (the still renderer's lights, baked per vertex; the static layers with
+occlusion and the sun's shadows too, :mod:`scene.render.meshes.bake`).
 
 Pure numpy: no VTK, no GL.  Modules: ``buffer`` (the binary buffer, tracks, baked light), ``cast``,
 ``objects``, ``texts`` (words, cameras, places), ``sounds`` (the cues the page sounds), ``font`` (the CJK subset), ``site`` (the static edition);
@@ -56,7 +57,8 @@ def build_pack(reading=None, seed: int | None = None, *, rite=None) -> tuple[dic
     lay = rite.layout
     static = meshes.build_static(r)
     bn = Bin()
-    layers = {name: batch_geometry(bn, b, static.scale) for name, b in static.batches().items()}
+    # the static layers with occlusion and the sun's shadows baked in (meshes.bake), as the stills draw them
+    layers = {name: batch_geometry(bn, b, static.scale, baked=True) for name, b in static.baked().items()}
     manifest: dict[str, Any] = {
         "format": FORMAT,
         "key": pack_key(r, seed),
@@ -79,6 +81,10 @@ def build_pack(reading=None, seed: int | None = None, *, rite=None) -> tuple[dic
     manifest["places"] = place_rows(lay)
     manifest["place_labels"] = place_label_rows(lay)
     manifest["dims"] = dim_rows(lay)
+    manifest["contact"] = meshes.contact.pack_block(lay)
+    from ...render.palette import SUN_DIR
+    manifest["sun"] = {"dir": [float(v) for v in SUN_DIR],
+                       "lit_floors": [[rounded(v, 4) for v in r] for r in static.sunlit_floors()]}
     manifest["director"] = director_block(bn, rite)
     from ..lessons import lesson_block
     manifest["lessons"] = lesson_block(rite)

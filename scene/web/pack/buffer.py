@@ -61,19 +61,21 @@ class Bin:
         return b"".join(self.parts)
 
 
-def mesh_accessors(bn: Bin, points, normals, tris, rgb, part, names, scale: float = 1.0) -> dict[str, Any]:
-    """A Geo: positions (metres), lit colours, triangles, per-triangle part index, the part names."""
+def mesh_accessors(bn: Bin, points, normals, tris, rgb, part, names, scale: float = 1.0,
+                   baked: bool = False) -> dict[str, Any]:
+    """A Geo: positions (metres), lit colours (``baked``: the colours are lit already), triangles,
+    per-triangle part index, the part names."""
     pts = np.asarray(points, dtype=np.float64) * scale
     return {"position": bn.add(pts.astype(np.float32), "f32", 3),
-            "colour": bn.add(light(rgb, normals), "u8", 3),
+            "colour": bn.add(np.asarray(rgb, np.uint8) if baked else light(rgb, normals), "u8", 3),
             "index": bn.add(np.asarray(tris, dtype=np.uint32), "u32", 3),
             "part": bn.add(np.asarray(part, dtype=np.uint16), "u16", 1),
             "parts": list(names)}
 
 
-def batch_geometry(bn: Bin, batch, scale: float = 1.0) -> dict[str, Any]:
+def batch_geometry(bn: Bin, batch, scale: float = 1.0, baked: bool = False) -> dict[str, Any]:
     a = batch.arrays()
-    return mesh_accessors(bn, a["points"], a["normals"], a["tris"], a["rgb"], a["part"], batch.names, scale)
+    return mesh_accessors(bn, a["points"], a["normals"], a["tris"], a["rgb"], a["part"], batch.names, scale, baked)
 
 
 def times_f32(t: np.ndarray) -> np.ndarray:
