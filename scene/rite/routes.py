@@ -112,6 +112,9 @@ class Site:
         # the walkable ground: inside the walls of the 庭, and out through the 門 to 門外
         self.court = Box("庭", -self.court_half_width + 1, self.gate_y - 30, self.court_half_width - 1, h.house_depth + 20)
 
+    def __getstate__(self) -> dict:
+        return {k: v for k, v in self.__dict__.items() if k != "_plans"}   # the memo stays out of the cache
+
     # --- surfaces -----------------------------------------------------------
     def on_tang(self, x: float, y: float) -> bool:
         p = self.platform
