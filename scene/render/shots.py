@@ -98,12 +98,26 @@ class _World:
         return bool(_hidden_all(self, np.asarray(pos, float)[None], np.asarray(pts, float))[0])
 
 
+def _cross(a: np.ndarray, b) -> np.ndarray:
+    """``np.cross`` of two 3-vectors, the same products and differences, without its per-call cost."""
+    (a0, a1, a2), (b0, b1, b2) = np.asarray(a, float).tolist(), np.asarray(b, float).tolist()
+    return np.array([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0])
+
+
+_last_basis: list = [None, None]      # (pos, foc) bytes → basis: a held shot is asked about again and again
+
+
 def _basis(pos, foc):
+    key = np.asarray(pos, float).tobytes() + np.asarray(foc, float).tobytes()
+    if _last_basis[0] == key:
+        return tuple(x.copy() for x in _last_basis[1])
     fwd = np.asarray(foc, float) - pos
     fwd /= np.linalg.norm(fwd)
-    right = np.cross(fwd, (0.0, 0.0, 1.0))
+    right = _cross(fwd, (0.0, 0.0, 1.0))
     right /= max(np.linalg.norm(right), 1e-9)
-    return fwd, right, np.cross(right, fwd)
+    out = fwd, right, _cross(right, fwd)
+    _last_basis[:] = key, tuple(x.copy() for x in out)
+    return out
 
 
 def project(v: np.ndarray, pts: np.ndarray, aspect: float = ASPECT) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -139,22 +153,47 @@ def _candidates() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 _CAND = _candidates()
 
 
+class _Rig:
+    """The candidate cameras' directions and frames, made once (they do not depend on the shot); each
+    as columns (C, 1) per axis, so that a fit works on (C, P) planes instead of (C, P, 3) stacks."""
+
+    def __init__(self, b: np.ndarray, e: np.ndarray, a: np.ndarray, margin: float) -> None:
+        br, er = np.radians(b), np.radians(e)
+        self.d = np.column_stack([np.sin(br) * np.cos(er), np.cos(br) * np.cos(er), np.sin(er)])
+        fwd = -self.d
+        right = np.cross(fwd, (0.0, 0.0, 1.0))
+        right /= np.linalg.norm(right, axis=1, keepdims=True)
+        up = np.cross(right, fwd)
+        tv = np.tan(np.radians(a) / 2) * margin
+        self.right, self.up = right, up
+        self.tv, self.th = tv[:, None], (tv * ASPECT)[:, None]
+        self.cols = [[m[:, k:k + 1] for k in range(3)] for m in (right, up, fwd)]
+
+
+_RIGS: dict = {}
+
+
+def _rig(b: np.ndarray, e: np.ndarray, a: np.ndarray, margin: float) -> _Rig:
+    key = (b.tobytes(), e.tobytes(), a.tobytes(), margin)
+    if key not in _RIGS:
+        _RIGS[key] = _Rig(b, e, a, margin)
+    return _RIGS[key]
+
+
 def _fit_all(pts: np.ndarray, b: np.ndarray, e: np.ndarray, a: np.ndarray, margin: float = MARGIN):
-    """``views._fit`` for many directions and view angles at once: positions and focal points (C, 3)."""
-    br, er = np.radians(b), np.radians(e)
-    d = np.column_stack([np.sin(br) * np.cos(er), np.cos(br) * np.cos(er), np.sin(er)])
-    fwd = -d
-    right = np.cross(fwd, (0.0, 0.0, 1.0))
-    right /= np.linalg.norm(right, axis=1, keepdims=True)
-    up = np.cross(right, fwd)
-    tv = np.tan(np.radians(a) / 2) * margin
-    th = tv * ASPECT
-    focal = np.repeat(((pts.min(0) + pts.max(0)) / 2)[None], len(b), 0)
+    """``views._fit`` for many directions and view angles at once: positions and focal points (C, 3).
+
+    Arithmetic as ``np.einsum('cpk,ck->cp', pts - focal, axis)`` does it (the products of x and z summed
+    first, then y's), written out per axis: the same numbers, without the (C, P, 3) stacks."""
+    rig = _rig(b, e, a, margin)
+    P = [pts[None, :, k] for k in range(3)]                    # (1, P) each
+    f0 = (pts.min(0) + pts.max(0)) / 2
+    focal = [np.full((len(b), 1), f0[k]) for k in range(3)]   # (C, 1) each
 
     def solve(focal):
-        rel = pts[None] - focal[:, None]
-        x, y, z = (np.einsum("cpk,ck->cp", rel, v) for v in (right, up, fwd))
-        need = np.maximum(np.abs(x) / th[:, None] - z, np.abs(y) / tv[:, None] - z)
+        rel = [P[k] - focal[k] for k in range(3)]
+        x, y, z = ((rel[0] * v[0] + rel[2] * v[2]) + rel[1] * v[1] for v in rig.cols)
+        need = np.maximum(np.abs(x) / rig.th - z, np.abs(y) / rig.tv - z)
         return x, y, z, need.max(1)
     x, y, z, dist = solve(focal)
     for _ in range(3):
@@ -162,9 +201,11 @@ def _fit_all(pts: np.ndarray, b: np.ndarray, e: np.ndarray, a: np.ndarray, margi
         sx, sy = x / D, y / D
         cx = (sx.max(1) + sx.min(1)) / 2
         cy = (sy.max(1) + sy.min(1)) / 2
-        focal = focal + right * (cx * dist)[:, None] + up * (cy * dist)[:, None]
+        mx, my = (cx * dist)[:, None], (cy * dist)[:, None]
+        focal = [(focal[k] + rig.cols[0][k] * mx) + rig.cols[1][k] * my for k in range(3)]
         x, y, z, dist = solve(focal)
-    return focal + d * dist[:, None], focal
+    focal = np.hstack(focal)
+    return focal + rig.d * dist[:, None], focal
 
 
 def _allowed(world: _World, pos: np.ndarray, outside: bool = False, hall_ok: bool = True) -> np.ndarray:
