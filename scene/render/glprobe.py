@@ -91,6 +91,15 @@ def start() -> None:
         _started = Probe()
 
 
+def stop() -> None:
+    """Kill a probe still running (a start that fails on its arguments does not leave it behind)."""
+    global _started
+    if _started is not None:
+        _started.proc.kill()
+        _started.proc.wait()
+        _started = None
+
+
 def ensure() -> str:
     """Wait for the probe (starting it if needed); raise :class:`GLUnavailable` if rendering would crash."""
     global _ok, _started

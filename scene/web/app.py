@@ -100,14 +100,20 @@ class Service:
         self._builder = None
         self.built: set[str] = set(readings_mod.PRESETS)     # readings a presenter may send followers to
         store.clean_tmp()
-        # the font subset (pure-Python fontTools: a thread would share the GIL) in its own process while
-        # this one compiles the rite and builds the pack
-        import multiprocessing
-        ctx = multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
-        with concurrent.futures.ProcessPoolExecutor(1, mp_context=ctx) as ex:
-            font = ex.submit(store.font_dir)
-            first = store.pack_dir(reading)
-            self.font_dir, files = font.result()
+        fonts = store.existing_font()
+        if store.existing(reading) is None or fonts is None:
+            # Cold, three things take seconds: the rite's compilation, the director's track (most of the
+            # pack) and the font subset (pure-Python fontTools: a thread would share the GIL). Two worker
+            # processes (forked now, while this one is small) take the font and, once the rite is compiled
+            # here, the director's track, while this process builds the rest of the pack.
+            import multiprocessing
+            ctx = multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
+            with concurrent.futures.ProcessPoolExecutor(2, mp_context=ctx) as ex:
+                font = ex.submit(store.font_dir) if fonts is None else None
+                store.pack_dir(reading, director=lambda rite: ex.submit(_director_track, rite).result)
+                fonts = font.result() if font is not None else fonts
+        first = store.pack_dir(reading)                                     # verified, and kept by this process
+        self.font_dir, files = fonts
         store.ready(self.font_dir.name, lambda tmp: None, ("cjk.otf",))   # verified, and kept by this process
         self.packs_root = first.parent
         self.default_url = self._url(first)
@@ -261,6 +267,12 @@ class Service:
         return await role_sheet(self.jobs, CLIENT.get(), query, actor, self._served)
 
 
+def _director_track(rite):
+    """The director's track of a compiled rite (in a worker process)."""
+    from ..render.shots import build_track
+    return build_track(rite)
+
+
 def _reading_of(query):
     """A tab's reading query (a string or nothing), or ReadingError (one line)."""
     if not isinstance(query, (str, type(None))):
@@ -361,6 +373,16 @@ def build(server, service: Service) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from ..render import glprobe
+    glprobe.configure()
+    glprobe.start()                    # the GL probe (a child process, ~1 s) runs while trame is imported
+    try:
+        return _main(argv)
+    finally:
+        glprobe.stop()                 # only a start that failed leaves one running
+
+
+def _main(argv: list[str] | None) -> int:
     from trame.app import get_server
     from . import guard
     server = get_server("xiangsheli", client_type="vue3")
