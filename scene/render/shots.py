@@ -223,40 +223,42 @@ def _allowed(world: _World, pos: np.ndarray, outside: bool = False, hall_ok: boo
 
 
 def _hidden_all(world: _World, pos: np.ndarray, pts: np.ndarray) -> np.ndarray:
-    """``_World.hidden`` for many camera positions (C, 3) at once."""
+    """``_World.hidden`` for many camera positions (C, 3) at once (on (C, P) planes, one per axis)."""
     out = np.zeros(len(pos), dtype=bool)
-    d = pts[None, :, :2] - pos[:, None, :2]                    # (C, P, 2)
-    dd = np.maximum((d * d).sum(-1), 1e-9)
+    cx, cy, cz = (pos[:, k:k + 1] for k in range(3))                    # (C, 1)
+    d0, d1, dz = (pts[None, :, k] - pos[:, k:k + 1] for k in range(3))  # (C, P): camera → point
+    dd = np.maximum(d0 * d0 + d1 * d1, 1e-9)
     for px, py in world.pillars:
-        c = np.array([px, py])[None] - pos[:, :2]                # (C, 2)
-        s = np.einsum("cpk,ck->cp", d, c) / dd
-        near = np.hypot(pos[:, None, 0] + s * d[..., 0] - px, pos[:, None, 1] + s * d[..., 1] - py)
-        z = pos[:, None, 2] + s * (pts[None, :, 2] - pos[:, None, 2])
+        s = (d0 * (px - cx) + d1 * (py - cy)) / dd
+        near = np.hypot(cx + s * d0 - px, cy + s * d1 - py)
+        z = cz + s * dz
         out |= np.any((s > 0.02) & (s < 0.98) & (near < world.pillar_r) & (z < world.pillar_top), axis=1)
     # the 序 (the side walls of the 堂, x = ±xu, from the front to the back): no looking through them
     for wx in (-world.xu, world.xu):
-        dx = pts[None, :, 0] - pos[:, None, 0]
         with np.errstate(divide="ignore", invalid="ignore"):
-            s = (wx - pos[:, None, 0]) / dx
-        y = pos[:, None, 1] + s * (pts[None, :, 1] - pos[:, None, 1])
-        z = pos[:, None, 2] + s * (pts[None, :, 2] - pos[:, None, 2])
+            s = (wx - cx) / d0
+        y = cy + s * d1
+        z = cz + s * dz
         out |= np.any((s > 0.0) & (s < 1.0) & (y > 0.2) & (y < world.hall_y) & (z < world.eave + 1.0), axis=1)
     return out
 
 
 def _heights_all(pos: np.ndarray, foc: np.ndarray, a: np.ndarray, feet: np.ndarray) -> np.ndarray:
-    """The smallest figure height (of the frame) for each candidate camera."""
+    """The smallest figure height (of the frame) for each candidate camera (sums in einsum's order, as
+    :func:`_fit_all`)."""
     fwd = foc - pos
     fwd /= np.linalg.norm(fwd, axis=1, keepdims=True)
     right = np.cross(fwd, (0.0, 0.0, 1.0))
     right /= np.maximum(np.linalg.norm(right, axis=1, keepdims=True), 1e-9)
     up = np.cross(right, fwd)
     tv = np.tan(np.radians(a) / 2)[:, None]
+    f, u = [fwd[:, k:k + 1] for k in range(3)], [up[:, k:k + 1] for k in range(3)]
     out = []
     for dz in (0.0, FIGURE_M):
-        rel = (feet + (0.0, 0.0, dz))[None] - pos[:, None]
-        depth = np.maximum(np.einsum("cpk,ck->cp", rel, fwd), 1e-6)
-        out.append(np.einsum("cpk,ck->cp", rel, up) / (depth * tv))
+        top = feet + (0.0, 0.0, dz)
+        rel = [top[None, :, k] - pos[:, k:k + 1] for k in range(3)]
+        depth = np.maximum((rel[0] * f[0] + rel[2] * f[2]) + rel[1] * f[1], 1e-6)
+        out.append(((rel[0] * u[0] + rel[2] * u[2]) + rel[1] * u[1]) / (depth * tv))
     return (np.abs(out[1] - out[0]) / 2).min(1)
 
 
