@@ -100,8 +100,10 @@ class Service:
         self._builder = None
         self.built: set[str] = set(readings_mod.PRESETS)     # readings a presenter may send followers to
         store.clean_tmp()
-        fonts = store.existing_font()
-        if store.existing(reading) is None or fonts is None:
+        # warm: the pack is there (its key is a hash of the sources: cheap) and so is the font (its key is
+        # remembered); cold, even the font's key is left to the worker (it reads and converts every source)
+        fonts = store.existing_font() if store.existing(reading) is not None else None
+        if fonts is None:
             # Cold, three things take seconds: the rite's compilation, the director's track (most of the
             # pack) and the font subset (pure-Python fontTools: a thread would share the GIL). Two worker
             # processes (forked now, while this one is small) take the font and, once the rite is compiled
@@ -109,9 +111,9 @@ class Service:
             import multiprocessing
             ctx = multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
             with concurrent.futures.ProcessPoolExecutor(2, mp_context=ctx) as ex:
-                font = ex.submit(store.font_dir) if fonts is None else None
+                font = ex.submit(store.font_dir)
                 store.pack_dir(reading, director=lambda rite: ex.submit(_director_track, rite).result)
-                fonts = font.result() if font is not None else fonts
+                fonts = font.result()
         first = store.pack_dir(reading)                                     # verified, and kept by this process
         self.font_dir, files = fonts
         store.ready(self.font_dir.name, lambda tmp: None, ("cjk.otf",))   # verified, and kept by this process

@@ -1,0 +1,95 @@
+"""A fast start (issue 11, item 7) changes nothing the app serves: the pack built with the director's
+track in a worker process is the pack, byte for byte; the font subset's key remembered beside the cache is
+the key; a warm start makes no worker process; a start that fails on its arguments leaves no GL probe.
+(The times themselves are measured by bench/bench_start.py, not here.)"""
+from __future__ import annotations
+
+import concurrent.futures
+import hashlib
+import multiprocessing
+import os
+
+import pytest
+
+from scene.web.pack import store
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("XIANGSHELI_CACHE", str(tmp_path))
+    monkeypatch.setattr(store, "_handed", set())
+    monkeypatch.setattr(store, "_verified", set())
+    return tmp_path
+
+
+def test_the_font_key_is_the_hash_of_its_characters_and_is_remembered(cache, monkeypatch, tmp_path):
+    from scene.web.pack import font
+    extra = tmp_path / "extra.toml"
+    extra.write_text('name = "鄉射"\n', encoding="utf-8")
+    sources = font.font_sources()
+    monkeypatch.setattr(font, "font_sources", lambda: [*sources, extra])
+    real = font.font_chars
+    calls = []
+
+    def chars(extra_chars=""):
+        calls.append(1)
+        return real(extra_chars)
+    monkeypatch.setattr(font, "font_chars", chars)
+    key = store.font_key()
+    assert key == hashlib.sha256(real().encode()).hexdigest()[:12] and len(calls) == 1
+    assert store.font_key() == key and len(calls) == 1           # unchanged sources: none is read
+    extra.write_text('name = "鄉射禮"\n', encoding="utf-8")      # a source changes (size and mtime)
+    assert store.font_key() == key and len(calls) == 2           # read again; 禮 is in the seeds already
+    (cache / "webfont-key.json").write_text("{not json", encoding="utf-8")
+    assert store.font_key() == key and len(calls) == 3           # a damaged memo is recomputed
+
+
+def test_a_warm_start_makes_no_worker_process(cache, monkeypatch, tmp_path):
+    from scene.web import app, pack as webpack
+
+    def build(reading=None, seed=None, **kw):
+        return {"format": webpack.FORMAT, "key": "k"}, bytes(64)
+
+    def write_font(out, extra=""):
+        out.write_bytes(b"font")
+        return [out]
+    monkeypatch.setattr(webpack, "build_pack", build)
+    monkeypatch.setattr(webpack, "write_font", write_font)
+    store.pack_dir("zheng")
+    store.font_dir()
+
+    class NoPool:
+        def __init__(self, *a, **k):
+            raise AssertionError("a warm start made worker processes")
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", NoPool)
+    s = app.Service(tmp_path / "out", store.normalise("zheng"), "key1")
+    assert s.default_url.startswith("xslpack/pack-zheng-") and s.font_urls == ["xslfont/cjk.otf"]
+
+
+def test_the_pack_with_the_director_in_a_worker_is_the_same_pack(cache):
+    from scene.rite.cache import load_rite
+    from scene.web import app, pack as webpack
+    rite = load_rite("zheng")
+    ctx = multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
+    with concurrent.futures.ProcessPoolExecutor(1, mp_context=ctx) as ex:
+        asked = []
+
+        def director(r):
+            asked.append(r)
+            return ex.submit(app._director_track, r).result
+        m1, b1 = webpack.build_pack("zheng", rite=rite, director=director)
+    m0, b0 = webpack.build_pack("zheng", rite=rite)
+    assert asked == [rite]
+    assert b1 == b0 and webpack.dumps(m1) == webpack.dumps(m0)
+
+
+def test_a_start_that_fails_on_its_arguments_leaves_no_gl_probe(monkeypatch):
+    from scene.render import glprobe
+    monkeypatch.setattr(glprobe, "_ok", None)
+    monkeypatch.setattr(glprobe, "_started", None)
+    glprobe.configure()
+    glprobe.start()
+    proc = glprobe._started.proc
+    from scene.web import app
+    assert app.main(["--port", "99999"]) == 2
+    assert proc.poll() is not None and glprobe._started is None
