@@ -1,6 +1,7 @@
 """A fast start (issue 11, item 7) changes nothing the app serves: the pack built with the director's
 track in a worker process is the pack, byte for byte; the font subset's key remembered beside the cache is
-the key; a warm start makes no worker process; a start that fails on its arguments leaves no GL probe.
+the key; a warm start makes no worker process; a start that fails on its arguments leaves no GL probe; a
+GL probe that passed is remembered while nothing it depends on changes, one that failed never is.
 (The times themselves are measured by bench/bench_start.py, not here.)"""
 from __future__ import annotations
 
@@ -83,7 +84,7 @@ def test_the_pack_with_the_director_in_a_worker_is_the_same_pack(cache):
     assert b1 == b0 and webpack.dumps(m1) == webpack.dumps(m0)
 
 
-def test_a_start_that_fails_on_its_arguments_leaves_no_gl_probe(monkeypatch):
+def test_a_start_that_fails_on_its_arguments_leaves_no_gl_probe(cache, monkeypatch):
     from scene.render import glprobe
     monkeypatch.setattr(glprobe, "_ok", None)
     monkeypatch.setattr(glprobe, "_started", None)
@@ -93,3 +94,29 @@ def test_a_start_that_fails_on_its_arguments_leaves_no_gl_probe(monkeypatch):
     from scene.web import app
     assert app.main(["--port", "99999"]) == 2
     assert proc.poll() is not None and glprobe._started is None
+
+
+def test_a_probe_that_passed_is_remembered_and_one_that_failed_never(cache, monkeypatch):
+    from scene.render import glprobe
+    monkeypatch.setattr(glprobe, "_ok", None)
+    monkeypatch.setattr(glprobe, "_started", None)
+    monkeypatch.setattr(glprobe, "_PROBE", "print('vtkEGLRenderWindow')")      # a probe that passes, fast
+    glprobe.configure()
+    assert glprobe.ensure() == "vtkEGLRenderWindow" and len(list(cache.glob("glprobe-ok-*"))) == 1
+    monkeypatch.setattr(glprobe, "_ok", None)
+    glprobe.start()                                        # the same machine: nothing to start
+    assert glprobe._started is None and glprobe.ensure() == "remembered"
+    monkeypatch.setattr(glprobe, "_ok", None)
+    monkeypatch.setenv("MESA_LOADER_DRIVER_OVERRIDE", "zink")   # what the driver depends on changed: probe again
+    glprobe.start()
+    assert glprobe._started is not None and glprobe.ensure() == "vtkEGLRenderWindow"
+    for f in cache.glob("glprobe-ok-*"):
+        f.unlink()
+    monkeypatch.setattr(glprobe, "_ok", None)
+    monkeypatch.setattr(glprobe, "_PROBE", "import sys; sys.exit(3)")           # a probe that fails
+    with pytest.raises(glprobe.GLUnavailable):
+        glprobe.ensure()
+    assert not list(cache.glob("glprobe-ok-*"))
+    monkeypatch.setattr(glprobe, "_ok", None)
+    with pytest.raises(glprobe.GLUnavailable):             # and is asked again, not remembered
+        glprobe.ensure()
