@@ -64,7 +64,8 @@ def test_a_warm_start_makes_no_worker_process(cache, monkeypatch, tmp_path):
             raise AssertionError("a warm start made worker processes")
     monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", NoPool)
     s = app.Service(tmp_path / "out", store.normalise("zheng"), "key1")
-    assert s.default_url.startswith("xslpack/pack-zheng-") and s.font_urls == ["xslfont/cjk.otf"]
+    assert s.ready and s.default_url.startswith("xslpack/pack-zheng-")
+    assert len(s.font_urls) == 1 and s.font_urls[0].startswith("xslpack/webfont-") and s.font_urls[0].endswith("/cjk.otf")
 
 
 def test_the_pack_with_the_director_in_a_worker_is_the_same_pack(cache):
@@ -120,3 +121,44 @@ def test_a_probe_that_passed_is_remembered_and_one_that_failed_never(cache, monk
     monkeypatch.setattr(glprobe, "_ok", None)
     with pytest.raises(glprobe.GLUnavailable):             # and is asked again, not remembered
         glprobe.ensure()
+
+
+def test_a_first_start_answers_the_page_while_the_scene_is_built(tmp_path):
+    """Cold, the address comes first; the page loads and says what it waits for (no spinner), then draws
+    the pack with the director's camera as soon as the server has it."""
+    import subprocess
+    import sys
+    import threading
+    from webtools import READY, chromium, chromium_missing_reason, free_port
+    if chromium_missing_reason():
+        pytest.skip(chromium_missing_reason())
+    port = free_port()
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    proc = subprocess.Popen([sys.executable, "app.py", "--port", str(port)], cwd=root, text=True,
+                            env={**os.environ, "XIANGSHELI_CACHE": str(tmp_path / "cache"), "PYTHONUNBUFFERED": "1"},
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    lines = []
+    try:
+        line = proc.stdout.readline()
+        lines.append(line)
+        assert "building the scene" in line and "open http://" in line, line
+        threading.Thread(target=lambda: lines.extend(proc.stdout), daemon=True).start()
+        with chromium() as b:
+            page = b.new_page()
+            for _ in range(100):
+                try:
+                    page.goto(f"http://127.0.0.1:{port}/")
+                    break
+                except Exception:
+                    page.wait_for_timeout(100)
+            page.wait_for_selector("#xsl-building", timeout=30000)
+            assert "first start" in page.inner_text("#xsl-building")
+            assert page.evaluate("!window.trame.state.get('xsl_default_pack')")
+            page.wait_for_function(READY, timeout=240000, polling=50)
+            assert page.locator("#xsl-building").count() == 0
+            m = page.evaluate("window.__xslPlayer.pack.director && window.__xslPlayer.pack.director.title")
+            assert m == "導演"
+        assert any("scene ready in" in x for x in lines)
+    finally:
+        proc.terminate()
+        proc.wait(10)

@@ -49,7 +49,7 @@ CLIENT_ONLY = (
     "t", "t_label", "duration", "stage_n", "stage_title", "step_phrase", "playing", "speed",
     "view", "labels", "roof", "dims", "lang", "show_notes", "classroom", "message", "busy", "inspect",
     "text", "nav", "marks", "reading_q", "reading_title", "reading_vals", "reading_preset", "ghost",
-    "right_tab", "link_copied", "fps", "ready", "live_role", "live_seen", "nav_open",
+    "right_tab", "link_copied", "fps", "ready", "live_role", "live_seen", "nav_open", "building",
 )
 
 
@@ -100,27 +100,47 @@ class Service:
         self._builder = None
         self.built: set[str] = set(readings_mod.PRESETS)     # readings a presenter may send followers to
         store.clean_tmp()
+        self.reading = reading
+        self.packs_root = store.roots()[0]                 # the pack and font folders, served as xslpack/
+        self.packs_root.mkdir(parents=True, exist_ok=True)
+        self.default_url: str | None = None
+        self.font_urls: list[str] | None = None
         # warm: the pack is there (its key is a hash of the sources: cheap) and so is the font (its key is
-        # remembered); cold, even the font's key is left to the worker (it reads and converts every source)
+        # remembered): ready now. Cold: :meth:`prepare`, while the server already answers pages
         fonts = store.existing_font() if store.existing(reading) is not None else None
-        if fonts is None:
-            # Cold, three things take seconds: the rite's compilation, the director's track (most of the
-            # pack) and the font subset (pure-Python fontTools: a thread would share the GIL). Two worker
-            # processes (forked now, while this one is small) take the font and, once the rite is compiled
-            # here, the director's track, while this process builds the rest of the pack.
-            import multiprocessing
-            ctx = multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
-            with concurrent.futures.ProcessPoolExecutor(2, mp_context=ctx) as ex:
-                font = ex.submit(store.font_dir)
-                store.pack_dir(reading, director=lambda rite: ex.submit(_director_track, rite).result)
-                fonts = font.result()
-        first = store.pack_dir(reading)                                     # verified, and kept by this process
-        self.font_dir, files = fonts
-        store.ready(self.font_dir.name, lambda tmp: None, ("cjk.otf",))   # verified, and kept by this process
-        self.packs_root = first.parent
+        if fonts is not None:
+            self._ready(fonts)
+
+    @property
+    def ready(self) -> bool:
+        return self.default_url is not None
+
+    def prepare(self) -> None:
+        """Build what a cold start lacks (blocking: the app runs it in a thread while pages load).
+
+        Three things take seconds: the rite's compilation, the director's track (most of the pack) and the
+        font subset (pure-Python fontTools: a thread would share the GIL). Two worker processes take the
+        font and, once the rite is compiled here, the director's track, while this process builds the rest
+        of the pack; even the font's key is left to its worker (it reads and converts every source)."""
+        if self.ready:
+            return
+        import multiprocessing
+        store = self.store
+        ctx = multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
+        with concurrent.futures.ProcessPoolExecutor(2, mp_context=ctx) as ex:
+            font = ex.submit(store.font_dir)
+            store.pack_dir(self.reading, director=lambda rite: ex.submit(_director_track, rite).result)
+            fonts = font.result()
+        self._ready(fonts)
+
+    def _ready(self, fonts) -> None:
+        store = self.store
+        first = store.pack_dir(self.reading)                               # verified, and kept by this process
+        font_dir, files = fonts
+        store.ready(font_dir.name, lambda tmp: None, ("cjk.otf",))        # verified, and kept by this process
+        self.built.add(readings_mod.to_query(store.normalise(self.reading)))
+        self.font_urls = [f"{self._url(font_dir)}{f.name}" for f in files]
         self.default_url = self._url(first)
-        self.built.add(readings_mod.to_query(store.normalise(reading)))
-        self.font_urls = [f"xslfont/{f.name}" for f in files]
 
     def _url(self, d: Path) -> str:
         return f"xslpack/{d.relative_to(self.packs_root).as_posix()}/"
@@ -269,6 +289,21 @@ class Service:
         return await role_sheet(self.jobs, CLIENT.get(), query, actor, self._served)
 
 
+async def _prepare(server, service: Service, t0: float) -> None:
+    """:meth:`Service.prepare` in a thread, then the pack and the font to every tab (they wait for them)."""
+    try:
+        await asyncio.get_running_loop().run_in_executor(None, service.prepare)
+    except Exception as exc:            # the default reading cannot be built: one line, and stop
+        print(f"app.py: error: the scene could not be built: "
+              f"{guard_short(str(exc).splitlines()[0] if str(exc) else type(exc).__name__, 200)}",
+              file=sys.stderr, flush=True)
+        os._exit(2)
+    with server.state:
+        server.state.xsl_font_urls = service.font_urls
+        server.state.xsl_default_pack = service.default_url
+    print(f"鄉射禮 app: scene ready in {time.perf_counter() - t0:.1f} s", flush=True)
+
+
 def _director_track(rite):
     """The director's track of a compiled rite (in a worker process)."""
     from ..render.shots import build_track
@@ -346,14 +381,13 @@ def build(server, service: Service) -> None:
         "message": "", "busy": "", "inspect": None, "text": None, "nav": [], "marks": [],
         "reading_q": "zheng", "reading_title": "", "reading_vals": {}, "reading_preset": "zheng",
         "ghost": False, "right_tab": "text", "link_copied": False, "fps": 0,
-        "ready": False, "live_role": "", "live_seen": None, "nav_open": True,
+        "ready": False, "live_role": "", "live_seen": None, "nav_open": True, "building": "",
         # the one shared key: the presenter's last state, pushed to every tab (followers apply it)
         "xsl_live": None,
     })
     state.client_only(*CLIENT_ONLY)
     server.enable_module({
-        "serve": {"xsl": str(WEB), "xslpack": str(service.packs_root), "xslout": str(service.out_dir),
-                  "xslfont": str(service.font_dir)},
+        "serve": {"xsl": str(WEB), "xslpack": str(service.packs_root), "xslout": str(service.out_dir)},
         "module_scripts": ["xsl/app.js"],
         "styles": ["xsl/app.css"],
     })
@@ -421,8 +455,15 @@ def _main(argv: list[str] | None) -> int:
               file=sys.stderr)
         return 2
     url = f"http://{args.host}:{port}/"
-    print(f"鄉射禮 app: scene ready in {time.perf_counter() - t0:.1f} s; open {url}  (Ctrl-C stops)\n"
-          f"  presenter: {url}?present=1&key={key}", flush=True)
+    if service.ready:
+        print(f"鄉射禮 app: scene ready in {time.perf_counter() - t0:.1f} s; open {url}  (Ctrl-C stops)\n"
+              f"  presenter: {url}?present=1&key={key}", flush=True)
+    else:
+        # a first start: pages load (trame, Vuetify, three.js: a second or two) while the scene is built;
+        # they wait for its pack (app.js) and draw as soon as it is there
+        print(f"鄉射禮 app: building the scene (a first start: the rite, its pack, the font); open {url}  "
+              f"(Ctrl-C stops)\n  presenter: {url}?present=1&key={key}", flush=True)
+        server.controller.on_server_ready.add_task(lambda **_: _prepare(server, service, t0))
     os.environ.setdefault("TRAME_DISABLE_V3_WARNING", "1")
     server.start(host=args.host, port=port, timeout=int(args.timeout), open_browser=False,
                  show_connection_info=False)
