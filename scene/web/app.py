@@ -128,10 +128,18 @@ class Service:
         store = self.store
         ctx = multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
         with concurrent.futures.ProcessPoolExecutor(2, mp_context=ctx) as ex:
+            self._pool = ex
             font = ex.submit(store.font_dir)
             store.pack_dir(self.reading, director=lambda rite: ex.submit(_director_track, rite).result)
             fonts = font.result()
+        self._pool = None
         self._ready(fonts)
+
+    def abandon(self) -> None:
+        """Stop the workers of a build still running (the app is stopping: nobody will see it)."""
+        pool = getattr(self, "_pool", None)
+        for proc in list((getattr(pool, "_processes", None) or {}).values()):
+            proc.kill()
 
     def _ready(self, fonts) -> None:
         store = self.store
@@ -289,10 +297,24 @@ class Service:
         return await role_sheet(self.jobs, CLIENT.get(), query, actor, self._served)
 
 
-async def _prepare(server, service: Service, t0: float) -> None:
-    """:meth:`Service.prepare` in a thread, then the pack and the font to every tab (they wait for them)."""
+def _in_background(fn) -> concurrent.futures.Future:
+    """fn() in a daemon thread (an app that stops does not wait for it), as a future."""
+    import threading
+    fut: concurrent.futures.Future = concurrent.futures.Future()
+
+    def run() -> None:
+        try:
+            fut.set_result(fn())
+        except BaseException as exc:        # noqa: BLE001  (handed to whoever waits)
+            fut.set_exception(exc)
+    threading.Thread(target=run, name="xsl-build", daemon=True).start()
+    return fut
+
+
+async def _publish(server, service: Service, building: concurrent.futures.Future, t0: float) -> None:
+    """Once the build is done, the pack and the font to every tab (they wait for them)."""
     try:
-        await asyncio.get_running_loop().run_in_executor(None, service.prepare)
+        await asyncio.wrap_future(building)
     except Exception as exc:            # the default reading cannot be built: one line, and stop
         print(f"app.py: error: the scene could not be built: "
               f"{guard_short(str(exc).splitlines()[0] if str(exc) else type(exc).__name__, 200)}",
@@ -432,6 +454,7 @@ def _main(argv: list[str] | None) -> int:
     server.cli.add_argument("--allow-origin", action="append", default=[],
                             help="another origin whose pages may open the websocket (repeatable; * for any)")
     args, _ = server.cli.parse_known_args(argv)
+    building = None                     # a first start's build, once it runs
     try:
         port = int(args.port)
         check_port(args.host, port)
@@ -446,13 +469,17 @@ def _main(argv: list[str] | None) -> int:
             atexit.register(shutil.rmtree, out_dir, True)
             key = args.presenter_key or live_mod.new_key()
             service = Service(out_dir, reading, key)
+            if not service.ready:       # a first start: the build starts now, not after the probe and the server
+                building = _in_background(service.prepare)
             gl.result()
         build(server, service)
         secret = args.authKey if getattr(args, "authKey", None) not in (None, "", "wslink-secret") else guard.new_secret()
         guard.install(server, secret, args.allow_origin, on_close=service.jobs.cancel)
     except (AppError, readings_mod.ReadingError, ValueError, OSError) as exc:
         print(f"app.py: error: {guard_short(str(exc).splitlines()[0] if str(exc) else type(exc).__name__, 200)}",
-              file=sys.stderr)
+              file=sys.stderr, flush=True)
+        if building is not None and not building.done():    # do not wait for a build nobody will see
+            _abandon(service, out_dir, 2)
         return 2
     url = f"http://{args.host}:{port}/"
     if service.ready:
@@ -463,8 +490,20 @@ def _main(argv: list[str] | None) -> int:
         # they wait for its pack (app.js) and draw as soon as it is there
         print(f"鄉射禮 app: building the scene (a first start: the rite, its pack, the font); open {url}  "
               f"(Ctrl-C stops)\n  presenter: {url}?present=1&key={key}", flush=True)
-        server.controller.on_server_ready.add_task(lambda **_: _prepare(server, service, t0))
+        server.controller.on_server_ready.add_task(lambda **_: _publish(server, service, building, t0))
     os.environ.setdefault("TRAME_DISABLE_V3_WARNING", "1")
     server.start(host=args.host, port=port, timeout=int(args.timeout), open_browser=False,
                  show_connection_info=False)
+    if building is not None and not building.done():        # stopped during a first start's build
+        _abandon(service, out_dir, 0)
     return 0
+
+
+def _abandon(service: Service, out_dir: Path, code: int) -> None:
+    """Exit now, without waiting for the build (its workers killed; its folders are in packs-tmp, which the
+    next start cleans)."""
+    service.abandon()
+    shutil.rmtree(out_dir, True)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
