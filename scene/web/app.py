@@ -104,12 +104,22 @@ class Service:
         self.packs_root = store.roots()[0]                 # the pack and font folders, served as xslpack/
         self.packs_root.mkdir(parents=True, exist_ok=True)
         self.default_url: str | None = None
+        self.font_dir: Path | None = None
         self.font_urls: list[str] | None = None
+        self._fonts: concurrent.futures.Future = concurrent.futures.Future()
         # warm: the pack is there (its key is a hash of the sources: cheap) and so is the font (its key is
         # remembered): ready now. Cold: :meth:`prepare`, while the server already answers pages
         fonts = store.existing_font() if store.existing(reading) is not None else None
         if fonts is not None:
+            self._fonts.set_result(fonts)
             self._ready(fonts)
+
+    def fonts(self) -> Path:
+        """The font folder (waits for a first start's subset: the page's CSS names it, as xslfont/)."""
+        if self.font_dir is None:
+            self.font_dir, files = self._fonts.result()
+            self.font_urls = [f"xslfont/{f.name}" for f in files]
+        return self.font_dir
 
     @property
     def ready(self) -> bool:
@@ -127,11 +137,18 @@ class Service:
         import multiprocessing
         store = self.store
         ctx = multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
-        with concurrent.futures.ProcessPoolExecutor(2, mp_context=ctx) as ex:
-            self._pool = ex
-            font = ex.submit(store.font_dir)
-            store.pack_dir(self.reading, director=lambda rite: ex.submit(_director_track, rite).result)
-            fonts = font.result()
+        try:
+            with concurrent.futures.ProcessPoolExecutor(2, mp_context=ctx) as ex:
+                self._pool = ex
+                font = ex.submit(store.font_dir)
+                font.add_done_callback(lambda f: self._fonts.set_exception(f.exception()) if f.exception()
+                                       else self._fonts.set_result(f.result()))
+                store.pack_dir(self.reading, director=lambda rite: ex.submit(_director_track, rite).result)
+                fonts = font.result()
+        except BaseException as exc:
+            if not self._fonts.done():
+                self._fonts.set_exception(exc)
+            raise
         self._pool = None
         self._ready(fonts)
 
@@ -144,10 +161,9 @@ class Service:
     def _ready(self, fonts) -> None:
         store = self.store
         first = store.pack_dir(self.reading)                               # verified, and kept by this process
-        font_dir, files = fonts
-        store.ready(font_dir.name, lambda tmp: None, ("cjk.otf",))        # verified, and kept by this process
+        store.ready(fonts[0].name, lambda tmp: None, ("cjk.otf",))        # verified, and kept by this process
         self.built.add(readings_mod.to_query(store.normalise(self.reading)))
-        self.font_urls = [f"{self._url(font_dir)}{f.name}" for f in files]
+        self.fonts()
         self.default_url = self._url(first)
 
     def _url(self, d: Path) -> str:
@@ -388,8 +404,8 @@ def build(server, service: Service) -> None:
     state = server.state
     state.trame__title = "鄉射禮 · District Archery Rite"
     state.update({
-        "xsl_default_pack": service.default_url,
-        "xsl_font_urls": service.font_urls,
+        "xsl_default_pack": service.default_url,      # None until a first start's build is done
+        "xsl_font_urls": service.font_urls if service.ready else None,
         "xsl_fields": field_table(),
         "xsl_preset_vals": {k: {f.key: getattr(r, f.key) for f in readings_mod.FIELDS}
                             for k, r in readings_mod.PRESETS.items()},
@@ -409,7 +425,8 @@ def build(server, service: Service) -> None:
     })
     state.client_only(*CLIENT_ONLY)
     server.enable_module({
-        "serve": {"xsl": str(WEB), "xslpack": str(service.packs_root), "xslout": str(service.out_dir)},
+        "serve": {"xsl": str(WEB), "xslpack": str(service.packs_root), "xslout": str(service.out_dir),
+                  "xslfont": str(service.fonts())},
         "module_scripts": ["xsl/app.js"],
         "styles": ["xsl/app.css"],
     })
