@@ -129,9 +129,10 @@ class Service:
         """Build what a cold start lacks (blocking: the app runs it in a thread while pages load).
 
         Three things take seconds: the rite's compilation, the director's track (most of the pack) and the
-        font subset (pure-Python fontTools: a thread would share the GIL). Two worker processes take the
-        font and, once the rite is compiled here, the director's track, while this process builds the rest
-        of the pack; even the font's key is left to its worker (it reads and converts every source)."""
+        font subset (pure-Python fontTools: a thread would share the GIL). Two worker processes take them,
+        away from the server's GIL: one the font (even its key: it reads and converts every source), the
+        other the rite and its pack, with a worker of its own for the director's track once the rite is
+        compiled (:func:`_build_pack`); this process then verifies and keeps what they made."""
         if self.ready:
             return
         import multiprocessing
@@ -143,7 +144,7 @@ class Service:
                 font = ex.submit(store.font_dir)
                 font.add_done_callback(lambda f: self._fonts.set_exception(f.exception()) if f.exception()
                                        else self._fonts.set_result(f.result()))
-                store.pack_dir(self.reading, director=lambda rite: ex.submit(_director_track, rite).result)
+                ex.submit(_build_pack, self.reading).result()
                 fonts = font.result()
         except BaseException as exc:
             if not self._fonts.done():
@@ -340,6 +341,15 @@ async def _publish(server, service: Service, building: concurrent.futures.Future
         server.state.xsl_font_urls = service.font_urls
         server.state.xsl_default_pack = service.default_url
     print(f"鄉射禮 app: scene ready in {time.perf_counter() - t0:.1f} s", flush=True)
+
+
+def _build_pack(reading) -> str:
+    """The pack folder of a reading, built in this (worker) process, the director's track in another."""
+    import multiprocessing
+    from .pack import store
+    ctx = multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
+    with concurrent.futures.ProcessPoolExecutor(1, mp_context=ctx) as ex:
+        return str(store.pack_dir(reading, director=lambda rite: ex.submit(_director_track, rite).result))
 
 
 def _director_track(rite):
