@@ -24,6 +24,7 @@ import math
 import json
 import os
 import shutil
+import signal
 import socket
 import sys
 import tempfile
@@ -139,7 +140,7 @@ class Service:
         store = self.store
         ctx = multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
         try:
-            with concurrent.futures.ProcessPoolExecutor(2, mp_context=ctx) as ex:
+            with concurrent.futures.ProcessPoolExecutor(2, mp_context=ctx, initializer=_die_with_parent) as ex:
                 self._pool = ex
                 font = ex.submit(store.font_dir)
                 font.add_done_callback(lambda f: self._fonts.set_exception(f.exception()) if f.exception()
@@ -337,6 +338,7 @@ async def _publish(server, service: Service, building: concurrent.futures.Future
               f"{guard_short(str(exc).splitlines()[0] if str(exc) else type(exc).__name__, 200)}",
               file=sys.stderr, flush=True)
         os._exit(2)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     with server.state:
         server.state.xsl_font_urls = service.font_urls
         server.state.xsl_default_pack = service.default_url
@@ -348,8 +350,18 @@ def _build_pack(reading) -> str:
     import multiprocessing
     from .pack import store
     ctx = multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
-    with concurrent.futures.ProcessPoolExecutor(1, mp_context=ctx) as ex:
+    with concurrent.futures.ProcessPoolExecutor(1, mp_context=ctx, initializer=_die_with_parent) as ex:
         return str(store.pack_dir(reading, director=lambda rite: ex.submit(_director_track, rite).result))
+
+
+def _die_with_parent() -> None:
+    """A build worker ends with the process that made it (Linux: PR_SET_PDEATHSIG), so an app stopped or
+    killed mid-build leaves no worker behind (an orphaned pool worker would wait for work forever)."""
+    try:
+        import ctypes
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)        # 1: PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
 
 
 def _director_track(rite):
@@ -498,6 +510,8 @@ def _main(argv: list[str] | None) -> int:
             service = Service(out_dir, reading, key)
             if not service.ready:       # a first start: the build starts now, not after the probe and the server
                 building = _in_background(service.prepare)
+                # a stop (kill, a launcher) meanwhile exits at once, its workers killed (default again once built)
+                signal.signal(signal.SIGTERM, lambda *_: _abandon(service, out_dir, 0))
             gl.result()
         build(server, service)
         secret = args.authKey if getattr(args, "authKey", None) not in (None, "", "wslink-secret") else guard.new_secret()
