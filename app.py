@@ -2,7 +2,10 @@
 --port, --server, --timeout; ``--reading`` the reading new tabs open with)."""
 import sys
 
-from scene.web.app import main
+from scene.render import glprobe
 
 if __name__ == "__main__":
+    glprobe.configure()
+    glprobe.start()          # the OpenGL probe (a child process, ~1 s) first: it runs while the app imports
+    from scene.web.app import main
     sys.exit(main())

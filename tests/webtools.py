@@ -184,7 +184,8 @@ def free_port() -> int:
 
 
 def start_app(port: int, *extra: str, timeout: float = 240.0):
-    """``python app.py --port PORT`` started and past its 'open http://' line; returns the Popen."""
+    """``python app.py --port PORT`` started, past its 'open http://' line and its scene ready (a first
+    start prints the address first and 'scene ready in' when its build is done); returns the Popen."""
     import subprocess
     import sys
     import time
@@ -199,6 +200,13 @@ def start_app(port: int, *extra: str, timeout: float = 240.0):
             break
         lines.append(line)
         if "open http://" in line:
+            while "scene ready in" not in line and time.time() < deadline:    # a first start builds
+                line = proc.stdout.readline()
+                if not line:
+                    break
+                lines.append(line)
+            if "scene ready in" not in line:
+                break
             # keep reading its output so a chatty server never blocks on a full pipe
             threading.Thread(target=lambda: [None for _ in proc.stdout], daemon=True).start()
             import socket

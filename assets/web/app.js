@@ -396,6 +396,8 @@ function setRole(r) {
 }
 
 // ---------------------------------------------------------------- boot
+const BUILDING = 'building the scene: a first start compiles the rite, its pack and the font (some seconds) …';
+
 async function boot() {
   T = window.trame;
   // below 1280 px Vuetify lays the stage list over the view: start with it closed there
@@ -471,7 +473,13 @@ window.xsl = {
 };
 
 (function wait() {
-  if (window.trame && window.trame.state && window.trame.state.get('xsl_default_pack') && document.getElementById('xsl-view')) {
+  const S = window.trame && window.trame.state;
+  if (S && S.get('xsl_default_pack') && document.getElementById('xsl-view')) {
+    if (S.get('building')) S.set('building', '');
     boot().catch((e) => { console.error(e); if (window.trame) window.trame.state.set('message', `The 3D view could not start: ${e.message || e}`); });
-  } else setTimeout(wait, 30);
+  } else {
+    // a first start: the server is still building the scene (its pack comes as soon as it is there)
+    if (S && S.get('xsl_fields') && !S.get('building')) S.set('building', BUILDING);
+    setTimeout(wait, 30);
+  }
 })();

@@ -9,6 +9,11 @@ cold still pays little for it.
 
 Without a display, VTK is told to use EGL straight away (with Mesa's llvmpipe
 when there is no GPU) instead of trying X first.
+
+A probe that passed is remembered in the cache folder under a stamp of what decides it (the Python, VTK's
+version and OpenGL modules, the GL libraries and drivers with their sizes and mtimes, the environment
+variables EGL, Mesa and VTK read): while none of them changes, the next start does not probe again
+(about a second). A failure is never remembered.
 """
 from __future__ import annotations
 
@@ -83,12 +88,67 @@ class Probe:
 _started: Probe | None = None
 _ok: str | None = None
 
+_LIBS = ("/usr/lib/*/libEGL*.so*", "/usr/lib/*/libGL*.so*", "/usr/lib/*/libOpenGL*.so*", "/usr/lib/*/libgbm*.so*",
+         "/usr/lib/*/libgallium*", "/usr/lib/*/dri/*.so", "/usr/lib/dri/*.so", "/usr/lib/*/libOSMesa*",
+         "/usr/lib/*/libLLVM*.so*", "/usr/share/glvnd/egl_vendor.d/*.json", "/dev/dri/*")
+_ENV = ("DISPLAY", "WAYLAND_DISPLAY", "PYVISTA_OFF_SCREEN", "LD_LIBRARY_PATH")
+_ENV_PREFIXES = ("VTK_", "EGL_", "MESA_", "LIBGL_", "GALLIUM_", "__EGL", "__GLX")
+
+
+def _stamp() -> str:
+    """A hash of everything that decides whether the probe passes (see the module's docstring)."""
+    import hashlib
+    import importlib.util
+    from importlib.metadata import PackageNotFoundError, version
+    h = hashlib.sha256(sys.executable.encode())
+    try:
+        h.update(version("vtk").encode())
+    except PackageNotFoundError:
+        h.update(b"?")
+    spec = importlib.util.find_spec("vtkmodules")
+    files = []
+    for d in (spec.submodule_search_locations or []) if spec else []:
+        files += glob.glob(os.path.join(d, "*Rendering*OpenGL2*.so")) + glob.glob(os.path.join(d, "*RenderingCore*.so"))
+    for pat in _LIBS:
+        files += glob.glob(pat)
+    for f in sorted(set(files)):
+        try:
+            st = os.stat(f)
+            h.update(f"{f}:{st.st_size}:{st.st_mtime_ns}\n".encode())
+        except OSError:
+            h.update(f"{f}:-\n".encode())
+    for k in sorted(os.environ):
+        if k in _ENV or k.startswith(_ENV_PREFIXES):
+            h.update(f"{k}={os.environ[k]}\n".encode())
+    return h.hexdigest()[:20]
+
+
+def _memo():
+    from ..paths import cache_dir
+    return cache_dir() / f"glprobe-ok-{_stamp()}"
+
 
 def start() -> None:
-    """Start the probe (once per process) without waiting for it."""
-    global _started
+    """Start the probe (once per process) without waiting for it; nothing to start when this machine's
+    probe passed before and nothing it depends on has changed."""
+    global _started, _ok
     if _ok is None and _started is None:
+        try:
+            if _memo().exists():
+                _ok = "remembered"
+                return
+        except OSError:
+            pass
         _started = Probe()
+
+
+def stop() -> None:
+    """Kill a probe still running (a start that fails on its arguments does not leave it behind)."""
+    global _started
+    if _started is not None:
+        _started.proc.kill()
+        _started.proc.wait()
+        _started = None
 
 
 def ensure() -> str:
@@ -100,9 +160,17 @@ def ensure() -> str:
         _ok = "skipped"
         return _ok
     start()
+    if _ok is not None:
+        return _ok
     assert _started is not None
     try:
         _ok = _started.result()
     finally:
         _started = None
+    try:
+        memo = _memo()
+        memo.parent.mkdir(parents=True, exist_ok=True)
+        memo.write_text(_ok + "\n", encoding="utf-8")
+    except OSError:
+        pass
     return _ok

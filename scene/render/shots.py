@@ -110,12 +110,26 @@ class _World:
         return bool(_hidden_all(self, np.asarray(pos, float)[None], np.asarray(pts, float))[0])
 
 
+def _cross(a: np.ndarray, b) -> np.ndarray:
+    """``np.cross`` of two 3-vectors, the same products and differences, without its per-call cost."""
+    (a0, a1, a2), (b0, b1, b2) = np.asarray(a, float).tolist(), np.asarray(b, float).tolist()
+    return np.array([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0])
+
+
+_last_basis: list = [None, None]      # (pos, foc) bytes → basis: a held shot is asked about again and again
+
+
 def _basis(pos, foc):
+    key = np.asarray(pos, float).tobytes() + np.asarray(foc, float).tobytes()
+    if _last_basis[0] == key:
+        return tuple(x.copy() for x in _last_basis[1])
     fwd = np.asarray(foc, float) - pos
     fwd /= np.linalg.norm(fwd)
-    right = np.cross(fwd, (0.0, 0.0, 1.0))
+    right = _cross(fwd, (0.0, 0.0, 1.0))
     right /= max(np.linalg.norm(right), 1e-9)
-    return fwd, right, np.cross(right, fwd)
+    out = fwd, right, _cross(right, fwd)
+    _last_basis[:] = key, tuple(x.copy() for x in out)
+    return out
 
 
 def project(v: np.ndarray, pts: np.ndarray, aspect: float = ASPECT) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -151,22 +165,47 @@ def _candidates() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 _CAND = _candidates()
 
 
+class _Rig:
+    """The candidate cameras' directions and frames, made once (they do not depend on the shot); each
+    as columns (C, 1) per axis, so that a fit works on (C, P) planes instead of (C, P, 3) stacks."""
+
+    def __init__(self, b: np.ndarray, e: np.ndarray, a: np.ndarray, margin: float) -> None:
+        br, er = np.radians(b), np.radians(e)
+        self.d = np.column_stack([np.sin(br) * np.cos(er), np.cos(br) * np.cos(er), np.sin(er)])
+        fwd = -self.d
+        right = np.cross(fwd, (0.0, 0.0, 1.0))
+        right /= np.linalg.norm(right, axis=1, keepdims=True)
+        up = np.cross(right, fwd)
+        tv = np.tan(np.radians(a) / 2) * margin
+        self.right, self.up = right, up
+        self.tv, self.th = tv[:, None], (tv * ASPECT)[:, None]
+        self.cols = [[m[:, k:k + 1] for k in range(3)] for m in (right, up, fwd)]
+
+
+_RIGS: dict = {}
+
+
+def _rig(b: np.ndarray, e: np.ndarray, a: np.ndarray, margin: float) -> _Rig:
+    key = (b.tobytes(), e.tobytes(), a.tobytes(), margin)
+    if key not in _RIGS:
+        _RIGS[key] = _Rig(b, e, a, margin)
+    return _RIGS[key]
+
+
 def _fit_all(pts: np.ndarray, b: np.ndarray, e: np.ndarray, a: np.ndarray, margin: float = MARGIN):
-    """``views._fit`` for many directions and view angles at once: positions and focal points (C, 3)."""
-    br, er = np.radians(b), np.radians(e)
-    d = np.column_stack([np.sin(br) * np.cos(er), np.cos(br) * np.cos(er), np.sin(er)])
-    fwd = -d
-    right = np.cross(fwd, (0.0, 0.0, 1.0))
-    right /= np.linalg.norm(right, axis=1, keepdims=True)
-    up = np.cross(right, fwd)
-    tv = np.tan(np.radians(a) / 2) * margin
-    th = tv * ASPECT
-    focal = np.repeat(((pts.min(0) + pts.max(0)) / 2)[None], len(b), 0)
+    """``views._fit`` for many directions and view angles at once: positions and focal points (C, 3).
+
+    Arithmetic as ``np.einsum('cpk,ck->cp', pts - focal, axis)`` does it (the products of x and z summed
+    first, then y's), written out per axis: the same numbers, without the (C, P, 3) stacks."""
+    rig = _rig(b, e, a, margin)
+    P = [pts[None, :, k] for k in range(3)]                    # (1, P) each
+    f0 = (pts.min(0) + pts.max(0)) / 2
+    focal = [np.full((len(b), 1), f0[k]) for k in range(3)]   # (C, 1) each
 
     def solve(focal):
-        rel = pts[None] - focal[:, None]
-        x, y, z = (np.einsum("cpk,ck->cp", rel, v) for v in (right, up, fwd))
-        need = np.maximum(np.abs(x) / th[:, None] - z, np.abs(y) / tv[:, None] - z)
+        rel = [P[k] - focal[k] for k in range(3)]
+        x, y, z = ((rel[0] * v[0] + rel[2] * v[2]) + rel[1] * v[1] for v in rig.cols)
+        need = np.maximum(np.abs(x) / rig.th - z, np.abs(y) / rig.tv - z)
         return x, y, z, need.max(1)
     x, y, z, dist = solve(focal)
     for _ in range(3):
@@ -174,9 +213,11 @@ def _fit_all(pts: np.ndarray, b: np.ndarray, e: np.ndarray, a: np.ndarray, margi
         sx, sy = x / D, y / D
         cx = (sx.max(1) + sx.min(1)) / 2
         cy = (sy.max(1) + sy.min(1)) / 2
-        focal = focal + right * (cx * dist)[:, None] + up * (cy * dist)[:, None]
+        mx, my = (cx * dist)[:, None], (cy * dist)[:, None]
+        focal = [(focal[k] + rig.cols[0][k] * mx) + rig.cols[1][k] * my for k in range(3)]
         x, y, z, dist = solve(focal)
-    return focal + d * dist[:, None], focal
+    focal = np.hstack(focal)
+    return focal + rig.d * dist[:, None], focal
 
 
 def _allowed(world: _World, pos: np.ndarray, outside: bool = False, hall_ok: bool = True) -> np.ndarray:
@@ -194,15 +235,15 @@ def _allowed(world: _World, pos: np.ndarray, outside: bool = False, hall_ok: boo
 
 
 def _hidden_all(world: _World, pos: np.ndarray, pts: np.ndarray) -> np.ndarray:
-    """``_World.hidden`` for many camera positions (C, 3) at once."""
+    """``_World.hidden`` for many camera positions (C, 3) at once (on (C, P) planes, one per axis)."""
     out = np.zeros(len(pos), dtype=bool)
-    d = pts[None, :, :2] - pos[:, None, :2]                    # (C, P, 2)
-    dd = np.maximum((d * d).sum(-1), 1e-9)
+    cx, cy, cz = (pos[:, k:k + 1] for k in range(3))                    # (C, 1)
+    d0, d1, dz = (pts[None, :, k] - pos[:, k:k + 1] for k in range(3))  # (C, P): camera → point
+    dd = np.maximum(d0 * d0 + d1 * d1, 1e-9)
     for px, py in world.pillars:
-        c = np.array([px, py])[None] - pos[:, :2]                # (C, 2)
-        s = np.einsum("cpk,ck->cp", d, c) / dd
-        near = np.hypot(pos[:, None, 0] + s * d[..., 0] - px, pos[:, None, 1] + s * d[..., 1] - py)
-        z = pos[:, None, 2] + s * (pts[None, :, 2] - pos[:, None, 2])
+        s = (d0 * (px - cx) + d1 * (py - cy)) / dd
+        near = np.hypot(cx + s * d0 - px, cy + s * d1 - py)
+        z = cz + s * dz
         out |= np.any((s > 0.02) & (s < 0.98) & (near < world.pillar_r) & (z < world.pillar_top), axis=1)
     # the court's south wall: a sight line across it (camera and point on either side) must pass the 門
     gy = world.gate_y - 0.23
@@ -216,28 +257,30 @@ def _hidden_all(world: _World, pos: np.ndarray, pts: np.ndarray) -> np.ndarray:
                              ((np.abs(x) <= world.gate_half) & (z > world.lintel))), axis=1)
     # the 序 (the side walls of the 堂, x = ±xu, from the front to the back): no looking through them
     for wx in (-world.xu, world.xu):
-        dx = pts[None, :, 0] - pos[:, None, 0]
         with np.errstate(divide="ignore", invalid="ignore"):
-            s = (wx - pos[:, None, 0]) / dx
-        y = pos[:, None, 1] + s * (pts[None, :, 1] - pos[:, None, 1])
-        z = pos[:, None, 2] + s * (pts[None, :, 2] - pos[:, None, 2])
+            s = (wx - cx) / d0
+        y = cy + s * d1
+        z = cz + s * dz
         out |= np.any((s > 0.0) & (s < 1.0) & (y > 0.2) & (y < world.hall_y) & (z < world.eave + 1.0), axis=1)
     return out
 
 
 def _heights_all(pos: np.ndarray, foc: np.ndarray, a: np.ndarray, feet: np.ndarray) -> np.ndarray:
-    """The smallest figure height (of the frame) for each candidate camera."""
+    """The smallest figure height (of the frame) for each candidate camera (sums in einsum's order, as
+    :func:`_fit_all`)."""
     fwd = foc - pos
     fwd /= np.linalg.norm(fwd, axis=1, keepdims=True)
     right = np.cross(fwd, (0.0, 0.0, 1.0))
     right /= np.maximum(np.linalg.norm(right, axis=1, keepdims=True), 1e-9)
     up = np.cross(right, fwd)
     tv = np.tan(np.radians(a) / 2)[:, None]
+    f, u = [fwd[:, k:k + 1] for k in range(3)], [up[:, k:k + 1] for k in range(3)]
     out = []
     for dz in (0.0, FIGURE_M):
-        rel = (feet + (0.0, 0.0, dz))[None] - pos[:, None]
-        depth = np.maximum(np.einsum("cpk,ck->cp", rel, fwd), 1e-6)
-        out.append(np.einsum("cpk,ck->cp", rel, up) / (depth * tv))
+        top = feet + (0.0, 0.0, dz)
+        rel = [top[None, :, k] - pos[:, k:k + 1] for k in range(3)]
+        depth = np.maximum((rel[0] * f[0] + rel[2] * f[2]) + rel[1] * f[1], 1e-6)
+        out.append(((rel[0] * u[0] + rel[2] * u[2]) + rel[1] * u[1]) / (depth * tv))
     return (np.abs(out[1] - out[0]) / 2).min(1)
 
 

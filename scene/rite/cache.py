@@ -11,16 +11,10 @@ from pathlib import Path
 
 import numpy as np
 
-from ..paths import ASSETS, PACKAGE, SEEDS
+from ..paths import ASSETS, PACKAGE, SEEDS, cache_dir  # noqa: F401  (cache_dir re-exported)
 
 #: the layers a compiled rite depends on (the cache key hashes every module in them)
 PURE_LAYERS = ("text", "geometry", "rite")
-
-
-def cache_dir() -> Path:
-    base = os.environ.get("XIANGSHELI_CACHE") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "xiangsheli-scene")
-    return Path(base)
 
 
 def source_files(layers=PURE_LAYERS) -> list[Path]:

@@ -112,6 +112,9 @@ class Site:
         # the walkable ground: inside the walls of the 庭, and out through the 門 to 門外
         self.court = Box("庭", -self.court_half_width + 1, self.gate_y - 30, self.court_half_width - 1, h.house_depth + 20)
 
+    def __getstate__(self) -> dict:
+        return {k: v for k, v in self.__dict__.items() if k != "_plans"}   # the memo stays out of the cache
+
     # --- surfaces -----------------------------------------------------------
     def on_tang(self, x: float, y: float) -> bool:
         p = self.platform
@@ -186,6 +189,21 @@ class Site:
     def _plan2d(self, a, b, obstacles: list[Box], cores: list[Box] = (),
                 core_clear: float | None = None, bounds: Box | None = None,
                 widen: float = 0.0, step_off: bool = True) -> list[tuple[float, float]]:
+        """:meth:`_search`, remembered: the rite asks the same way again (about one ask in two), e.g. as
+        the set of people to walk round grows. The key is the repr of plain tuples and floats (exact, and
+        -0.0 is not 0.0), so a remembered answer is the very one the search would give."""
+        if type(a) is not tuple or type(b) is not tuple:
+            return self._search(a, b, obstacles, cores, core_clear, bounds, widen, step_off)
+        key = repr((a, b, tuple(obstacles), tuple(cores), core_clear, bounds, widen, step_off, self.CLEAR,
+                    self.REACH))
+        memo = self.__dict__.setdefault("_plans", {})
+        if key not in memo:
+            memo[key] = self._search(a, b, obstacles, cores, core_clear, bounds, widen, step_off)
+        return list(memo[key])
+
+    def _search(self, a, b, obstacles: list[Box], cores: list[Box] = (),
+                core_clear: float | None = None, bounds: Box | None = None,
+                widen: float = 0.0, step_off: bool = True) -> list[tuple[float, float]]:
         """Shortest polyline a → b round the obstacles (Dijkstra on a visibility graph).
 
         Each obstacle is kept at CLEAR; people (``cores``, already their own size) at CLEAR
@@ -228,7 +246,6 @@ class Site:
                          (corners[:, 1] >= bounds.y0) & (corners[:, 1] <= bounds.y1))
             corners = corners[free]
         pts = np.vstack([ends, corners])
-        vis = self._visible(pts, pts, arr)
         dist = np.linalg.norm(pts[:, None, :] - pts[None, :, :], axis=2)
         n = len(pts)
         best = np.full(n, np.inf)
@@ -241,7 +258,8 @@ class Site:
                 break
             done[i] = True
             cand = best[i] + dist[i]
-            better = vis[i] & ~done & (cand < best)
+            # the row of the one reached: the search settles the goal after a few, not all n
+            better = self._visible(pts[i:i + 1], pts, arr)[0] & ~done & (cand < best)
             best[better] = cand[better]
             prev[better] = i
         if prev[1] < 0:

@@ -24,6 +24,7 @@ import math
 import json
 import os
 import shutil
+import signal
 import socket
 import sys
 import tempfile
@@ -49,7 +50,7 @@ CLIENT_ONLY = (
     "t", "t_label", "duration", "stage_n", "stage_title", "step_phrase", "playing", "speed",
     "view", "labels", "roof", "dims", "lang", "show_notes", "classroom", "message", "busy", "inspect",
     "text", "nav", "marks", "reading_q", "reading_title", "reading_vals", "reading_preset", "ghost",
-    "right_tab", "link_copied", "fps", "ready", "live_role", "live_seen", "nav_open",
+    "right_tab", "link_copied", "fps", "ready", "live_role", "live_seen", "nav_open", "building",
 )
 
 
@@ -100,19 +101,72 @@ class Service:
         self._builder = None
         self.built: set[str] = set(readings_mod.PRESETS)     # readings a presenter may send followers to
         store.clean_tmp()
-        # the font subset (pure-Python fontTools: a thread would share the GIL) in its own process while
-        # this one compiles the rite and builds the pack
+        self.reading = reading
+        self.packs_root = store.roots()[0]                 # the pack and font folders, served as xslpack/
+        self.packs_root.mkdir(parents=True, exist_ok=True)
+        self.default_url: str | None = None
+        self.font_dir: Path | None = None
+        self.font_urls: list[str] | None = None
+        self._fonts: concurrent.futures.Future = concurrent.futures.Future()
+        # warm: the pack is there (its key is a hash of the sources: cheap) and so is the font (its key is
+        # remembered): ready now. Cold: :meth:`prepare`, while the server already answers pages
+        fonts = store.existing_font() if store.existing(reading) is not None else None
+        if fonts is not None:
+            self._fonts.set_result(fonts)
+            self._ready(fonts)
+
+    def fonts(self) -> Path:
+        """The font folder (waits for a first start's subset: the page's CSS names it, as xslfont/)."""
+        if self.font_dir is None:
+            self.font_dir, files = self._fonts.result()
+            self.font_urls = [f"xslfont/{f.name}" for f in files]
+        return self.font_dir
+
+    @property
+    def ready(self) -> bool:
+        return self.default_url is not None
+
+    def prepare(self) -> None:
+        """Build what a cold start lacks (blocking: the app runs it in a thread while pages load).
+
+        Three things take seconds: the rite's compilation, the director's track (most of the pack) and the
+        font subset (pure-Python fontTools: a thread would share the GIL). Two worker processes take them,
+        away from the server's GIL: one the font (even its key: it reads and converts every source), the
+        other the rite and its pack, with a worker of its own for the director's track once the rite is
+        compiled (:func:`_build_pack`); this process then verifies and keeps what they made."""
+        if self.ready:
+            return
         import multiprocessing
+        store = self.store
         ctx = multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
-        with concurrent.futures.ProcessPoolExecutor(1, mp_context=ctx) as ex:
-            font = ex.submit(store.font_dir)
-            first = store.pack_dir(reading)
-            self.font_dir, files = font.result()
-        store.ready(self.font_dir.name, lambda tmp: None, ("cjk.otf",))   # verified, and kept by this process
-        self.packs_root = first.parent
+        try:
+            with concurrent.futures.ProcessPoolExecutor(2, mp_context=ctx, initializer=_die_with_parent) as ex:
+                self._pool = ex
+                font = ex.submit(store.font_dir)
+                font.add_done_callback(lambda f: self._fonts.set_exception(f.exception()) if f.exception()
+                                       else self._fonts.set_result(f.result()))
+                ex.submit(_build_pack, self.reading).result()
+                fonts = font.result()
+        except BaseException as exc:
+            if not self._fonts.done():
+                self._fonts.set_exception(exc)
+            raise
+        self._pool = None
+        self._ready(fonts)
+
+    def abandon(self) -> None:
+        """Stop the workers of a build still running (the app is stopping: nobody will see it)."""
+        pool = getattr(self, "_pool", None)
+        for proc in list((getattr(pool, "_processes", None) or {}).values()):
+            proc.kill()
+
+    def _ready(self, fonts) -> None:
+        store = self.store
+        first = store.pack_dir(self.reading)                               # verified, and kept by this process
+        store.ready(fonts[0].name, lambda tmp: None, ("cjk.otf",))        # verified, and kept by this process
+        self.built.add(readings_mod.to_query(store.normalise(self.reading)))
+        self.fonts()
         self.default_url = self._url(first)
-        self.built.add(readings_mod.to_query(store.normalise(reading)))
-        self.font_urls = [f"xslfont/{f.name}" for f in files]
 
     def _url(self, d: Path) -> str:
         return f"xslpack/{d.relative_to(self.packs_root).as_posix()}/"
@@ -261,6 +315,61 @@ class Service:
         return await role_sheet(self.jobs, CLIENT.get(), query, actor, self._served)
 
 
+def _in_background(fn) -> concurrent.futures.Future:
+    """fn() in a daemon thread (an app that stops does not wait for it), as a future."""
+    import threading
+    fut: concurrent.futures.Future = concurrent.futures.Future()
+
+    def run() -> None:
+        try:
+            fut.set_result(fn())
+        except BaseException as exc:        # noqa: BLE001  (handed to whoever waits)
+            fut.set_exception(exc)
+    threading.Thread(target=run, name="xsl-build", daemon=True).start()
+    return fut
+
+
+async def _publish(server, service: Service, building: concurrent.futures.Future, t0: float) -> None:
+    """Once the build is done, the pack and the font to every tab (they wait for them)."""
+    try:
+        await asyncio.wrap_future(building)
+    except Exception as exc:            # the default reading cannot be built: one line, and stop
+        print(f"app.py: error: the scene could not be built: "
+              f"{guard_short(str(exc).splitlines()[0] if str(exc) else type(exc).__name__, 200)}",
+              file=sys.stderr, flush=True)
+        os._exit(2)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    with server.state:
+        server.state.xsl_font_urls = service.font_urls
+        server.state.xsl_default_pack = service.default_url
+    print(f"鄉射禮 app: scene ready in {time.perf_counter() - t0:.1f} s", flush=True)
+
+
+def _build_pack(reading) -> str:
+    """The pack folder of a reading, built in this (worker) process, the director's track in another."""
+    import multiprocessing
+    from .pack import store
+    ctx = multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
+    with concurrent.futures.ProcessPoolExecutor(1, mp_context=ctx, initializer=_die_with_parent) as ex:
+        return str(store.pack_dir(reading, director=lambda rite: ex.submit(_director_track, rite).result))
+
+
+def _die_with_parent() -> None:
+    """A build worker ends with the process that made it (Linux: PR_SET_PDEATHSIG), so an app stopped or
+    killed mid-build leaves no worker behind (an orphaned pool worker would wait for work forever)."""
+    try:
+        import ctypes
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)        # 1: PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
+def _director_track(rite):
+    """The director's track of a compiled rite (in a worker process)."""
+    from ..render.shots import build_track
+    return build_track(rite)
+
+
 def _reading_of(query):
     """A tab's reading query (a string or nothing), or ReadingError (one line)."""
     if not isinstance(query, (str, type(None))):
@@ -317,8 +426,8 @@ def build(server, service: Service) -> None:
     state = server.state
     state.trame__title = "鄉射禮 · District Archery Rite"
     state.update({
-        "xsl_default_pack": service.default_url,
-        "xsl_font_urls": service.font_urls,
+        "xsl_default_pack": service.default_url,      # None until a first start's build is done
+        "xsl_font_urls": service.font_urls if service.ready else None,
         "xsl_fields": field_table(),
         "xsl_preset_vals": {k: {f.key: getattr(r, f.key) for f in readings_mod.FIELDS}
                             for k, r in readings_mod.PRESETS.items()},
@@ -332,14 +441,14 @@ def build(server, service: Service) -> None:
         "message": "", "busy": "", "inspect": None, "text": None, "nav": [], "marks": [],
         "reading_q": "zheng", "reading_title": "", "reading_vals": {}, "reading_preset": "zheng",
         "ghost": False, "right_tab": "text", "link_copied": False, "fps": 0,
-        "ready": False, "live_role": "", "live_seen": None, "nav_open": True,
+        "ready": False, "live_role": "", "live_seen": None, "nav_open": True, "building": "",
         # the one shared key: the presenter's last state, pushed to every tab (followers apply it)
         "xsl_live": None,
     })
     state.client_only(*CLIENT_ONLY)
     server.enable_module({
         "serve": {"xsl": str(WEB), "xslpack": str(service.packs_root), "xslout": str(service.out_dir),
-                  "xslfont": str(service.font_dir)},
+                  "xslfont": str(service.fonts())},
         "module_scripts": ["xsl/app.js"],
         "styles": ["xsl/app.css"],
     })
@@ -361,6 +470,16 @@ def build(server, service: Service) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from ..render import glprobe
+    glprobe.configure()
+    glprobe.start()                    # the GL probe (a child process, ~1 s) runs while trame is imported
+    try:
+        return _main(argv)
+    finally:
+        glprobe.stop()                 # only a start that failed leaves one running
+
+
+def _main(argv: list[str] | None) -> int:
     from trame.app import get_server
     from . import guard
     server = get_server("xiangsheli", client_type="vue3")
@@ -374,6 +493,7 @@ def main(argv: list[str] | None = None) -> int:
     server.cli.add_argument("--allow-origin", action="append", default=[],
                             help="another origin whose pages may open the websocket (repeatable; * for any)")
     args, _ = server.cli.parse_known_args(argv)
+    building = None                     # a first start's build, once it runs
     try:
         port = int(args.port)
         check_port(args.host, port)
@@ -388,18 +508,43 @@ def main(argv: list[str] | None = None) -> int:
             atexit.register(shutil.rmtree, out_dir, True)
             key = args.presenter_key or live_mod.new_key()
             service = Service(out_dir, reading, key)
+            if not service.ready:       # a first start: the build starts now, not after the probe and the server
+                building = _in_background(service.prepare)
+                # a stop (kill, a launcher) meanwhile exits at once, its workers killed (default again once built)
+                signal.signal(signal.SIGTERM, lambda *_: _abandon(service, out_dir, 0))
             gl.result()
         build(server, service)
         secret = args.authKey if getattr(args, "authKey", None) not in (None, "", "wslink-secret") else guard.new_secret()
         guard.install(server, secret, args.allow_origin, on_close=service.jobs.cancel)
     except (AppError, readings_mod.ReadingError, ValueError, OSError) as exc:
         print(f"app.py: error: {guard_short(str(exc).splitlines()[0] if str(exc) else type(exc).__name__, 200)}",
-              file=sys.stderr)
+              file=sys.stderr, flush=True)
+        if building is not None and not building.done():    # do not wait for a build nobody will see
+            _abandon(service, out_dir, 2)
         return 2
     url = f"http://{args.host}:{port}/"
-    print(f"鄉射禮 app: scene ready in {time.perf_counter() - t0:.1f} s; open {url}  (Ctrl-C stops)\n"
-          f"  presenter: {url}?present=1&key={key}", flush=True)
+    if service.ready:
+        print(f"鄉射禮 app: scene ready in {time.perf_counter() - t0:.1f} s; open {url}  (Ctrl-C stops)\n"
+              f"  presenter: {url}?present=1&key={key}", flush=True)
+    else:
+        # a first start: pages load (trame, Vuetify, three.js: a second or two) while the scene is built;
+        # they wait for its pack (app.js) and draw as soon as it is there
+        print(f"鄉射禮 app: building the scene (a first start: the rite, its pack, the font); open {url}  "
+              f"(Ctrl-C stops)\n  presenter: {url}?present=1&key={key}", flush=True)
+        server.controller.on_server_ready.add_task(lambda **_: _publish(server, service, building, t0))
     os.environ.setdefault("TRAME_DISABLE_V3_WARNING", "1")
     server.start(host=args.host, port=port, timeout=int(args.timeout), open_browser=False,
                  show_connection_info=False)
+    if building is not None and not building.done():        # stopped during a first start's build
+        _abandon(service, out_dir, 0)
     return 0
+
+
+def _abandon(service: Service, out_dir: Path, code: int) -> None:
+    """Exit now, without waiting for the build (its workers killed; its folders are in packs-tmp, which the
+    next start cleans)."""
+    service.abandon()
+    shutil.rmtree(out_dir, True)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)

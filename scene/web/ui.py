@@ -83,6 +83,8 @@ def _view() -> None:
              classes="xsl-class-exit", id="xsl-class-exit")
         v.VAlert("{{ message }}", v_if="message", type="warning", density="compact", closable=True,
                  click_close="message = ''", classes="xsl-message", id="xsl-message")
+        # a first start: no spinner (an animation repaints all the while, taking the CPU the build needs)
+        html.Div("{{ building }}", v_if="building && !busy", classes="xsl-busy", id="xsl-building")
         with html.Div(v_if="busy", classes="xsl-busy", id="xsl-busy"):
             v.VProgressCircular(indeterminate=True, size=22, width=3, classes="mr-2")
             html.Span("{{ busy }}")

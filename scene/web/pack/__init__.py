@@ -47,13 +47,17 @@ def _bounds(static, lay) -> list[float]:
     return [rounded(x0, 3), rounded(x1, 3), rounded(y0, 3), rounded(y1, 3), 0.0, rounded(z1, 3)]
 
 
-def build_pack(reading=None, seed: int | None = None, *, rite=None) -> tuple[dict[str, Any], bytes]:
-    """The manifest and the binary buffer of the pack for a reading (deterministic)."""
+def build_pack(reading=None, seed: int | None = None, *, rite=None, director=None) -> tuple[dict[str, Any], bytes]:
+    """The manifest and the binary buffer of the pack for a reading (deterministic).
+
+    ``director(rite)``, when given, starts the director's track elsewhere (another process: it is most of
+    the pack's work) and returns a function that waits for it; the pack is the same either way."""
     from ...render import meshes
     from ...geometry import readings
     from ...rite.cache import load_rite
     r = readings.get(reading)
     rite = rite if rite is not None else load_rite(r, seed)
+    track = director(rite) if director is not None else None
     lay = rite.layout
     static = meshes.build_static(r)
     bn = Bin()
@@ -85,7 +89,7 @@ def build_pack(reading=None, seed: int | None = None, *, rite=None) -> tuple[dic
     from ...render.palette import SUN_DIR
     manifest["sun"] = {"dir": [float(v) for v in SUN_DIR],
                        "lit_floors": [[rounded(v, 4) for v in r] for r in static.sunlit_floors()]}
-    manifest["director"] = director_block(bn, rite)
+    manifest["director"] = director_block(bn, rite, track() if track is not None else None)
     from ..lessons import lesson_block
     manifest["lessons"] = lesson_block(rite)
     from ..captions import seed_lines, step_notes
@@ -95,10 +99,11 @@ def build_pack(reading=None, seed: int | None = None, *, rite=None) -> tuple[dic
     return manifest, bn.bytes()
 
 
-def director_block(bn: Bin, rite) -> dict[str, Any]:
-    """The director's camera (view ``auto``) as a track: see ``scene.render.shots`` and PACK.md."""
+def director_block(bn: Bin, rite, tr=None) -> dict[str, Any]:
+    """The director's camera (view ``auto``) as a track (``tr``, or made here): see ``scene.render.shots``
+    and PACK.md."""
     from ...render import shots
-    tr = shots.track(rite)
+    tr = tr if tr is not None else shots.track(rite)
     return {"title": shots.TITLE, "t": bn.add(times_f32(tr.t), "f32", 1),
             "v": bn.add(np.asarray(tr.v, np.float32), "f32", 7), "ease": bn.add(tr.ease.astype(np.uint8), "u8", 1)}
 

@@ -8,14 +8,20 @@ from pathlib import Path
 
 
 
-def font_chars(extra: str = "") -> str:
-    """Every character the web edition can show: seeds/* (as written, and converted to either script),
-    assets/**/*.toml, assets/web/*.js|html|css, scene/*.py and app.py, plus ``extra``; sorted."""
+def font_sources() -> list[Path]:
+    """The files whose characters the font covers: seeds/*, assets/**/*.toml, assets/web/*.js|html|css,
+    scene/**/*.py and app.py."""
     from ...paths import ROOT as root
     files = sorted((root / "seeds").glob("*")) + sorted((root / "assets").rglob("*.toml"))
     for ext in ("js", "html", "css"):
         files += sorted((root / "assets" / "web").glob(f"*.{ext}"))
-    files += sorted((root / "scene").rglob("*.py")) + [root / "app.py"]
+    return files + sorted((root / "scene").rglob("*.py")) + [root / "app.py"]
+
+
+def font_chars(extra: str = "") -> str:
+    """Every character the web edition can show: the :func:`font_sources` (seeds as written, and converted
+    to either script), plus ``extra``; sorted."""
+    files = font_sources()
     from ... import text as texts
     chars = set(extra)
     for f in files:

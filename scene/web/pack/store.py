@@ -195,13 +195,14 @@ def evict(budget: int | None = None) -> list[Path]:
     return gone
 
 
-def pack_dir(reading=None, seed: int | None = None) -> Path:
-    """A verified pack folder in the served cache (built when missing or damaged)."""
+def pack_dir(reading=None, seed: int | None = None, director=None) -> Path:
+    """A verified pack folder in the served cache (built when missing or damaged; ``director``: see
+    :func:`~scene.web.pack.build_pack`)."""
     from . import build_pack, dumps                    # late: tests replace build_pack
     r = normalise(reading)
 
     def build(tmp: Path) -> None:
-        manifest, data = build_pack(r, seed)
+        manifest, data = build_pack(r, seed, **({"director": director} if director is not None else {}))
         (tmp / "scene.bin").write_bytes(data)
         (tmp / "scene.json").write_bytes(dumps(manifest))
         del manifest, data
@@ -228,9 +229,52 @@ def build_elsewhere(reading, protect: list[str], seed: int | None = None) -> str
     return str(pack_dir(reading, seed))
 
 
+def font_key() -> str:
+    """The font subset's key, the hash of :func:`~scene.web.pack.font.font_chars`. Reading and converting
+    every source takes a few tenths of a second, so the key is remembered in the cache with the size and
+    mtime of each source (and OpenCC's version): a start whose sources are unchanged reads none of them."""
+    from importlib.metadata import PackageNotFoundError, version
+    from .font import font_chars, font_sources
+    try:
+        cc = version("opencc-purepy")
+    except PackageNotFoundError:
+        cc = "?"
+    stats = []
+    for f in font_sources():
+        try:
+            st = f.stat()
+            stats.append([str(f), st.st_size, st.st_mtime_ns])
+        except OSError:
+            stats.append([str(f), -1, -1])
+    memo = roots()[0].parent / "webfont-key.json"
+    try:
+        got = json.loads(memo.read_text(encoding="utf-8"))
+        if got["opencc"] == cc and got["files"] == stats and isinstance(got["key"], str):
+            return got["key"]
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    key = hashlib.sha256(font_chars().encode()).hexdigest()[:12]
+    try:
+        memo.parent.mkdir(parents=True, exist_ok=True)
+        tmp = memo.with_name(f".{memo.name}.{os.getpid()}")
+        tmp.write_text(json.dumps({"opencc": cc, "files": stats, "key": key}), encoding="utf-8")
+        os.replace(tmp, memo)
+    except OSError:
+        pass
+    return key
+
+
+def existing_font() -> tuple[Path, list[Path]] | None:
+    """:func:`font_dir` when it is in the cache and sound (nothing is built), else None."""
+    d = roots()[0] / f"webfont-{font_key()}"
+    if d.exists() and verify(d, ("cjk.otf",)) is None:
+        return d, sorted(d.glob("cjk*.otf"), key=lambda f: len(f.name))
+    return None
+
+
 def font_dir() -> tuple[Path, list[Path]]:
     """The verified CJK font subset folder and its files (OTF first, the fallback after)."""
-    from . import font_chars, write_font
-    key = hashlib.sha256(font_chars().encode()).hexdigest()[:12]
+    from . import write_font
+    key = font_key()
     d = ready(f"webfont-{key}", lambda tmp: write_font(tmp / "cjk.otf"), ("cjk.otf",))
     return d, sorted(d.glob("cjk*.otf"), key=lambda f: len(f.name))

@@ -1,0 +1,166 @@
+"""A fast start (issue 11, item 7) changes nothing the app serves: the pack built with the director's
+track in a worker process is the pack, byte for byte; the font subset's key remembered beside the cache is
+the key; a warm start makes no worker process; a start that fails on its arguments leaves no GL probe; a
+GL probe that passed is remembered while nothing it depends on changes, one that failed never is.
+(The times themselves are measured by bench/bench_start.py, not here.)"""
+from __future__ import annotations
+
+import concurrent.futures
+import hashlib
+import multiprocessing
+import os
+
+import pytest
+
+from scene.web.pack import store
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("XIANGSHELI_CACHE", str(tmp_path))
+    monkeypatch.setattr(store, "_handed", set())
+    monkeypatch.setattr(store, "_verified", set())
+    return tmp_path
+
+
+def test_the_font_key_is_the_hash_of_its_characters_and_is_remembered(cache, monkeypatch, tmp_path):
+    from scene.web.pack import font
+    extra = tmp_path / "extra.toml"
+    extra.write_text('name = "鄉射"\n', encoding="utf-8")
+    sources = font.font_sources()
+    monkeypatch.setattr(font, "font_sources", lambda: [*sources, extra])
+    real = font.font_chars
+    calls = []
+
+    def chars(extra_chars=""):
+        calls.append(1)
+        return real(extra_chars)
+    monkeypatch.setattr(font, "font_chars", chars)
+    key = store.font_key()
+    assert key == hashlib.sha256(real().encode()).hexdigest()[:12] and len(calls) == 1
+    assert store.font_key() == key and len(calls) == 1           # unchanged sources: none is read
+    extra.write_text('name = "鄉射禮"\n', encoding="utf-8")      # a source changes (size and mtime)
+    assert store.font_key() == key and len(calls) == 2           # read again; 禮 is in the seeds already
+    (cache / "webfont-key.json").write_text("{not json", encoding="utf-8")
+    assert store.font_key() == key and len(calls) == 3           # a damaged memo is recomputed
+
+
+def test_a_warm_start_makes_no_worker_process(cache, monkeypatch, tmp_path):
+    from scene.web import app, pack as webpack
+
+    def build(reading=None, seed=None, **kw):
+        return {"format": webpack.FORMAT, "key": "k"}, bytes(64)
+
+    def write_font(out, extra=""):
+        out.write_bytes(b"font")
+        return [out]
+    monkeypatch.setattr(webpack, "build_pack", build)
+    monkeypatch.setattr(webpack, "write_font", write_font)
+    store.pack_dir("zheng")
+    store.font_dir()
+
+    class NoPool:
+        def __init__(self, *a, **k):
+            raise AssertionError("a warm start made worker processes")
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", NoPool)
+    s = app.Service(tmp_path / "out", store.normalise("zheng"), "key1")
+    assert s.ready and s.default_url.startswith("xslpack/pack-zheng-") and s.font_urls == ["xslfont/cjk.otf"]
+
+
+def test_the_pack_with_the_director_in_a_worker_is_the_same_pack(cache):
+    from scene.rite.cache import load_rite
+    from scene.web import app, pack as webpack
+    rite = load_rite("zheng")
+    ctx = multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
+    with concurrent.futures.ProcessPoolExecutor(1, mp_context=ctx) as ex:
+        asked = []
+
+        def director(r):
+            asked.append(r)
+            return ex.submit(app._director_track, r).result
+        m1, b1 = webpack.build_pack("zheng", rite=rite, director=director)
+    m0, b0 = webpack.build_pack("zheng", rite=rite)
+    assert asked == [rite]
+    assert b1 == b0 and webpack.dumps(m1) == webpack.dumps(m0)
+
+
+def test_a_start_that_fails_on_its_arguments_leaves_no_gl_probe(cache, monkeypatch):
+    from scene.render import glprobe
+    monkeypatch.setattr(glprobe, "_ok", None)
+    monkeypatch.setattr(glprobe, "_started", None)
+    glprobe.configure()
+    glprobe.start()
+    proc = glprobe._started.proc
+    from scene.web import app
+    assert app.main(["--port", "99999"]) == 2
+    assert proc.poll() is not None and glprobe._started is None
+
+
+def test_a_probe_that_passed_is_remembered_and_one_that_failed_never(cache, monkeypatch):
+    from scene.render import glprobe
+    monkeypatch.setattr(glprobe, "_ok", None)
+    monkeypatch.setattr(glprobe, "_started", None)
+    monkeypatch.setattr(glprobe, "_PROBE", "print('vtkEGLRenderWindow')")      # a probe that passes, fast
+    glprobe.configure()
+    assert glprobe.ensure() == "vtkEGLRenderWindow" and len(list(cache.glob("glprobe-ok-*"))) == 1
+    monkeypatch.setattr(glprobe, "_ok", None)
+    glprobe.start()                                        # the same machine: nothing to start
+    assert glprobe._started is None and glprobe.ensure() == "remembered"
+    monkeypatch.setattr(glprobe, "_ok", None)
+    monkeypatch.setenv("MESA_LOADER_DRIVER_OVERRIDE", "zink")   # what the driver depends on changed: probe again
+    glprobe.start()
+    assert glprobe._started is not None and glprobe.ensure() == "vtkEGLRenderWindow"
+    for f in cache.glob("glprobe-ok-*"):
+        f.unlink()
+    monkeypatch.setattr(glprobe, "_ok", None)
+    monkeypatch.setattr(glprobe, "_PROBE", "import sys; sys.exit(3)")           # a probe that fails
+    with pytest.raises(glprobe.GLUnavailable):
+        glprobe.ensure()
+    assert not list(cache.glob("glprobe-ok-*"))
+    monkeypatch.setattr(glprobe, "_ok", None)
+    with pytest.raises(glprobe.GLUnavailable):             # and is asked again, not remembered
+        glprobe.ensure()
+
+
+def test_a_first_start_answers_the_page_while_the_scene_is_built(tmp_path):
+    """Cold, the address comes first; the page loads and says what it waits for (no spinner), then draws
+    the pack with the director's camera as soon as the server has it."""
+    import subprocess
+    import sys
+    import threading
+    from webtools import READY, chromium, chromium_missing_reason, free_port
+    if chromium_missing_reason():
+        pytest.skip(chromium_missing_reason())
+    port = free_port()
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    proc = subprocess.Popen([sys.executable, "app.py", "--port", str(port)], cwd=root, text=True,
+                            env={**os.environ, "XIANGSHELI_CACHE": str(tmp_path / "cache"), "PYTHONUNBUFFERED": "1"},
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    lines = []
+    try:
+        line = proc.stdout.readline()
+        lines.append(line)
+        assert "building the scene" in line and "open http://" in line, line
+        threading.Thread(target=lambda: lines.extend(proc.stdout), daemon=True).start()
+        with chromium() as b:
+            page = b.new_page()
+            for _ in range(100):
+                try:
+                    page.goto(f"http://127.0.0.1:{port}/")
+                    break
+                except Exception:
+                    page.wait_for_timeout(100)
+            page.wait_for_selector("#xsl-building", timeout=30000)
+            assert "first start" in page.inner_text("#xsl-building")
+            assert page.evaluate("!window.trame.state.get('xsl_default_pack')")
+            # the panels' font is there already (the address waits for the subset, not for the pack)
+            page.evaluate("document.fonts.load('16px XSLCJK', '鄉射禮')")
+            assert page.evaluate("document.fonts.check('16px XSLCJK', '鄉射禮')")
+            page.wait_for_function(READY, timeout=240000, polling=50)
+            assert page.locator("#xsl-building").count() == 0
+            m = page.evaluate("window.__xslPlayer.pack.director && window.__xslPlayer.pack.director.title")
+            assert m == "導演"
+        assert any("scene ready in" in x for x in lines)
+    finally:
+        proc.terminate()
+        proc.wait(10)
