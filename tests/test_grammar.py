@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import dataclasses
 
+import numpy as np
+
 import pytest
 
 from scene.rite import choreography as chor
@@ -111,3 +113,78 @@ def test_as_before_must_be_earlier_words_of_the_jing(tmp_path):
         with pytest.raises(chor.ChoreographyError, match=msg) as e:
             chor.load(root)
         assert "§39" in str(e.value) and "\n" not in str(e.value)
+
+
+def test_ou_shao_tui_the_pair_of_the_dafu_is_not_abreast_in_the_court():
+    """§29 大夫為下射揖進耦少退 (鄭 耦於庭不並行尊大夫): walked abreast like any pair (the data without its
+    behind key), the 耦 is never behind the 大夫 and the words 耦少退 make it a finding; as the data has it,
+    none — and a pair of the 三耦 (no 大夫, no such words) is not asked to keep behind."""
+    ab = Rite(readings.get("zheng"), _mutated({(29, "大夫為下射揖進耦少退", "dafu"): {"behind": None}}))
+    found = [f for f in grammar.findings(ab, ("forms",)) if f.word == "耦少退"]
+    assert found and found[0].section == 29 and found[0].who == "zhongbin_4", found
+    assert "behind 0%" in found[0].shows
+    ok = Rite(readings.get("zheng"), chor.load())
+    assert not [f for f in grammar.findings(ok, ("forms",)) if f.word == "耦少退"]
+
+
+def test_the_congzhe_receives_the_guests_zu_outside_the_gate(zheng):
+    """§47 司正以俎出授從者: the 賓's 俎 passes into the hands of his attendant outside (south of) the 門
+    (鄭 授賓家從來者也), held, not left on the ground; and it leaves with him when the 賓 goes (§49 賓出)."""
+    give = next(s for s in zheng.spans if s.section == 47 and s.phrase == "司正以俎出授從者" and s.do == "hand")
+    pose = zheng.as_pose_dict(give.end_s + 1.0)
+    cz = next(a for a in pose["actors"] if a["id"] == "congzhe")
+    zu = next(o for o in pose["objects"] if o["id"] == "zu_bin")
+    gate_y = zheng.layout.xyz_m("hall.gate")[1]
+    assert cz["visible"] and cz["xyz_m"][1] < gate_y and zu["xyz_m"][1] < gate_y
+    assert abs(zu["xyz_m"][0] - cz["xyz_m"][0]) < 0.5 and abs(zu["xyz_m"][1] - cz["xyz_m"][1]) < 0.5
+    assert zu["xyz_m"][2] > 0.5                                  # in his hands, not on the ground
+    bye = next(s for s in zheng.spans if s.section == 49 and s.who == ("congzhe",))
+    assert bye.do == "exit"
+    later = zheng.as_pose_dict(bye.end_s + 5.0)
+    assert not next(a for a in later["actors"] if a["id"] == "congzhe")["visible"]
+
+
+def test_a_kneel_in_a_phrase_whose_subject_is_carried_over_is_still_checked():
+    """§6 …祭如賓禮不告旨自席前適阼階上北面坐卒爵: the subject carried over from 祭如賓禮 reads as the 賓, yet the
+    data has the 主人 drink: acted standing, the checker finds it (it did not, until the phrase's own
+    unnamed parts were read as his)."""
+    bad = Rite(readings.get("zheng"), _mutated({(6, "自席前適阼階上北面坐卒爵", "zhuren"): {"kneel": False}}))
+    found = [f for f in grammar.findings(bad, ("posture",)) if f.section == 6]
+    assert any(f.who == "zhuren" and f.word == "坐卒" for f in found), found
+
+
+def test_the_counters_move_at_the_acts_that_move_them(zheng):
+    """§27 又取中之八筭 / 改實八筭于中 and §32 兼斂筭 / 實八筭于中 / 委其餘于中西: each pile's count changes during
+    the step whose words move it (not before, as a pair's end once did), and all 80 筭 (記62 箭籌八十) are
+    always there once laid out."""
+    d = zheng.director
+    changes = {oid: [(t, int(v)) for t, k, v in d.objects[oid].events if k == "state"]
+               for oid in d.objects if oid.startswith("counters.")}
+    for n, phrase, pile in ((27, "又取中之八筭", "counters.hand"), (27, "改實八筭于中", "counters.zhong"),
+                            (32, "兼斂筭實八筭于中", "counters.hand"), (32, "實八筭于中", "counters.zhong"),
+                            (32, "委其餘于中西", "counters.spare")):
+        spans = [sp for sp in zheng.spans if sp.section == n and sp.phrase == phrase]
+        assert spans
+        for sp in spans:
+            assert any(sp.start_s - 0.05 <= t <= sp.end_s + 0.05 for t, _ in changes[pile]), (n, phrase, sp.index)
+    ts = np.arange(0.0, zheng.duration, 5.0)
+    laid = [t for t in ts if sum(int(v) for k, v in zip(zheng.object_ids, zheng.pose_at(t).object_state)
+                                 if k.startswith("counters.") and v.isdigit()) > 0]
+    totals = {sum(int(v) for k, v in zip(zheng.object_ids, zheng.pose_at(t).object_state)
+                  if k.startswith("counters.") and v.isdigit()) for t in laid[::10]}
+    assert totals == {80}
+
+
+def test_the_counting_goes_a_little_south_then_north_facing_east():
+    """§32 先數右獲 (鄭 為其少南就右獲) … 興自前適左東面坐 (鄭 就左獲少北於故東面鄉之): the left pile counted
+    north of his first place, the right south of it, facing east both times; mutated to count in one spot,
+    the checker finds it."""
+    from scene.rite.forms import count as C
+    saved = C.SOUTH, C.NORTH
+    try:
+        C.SOUTH, C.NORTH = 0.0, 0.0
+        flat = Rite(readings.get("zheng"), chor.load())
+        found = [f for f in grammar.findings(flat, ("forms",)) if f.section in (32, 41)]
+    finally:
+        C.SOUTH, C.NORTH = saved
+    assert any("少北" in f.word for f in found), found

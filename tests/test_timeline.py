@@ -112,10 +112,17 @@ def test_announced_score_equals_the_simulated_hits(seed):
         left = sum(s.scored for s in res.shots if s.side == "left")
         assert by_round[rnd] == announce(right, left)
         assert _parse(by_round[rnd]) == right - left
-        # the counters on the ground when the 釋獲者 counts are the scored hits
+        # the piles he counts are the scored hits; when he tells the 賓 he holds the 賢獲 (鄭 §32 勝黨之筭也，
+        # 齊之而取其餘: what the winning pile had beyond the other; 左右鈞: one of each), and the piles left are even
         t = next(t for t, r, _ in rite.announcements if r == rnd)
-        state = dict(zip(rite.object_ids, rite.pose_at(t - 0.1).object_state))
-        assert (int(state["counters.right"]), int(state["counters.left"])) == (right, left)
+        count = next(sp for sp in rite.spans if sp.do == "count" and sp.section in (32, 41) and
+                     rite.stage_at(sp.start_s).n == (32 if rnd == 2 else 41))
+        before = dict(zip(rite.object_ids, rite.pose_at(count.start_s + 0.1).object_state))
+        assert (int(before["counters.right"]), int(before["counters.left"])) == (right, left)
+        state = dict(zip(rite.object_ids, rite.pose_at(t + 0.1).object_state))
+        held = abs(right - left) if right != left else min(1, right) + min(1, left)
+        assert int(state["counters.hand"]) == held
+        assert int(state["counters.right"]) == int(state["counters.left"]) == min(right, left) - (right == left and right > 0)
     assert not any(s.scored for s in rite.results[1].shots)                       # 獲而未釋獲
     assert all(s.scored == (s.hit and s.on_beat) for s in rite.results[3].shots)  # 不鼓不釋
 

@@ -110,6 +110,7 @@ VERBS: dict[str, Verb] = {v_id: Verb(*spec) for v_id, spec in {
     "call": ("獲/許諾", 1.5, "stand", None),
     "lay_counter": ("釋獲", 1.5, "sit", "sit"),
     "count": ("數獲/視筭", 20.0, "sit", None),
+    "tell_count": ("取賢獲執以升…告于賓", 0.0, "stand", None, True),
     "count_arrows": ("乘矢", 8.0, "sit", None),
     "announce": ("告", 3.0, "stand", None),
     "play": ("奏/歌/合樂", 30.0, "sit", None),
@@ -208,6 +209,8 @@ class Step:
     #: 如初 / 如之: the words of an earlier section that the phrase repeats, (section, words) — the checker
     #: reads them as part of the phrase (釋獲者執餘獲升…如初 is §30's 升自西階盡階不升堂)
     as_before: tuple[int, str] | None = None
+    #: 耦少退 (§29, 鄭 耦於庭不並行尊大夫): the one of a pair who keeps a little behind the other in the court
+    behind: str | None = None
 
 
 @dataclass(frozen=True)
@@ -236,10 +239,10 @@ class Choreography:
 
 #: the single arrow the 司射 carries after the 誘射 (改取一个挾之, 猶挾一个): one named arrow, not of his four
 SISHE_ONE = "arrow.sishe.5"
-ROUND_VERBS = {"shoot", "count", "forfeit"}
+ROUND_VERBS = {"shoot", "count", "tell_count", "forfeit"}
 PAIR_VERBS = {"approach", "shoot", "retire", "pick_arrows"}
 _STEP_KEYS = {"phrase", "who", "do", "at", "facing", "obj", "to", "by", "via", "dur", "with_prev", "role", "as_before",
-              "round", "note", "when", "delay", "kneel", "rise", "evidence"}
+              "behind", "round", "note", "when", "delay", "kneel", "rise", "evidence"}
 #: what a step's evidence speaks of, and how sure it is (the London Charter's evidence and hypothesis)
 EVIDENCE_ASPECTS = ("where", "facing", "posture", "route", "timing")
 EVIDENCE_STATUSES = ("stated", "commentary", "assumed")
@@ -320,11 +323,14 @@ def _step(raw: dict[str, Any], sec_n: int, text: str, where: str, actors: dict[s
             raise ChoreographyError(f"{where}: {key} must be true or false")
     if raw.get("rise") and not raw.get("kneel") and raw["do"] != "rise":
         raise ChoreographyError(f"{where}: rise = true needs kneel = true (坐X…興)")
+    behind = raw.get("behind")
+    if behind is not None and (raw["do"] != "approach" or len(who) != 2 or behind not in who):
+        raise ChoreographyError(f"{where}: behind (耦少退) must name one of the pair of an approach")
     return Step(phrase, who, raw["do"], at, raw.get("facing"), obj, to, by, via,
                 None if dur is None else float(dur), bool(raw.get("with_prev", False)), raw.get("role"),
                 raw.get("round"), raw.get("note", ""), offset, when, float(delay),
                 bool(raw.get("kneel", False)), bool(raw.get("rise", False)), _evidence(raw.get("evidence"), where),
-                _as_before(raw.get("as_before"), sec_n, where))
+                _as_before(raw.get("as_before"), sec_n, where), behind)
 
 
 def _as_before(raw: Any, sec_n: int, where: str) -> tuple[int, str] | None:

@@ -25,6 +25,18 @@ class Counters:
         elif step.do == "take" and pile == "zhong":
             self._counters(t0, hand=c["hand"] + c["zhong"], zhong=0)
             self._give("counters.hand", t0, None, aid)
+        elif step.do == "take" and pile in ("right", "left"):
+            # 兼斂筭 (§32): all of them into his hand — both piles, counted, the 賢獲 he holds, and the 中's
+            # eight (兼: together; so that 實八筭于中 has an empty 中 to fill — our reading)
+            self._counters(t0, hand=c["hand"] + c["right"] + c["left"] + c["zhong"], right=0, left=0, zhong=0)
+            self._give("counters.hand", t0, None, aid)
+        elif step.do == "set_down" and pile == "zhong" and step.at is None:
+            self._fill_zhong(t1, "hand")
+        elif step.do == "set_down" and pile == "hand" and step.at is None:
+            # 反委之 / 委餘獲于中西 / 委其餘于中西: what is in his hand joins the rest west of the 中
+            # (鄭 §27 委之合於中西)
+            if c["hand"]:
+                self._counters(t1, spare=c["spare"] + c["hand"], hand=0)
         elif step.do == "take":
             self._give(oid, t0, None, aid)
         elif step.do == "receive" and step.to is not None:
@@ -35,13 +47,14 @@ class Counters:
         else:
             raise chor.ChoreographyError(f"{step.do} is not something done to the 筭 ({step.obj})")
 
-    def _fill_zhong(self, t: float) -> None:
-        """實八筭于中 / 改實八筭于中: eight from the rest into the 中 (where the 中 lies)."""
+    def _fill_zhong(self, t: float, src: str = "spare") -> None:
+        """實八筭于中 / 改實八筭于中: eight into the 中 (where the 中 lies), from the rest — or from his hand
+        (§32 兼斂筭實八筭于中: the data's set_down of counters.zhong)."""
         c = self.counters
-        n = min(8 - c["zhong"], c["spare"])
+        n = min(8 - c["zhong"], c[src])
         if n <= 0:
             return
-        self._counters(t, zhong=c["zhong"] + n, spare=c["spare"] - n)
+        self._counters(t, zhong=c["zhong"] + n, **{src: c[src] - n})
         at = self._lying.get("zhong")
         if at is not None:
             self._obj("counters.zhong", t, "at", at)
@@ -58,20 +71,19 @@ class Counters:
         self._fill_zhong(t)
 
     def _ready_counters(self, t: float, who: str = "shihuozhe") -> None:
-        """Before a pair shoots (rounds 2–3): 取中之八筭改實八筭于中 — eight in his hand, eight in the 中."""
+        """Before a pair shoots (rounds 2–3), where the data has not acted it after the pair before (若有餘筭則
+        反委之，又取中之八筭改實八筭于中, §27; 如初 in the sections that only say so): what is left in his
+        hand back beside the 中, the 中's eight into his hand, eight more into the 中.  After a round's last
+        pair nothing is taken: he goes up 執餘獲 (鄭 §30 無餘筭則空手耳)."""
         c = self.counters
-        if c["hand"] == 0 and c["zhong"] > 0:
-            self._counters(t, hand=c["zhong"], zhong=0)
-            self._obj("counters.hand", t, "held", who)
-        self._fill_zhong(t)
-
-    def _after_pair(self, t: float, who: str = "shihuozhe") -> None:
-        """若有餘筭則反委之，又取中之八筭改實八筭于中: what is left in his hand back beside the 中, the 中's
-        eight into his hand, eight more into the 中."""
-        c = self.counters
-        if c["hand"]:
+        if c["hand"] == 8 and c["zhong"] == 8:
+            return
+        if c["hand"] and c["zhong"]:
             self._counters(t, spare=c["spare"] + c["hand"], hand=0)
-        self._ready_counters(t + 0.5, who)
+        if c["hand"] == 0 and c["zhong"] > 0:
+            self._counters(t + 0.5, hand=c["zhong"], zhong=0)
+            self._obj("counters.hand", t + 0.5, "held", who)
+        self._fill_zhong(t + 0.5)
 
     def _counters(self, t: float, **changes: int) -> None:
         for k, v in changes.items():

@@ -39,7 +39,7 @@ ORDER_WORDS = ("遂", "乃", "既", "先", "後", "然後", "以次", "卒", "�
 NOUNS = "席階楹序洗篚尊侯乏楅豐門堂"
 #: verbs that move the one who does them
 MOVES = {"walk", "ascend", "descend", "enter", "exit", "approach", "retire", "go", "pick_arrows",
-         "collect_arrows"}
+         "collect_arrows", "tell_count"}
 _CJK = re.compile(r"[\u4e00-\u9fff]{3,}")
 
 

@@ -73,7 +73,7 @@ def _pair(acts: Acts, step: chor.Step, pair: tuple[str, str], side: str, t: floa
     if waiting is not None:
         # 相左交于階前: they stop beside the pair coming down, keeping it on their left, and 相揖
         cross = (-h.stairs_x + 2.7, -h.stair_run - 7.0, 0.0)
-        t = P.abreast(acts, pair, t, cross, via, end_heading=0.0)
+        t = P.abreast(acts, pair, t, cross, via, end_heading=0.0, behind=step.behind)
         tm = max(t, waiting["ready"])
         down = waiting["pair"]
         for a in pair:
@@ -83,9 +83,10 @@ def _pair(acts: Acts, step: chor.Step, pair: tuple[str, str], side: str, t: floa
         acts.resume(waiting, t)
         via = ()
     # the 上射 in line with the up lane, the 下射 at his right
-    t = P.abreast(acts, pair, t, (lane_x + P.HALF, -h.stair_run - 4.5, 0.0), via, end_heading=0.0)
+    # in the court 耦少退 (a 大夫's 耦 keeps a little behind him); on the 堂 they are abreast again (鄭 在堂如上射之儀)
+    t = P.abreast(acts, pair, t, (lane_x + P.HALF, -h.stair_run - 4.5, 0.0), via, end_heading=0.0, behind=step.behind)
     t = max(acts.salute(a, t, 0.0) for a in pair)                     # 當階北面揖
-    t = P.abreast(acts, pair, t, (lane_x + P.HALF, -h.stair_run - 1.0, 0.0), end_heading=0.0)
+    t = P.abreast(acts, pair, t, (lane_x + P.HALF, -h.stair_run - 1.0, 0.0), end_heading=0.0, behind=step.behind)
     t = max(acts.salute(a, t, 0.0) for a in pair)                     # 及階揖
     # 上射先升三等下射從之中等; 上射升堂少左: at the head he steps west and waits, the 下射 comes up on his right
     head = site.stair_points(side, up=True, lane=site.lane(side, True))[-1]

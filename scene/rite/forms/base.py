@@ -214,9 +214,6 @@ class Acts:
         """Eight 筭 in the 釋獲者's hand and eight in the 中 before a pair shoots (取中之八筭改實八筭于中)."""
         self._d._ready_counters(t)
 
-    def after_pair(self, t: float) -> None:
-        """若有餘筭則反委之，又取中之八筭改實八筭于中."""
-        self._d._after_pair(t)
 
     def announce(self, entry: tuple[float, int, str]) -> None:
         """(t, round, text): a 數獲 announcement."""

@@ -14,6 +14,7 @@ from .base import Acts
 
 HALF = 1.2           # 尺: half the distance between two walking abreast (2.4 尺 ≈ 0.55 m shoulder to shoulder)
 STEP_CHI = 3.0       # 尺: the abreast paths are cut this fine, so that they stay parallel round corners
+LAG = 1.2            # 尺: 少退 — how far the one who keeps behind (耦少退) walks behind the other
 
 
 def parallel(points: list[Point], d: float) -> list[Point]:
@@ -38,10 +39,23 @@ def parallel(points: list[Point], d: float) -> list[Point]:
     return out
 
 
+def back(points: list[Point], d: float) -> list[Point]:
+    """Every vertex moved d back along the way (the mean direction of its two legs); the same number."""
+    arr = np.asarray(points, dtype=float)
+    out = []
+    for i in range(len(arr)):
+        u = arr[min(i + 1, len(arr) - 1), :2] - arr[max(i - 1, 0), :2]
+        L = float(np.linalg.norm(u))
+        u = u / L if L > 1e-9 else np.zeros(2)
+        out.append((float(arr[i, 0] - d * u[0]), float(arr[i, 1] - d * u[1]), float(arr[i, 2])))
+    return out
+
+
 def abreast(acts: Acts, pair: tuple[str, str], t: float, target: Point, via: tuple[Point, ...] = (),
-            end_heading: float | None = None, half: float | None = None) -> float:
+            end_heading: float | None = None, half: float | None = None, behind: str | None = None) -> float:
     """The pair walks side by side to ``target`` (the point between them on arrival), the first of the pair
-    (the 上射) on the left; each first steps to his side of the way.  Returns the arrival time."""
+    (the 上射) on the left; each first steps to his side of the way; ``behind`` (耦少退) keeps LAG 尺 back.
+    Returns the arrival time."""
     a, b = pair
     if half is None:              # HALF 尺, and never closer than 0.56 m whatever the 尺 (周尺 8 寸 …)
         half = max(HALF, 0.62 * acts.min_gap)
@@ -58,6 +72,10 @@ def abreast(acts: Acts, pair: tuple[str, str], t: float, target: Point, via: tup
               and math.dist(p[:2], pb[:2]) >= gap), 0)
     center = center[k:]
     left, right = parallel(center, -half), parallel(center, half)
+    if behind == a:
+        left = back(left, LAG)
+    elif behind == b:
+        right = back(right, LAG)
     if math.dist(pa[:2], left[0][:2]) <= math.dist(pb[:2], right[0][:2]):
         ta = acts.walk(a, t, left[0])
         times = {a: ta, b: acts.walk(b, ta, right[0])}

@@ -41,11 +41,9 @@ def run(acts: Acts, step: chor.Step, t0: float) -> float:
         t = t_rel + 1.2
         if rnd >= 1 and shot.hit:
             last_call = _call(acts, t_land, shot, rnd)
-    if rnd in (2, 3):   # 若有餘筭則反委之，又取中之八筭改實八筭于中 — once the last 筭 of the pair is laid
-        t_re = max(t, last_call + 0.8) + 1.0
-        acts.after_pair(t_re)
-        return t_re + 1.0
-    return max(t, last_call) + 1.0
+    # the 筭 left in his hand stay there: the data's next steps (反委之, 又取中之八筭 …) or the next pair's
+    # start (ready_counters) move them
+    return max(t, last_call + (1.8 if rnd in (2, 3) else 0.0)) + 1.0
 
 
 def _on_the_drum(shot, t0: float, ready: float) -> float:

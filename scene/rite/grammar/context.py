@@ -143,6 +143,15 @@ class Ctx:
         mine = [s for s in segs if s.subject is None or self.means(s.subject, aid, span.section, t)]
         return mine
 
+    def own_segments(self, span: StepSpan, aid: str) -> list[ph.Segment]:
+        """:meth:`segments_of`, or — when the reading of subjects gives him no part of the phrase only because
+        a subject named before it is carried over (祭如賓禮不告旨自席前適阼階上北面坐卒爵 read as the 賓's) —
+        the phrase's parts that name nobody: the data names him as the one who does it."""
+        mine = self.segments_of(span, aid)
+        if mine:
+            return mine
+        return [s for s in ph.segments(span.section, span.offset, span.phrase) if s.subject not in span.phrase]
+
     # ---------------------------------------------------------------- tracks
     def _lin(self, aid: str, t: float) -> np.ndarray:
         ts, v = self._pos[self.index[aid]]

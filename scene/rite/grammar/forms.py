@@ -52,6 +52,24 @@ def _abreast(ctx: Ctx, up: str, low: str, t0: float, t1: float, on_tang: bool) -
     return float(((along < 3.0) & (apart < 7.0)).mean()), float((left > 0).mean()), int(keep.sum())
 
 
+def _keeps_behind(ctx: Ctx, who: str, other: str, t0: float, t1: float) -> tuple[float, int]:
+    """耦少退: while both walk on the ground, the share of the time ``who`` is 0.5–4 尺 behind ``other``
+    along the way they go (and never more than 7 尺 from him); and the samples."""
+    ts = np.arange(t0, t1, 0.2)
+    a = np.array([ctx.pos(who, t) for t in ts])
+    b = np.array([ctx.pos(other, t) for t in ts])
+    both = np.array([ctx.posture(who, t) == WALKING and ctx.posture(other, t) == WALKING for t in ts])
+    v = np.gradient(a[:, :2], axis=0) + np.gradient(b[:, :2], axis=0)
+    speed = np.hypot(v[:, 0], v[:, 1])
+    keep = both & (a[:, 2] < 0.05) & (b[:, 2] < 0.05) & (speed > 1e-3)
+    if keep.sum() < 3:
+        return 1.0, int(keep.sum())
+    d = (b - a)[keep, :2]
+    ahead = (d * (v[keep] / speed[keep, None])).sum(axis=1)       # how far the other is ahead of him
+    apart = np.hypot(d[:, 0], d[:, 1])
+    return float(((ahead >= 0.5) & (ahead <= 4.0) & (apart < 7.0)).mean()), int(keep.sum())
+
+
 def _middle_tread(ctx: Ctx, first: str, second: str, t0: float, t1: float) -> bool:
     """中等 (鄭 中猶間也): at some moment both are on the stairs with one empty 等 between them."""
     ts = np.arange(t0, t1, 0.1)
@@ -112,9 +130,18 @@ def approach(ctx: Ctx, span) -> list[Finding]:
                   f"y {xyz[near, 1].min():.1f}–{xyz[near, 1].max():.1f} 尺 at the 楹 (y {ying[1]:.0f})", aid, float(ts[near][0]))
     if shared:
         up, low = who
+        # 大夫為下射揖進耦少退 (§29; 鄭 耦於庭不並行尊大夫): in the court the 耦 keeps a little behind the 大夫
+        dafu = [a for a in who if "大夫" in ctx.chor.actors[a].name]
+        ou = [a for a in who if a not in dafu]
+        lags = "耦少退" in span.phrase and len(dafu) == 1
+        if lags:
+            share, n = _keeps_behind(ctx, ou[0], dafu[0], t0, t1)
+            if n >= 3 and share < 0.8:
+                F("耦少退", f"{ou[0]} a little (0.5–4 尺) behind {dafu[0]} while they walk in the court",
+                  f"behind {share:.0%} of {n * 0.2:.1f} s", ou[0], t0)
         for on_tang, word in ((False, "上射在左並行"), (True, "上射揖並行")):
             abreast, left, n = _abreast(ctx, up, low, t0, t1, on_tang)
-            if n >= 3 and abreast < 0.8:
+            if n >= 3 and abreast < 0.8 and not (lags and not on_tang):
                 F(word, f"{up} and {low} abreast while they walk", f"abreast {abreast:.0%} of {n * 0.2:.1f} s", up, t0)
             if n >= 3 and left < 0.8 and not on_tang:
                 F("上射在左", f"{up} on the left of {low}", f"on the left {left:.0%} of the time", up, t0)
@@ -217,6 +244,13 @@ def count(ctx: Ctx, span) -> list[Finding]:
         out.append(Finding("forms", span.section, span.index, span.phrase, "東面于中西坐…適左東面坐",
                            f"{aid} kneeling west of the 中 facing east, for the right and for the left",
                            f"{len(good)} such kneel(s) of {len(ks)}", aid, span.start_s))
+        return out
+    # 鄭: 為其少南就右獲 … 起由中東就左獲少北於故 — the left pile is counted north of where the right was
+    y_right, y_left = ctx.pos(aid, good[0][0] + 0.2)[1], ctx.pos(aid, good[-1][0] + 0.2)[1]
+    if y_left - y_right < 1.0:
+        out.append(Finding("forms", span.section, span.index, span.phrase, "適左 (鄭 少北於故)",
+                           f"{aid} counting the left pile north of where he counted the right (≥ 1 尺)",
+                           f"{y_left - y_right:+.1f} 尺", aid, good[-1][0]))
     return out
 
 

@@ -75,7 +75,9 @@ def _sui(ctx: Ctx, spans, text: str) -> list[Finding]:
             again = prev_phrase.get(aid) == (sp.offset, sp.phrase)
             prev_phrase[aid] = (sp.offset, sp.phrase)
             if starts_sui and not again and aid in last and t0 - last[aid] > GAP_S:
-                walk = sp.do in ("walk", "ascend", "descend", "enter", "exit")
+                # one who must first walk to where he acts (a walk, or a step with an `at`) goes on
+                # when he sets out
+                walk = sp.do in ("walk", "ascend", "descend", "enter", "exit") or ctx.step_of(sp).at is not None
                 start = sp.start_s if walk else t0
                 if start - last[aid] > GAP_S:
                     out.append(Finding("order", sp.section, sp.index, sp.phrase, "遂",

@@ -25,7 +25,7 @@ def _governed(text: str, i: int, end: int) -> str | None:
 def kneel_required(ctx: Ctx, span, aid: str) -> str | None:
     """The 坐-word of the step's phrase that governs this step's act, if any."""
     text = passage(span.section).text
-    for seg in ctx.segments_of(span, aid):
+    for seg in ctx.own_segments(span, aid):
         for i in range(seg.start, seg.end):
             if text[i] != "坐" or text[max(0, i - 1)] in NOT_KNEEL_BEFORE:
                 continue

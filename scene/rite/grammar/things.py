@@ -94,7 +94,8 @@ def _acts_move_things(ctx: Ctx) -> list[Finding]:
     times: dict[str, list[float]] = {}
     for oid, o in d.objects.items():
         for t, k, v in o.events:
-            if k in ("at", "held"):
+            # a pile of 筭 moves when its count changes (取中之八筭, 委餘獲)
+            if k in ("at", "held") or (k == "state" and oid.startswith("counters.")):
                 times.setdefault(oid, []).append(t)
     all_t = np.sort(np.array([t for ts in times.values() for t in ts]))
     for sp in ctx.rite.spans:

@@ -20,7 +20,7 @@ VERB_CHARS: dict[str, str] = {
     "salute": "揖", "decline": "辭讓", "reply": "對諾許", "speak": "告命請曰", "order": "命作告",
     "announce": "告", "fill": "實酌", "hand": "授", "receive": "受", "offer": "獻酬酢",
     "wash": "洗", "wash_hands": "盥洗", "sit": "坐", "rise": "興", "stand": "立", "wait": "俟立",
-    "lean": "倚", "untie": "說釋", "tie": "繫", "lay_counter": "釋", "count": "數", "count_arrows": "撫乘",
+    "lean": "倚", "untie": "說釋", "tie": "繫", "lay_counter": "釋", "count": "數", "tell_count": "取告", "count_arrows": "撫乘",
     "call": "獲", "raise_flag": "舉", "lower_flag": "偃", "bare": "袒", "cover": "襲說",
     "play": "奏歌樂", "pick_arrows": "取", "collect_arrows": "取委", "shoot": "射發",
 }
