@@ -294,3 +294,46 @@ def test_host_goes_up_one_step_before_the_guest():
     host = next(s for s in RITE.spans if s.phrase == "主人升一等")
     guest = next(s for s in RITE.spans if s.phrase == "賓升")
     assert host.start_s < guest.start_s < host.end_s
+
+
+@pytest.mark.parametrize("sec", [33, 42])
+def test_forfeit_follows_the_text(sec):
+    """§33 飲不勝者 (and §42 升飲如初): 相左交于階前相揖, 遂適堂西, 執爵者坐取觶實之反奠于豐上 between drinkers,
+    the 觶 always carried (no jump > 1 尺 in the drinking), the 主人 back on his mat facing west."""
+    from scene.rite.cache import load_rite
+    r = load_rite("zheng")
+    chi = r.reading.chi_m
+    f = next(s for s in r.spans if s.section == sec and s.do == "forfeit")
+    ev = [e for e in r.director.objects["zhi_fa"].events if f.start_s <= e[0] <= f.end_s and e[1] == "held"]
+    drinks = [(t, a) for t, kind, a in ev if a != "zhijue"]
+    assert len(drinks) >= 2
+    for (ta, a), (tb, b) in zip(drinks, drinks[1:]):       # 7c: the 執爵者 has it between two drinkers
+        assert any(ta < t < tb and a_ == "zhijue" for t, _, a_ in ev), (a, b)
+    ts = np.arange(f.start_s, f.end_s, 0.1)
+    S = r.sample(ts)
+    ids = list(r.actor_ids)
+    xy = S["actor_xyz_m"] / chi
+    archers = [(t, a) for t, a in drinks if a not in ("bin", "zhuren", "dafu")]
+    for i, (t, a) in enumerate(archers[:-2]):              # 7a: at 堂西 before the next-but-one drinks
+        k = ids.index(a)
+        there = ts[(xy[:, k, 0] < -40.5) & (xy[:, k, 1] > -10) & (ts > t)]
+        assert len(there) and there[0] < archers[i + 2][0], a
+    # 7b: a loser coming down and the next loser going up salute each other in front of the 西階 (相左)
+    notable = ("bin", "zhuren", "dafu")
+    for (t, a), (t2, b) in ((x, y) for x, y in zip(drinks, drinks[1:]) if x[1] not in notable and y[1] not in notable):
+        ka, kb = ids.index(a), ids.index(b)
+        met = False
+        for tt in np.arange(t, t2, 0.25):
+            p = r.pose_at(tt)
+            xa, xb = S["actor_xyz_m"][np.searchsorted(ts, tt) - 1, [ka, kb]] / chi
+            if p.posture[ka] == p.posture[kb] == "salute" and xa[1] < -5 and xb[1] < -5 \
+                    and abs(xa[0] + 20) < 6 and abs(xb[0] + 20) < 6 and xa[0] < xb[0]:
+                met = True
+                break
+        assert met, (a, b)
+    o = list(r.object_ids).index("zhi_fa")                 # 7d: no jump of the 觶
+    ts2 = np.arange(f.start_s, f.end_s, 0.05)
+    P = r.sample(ts2)["object_xyz_m"][:, o, :2] / chi
+    assert np.linalg.norm(np.diff(P, axis=0), axis=1).max() <= 1.0
+    if any(a == "zhuren" for _, a in drinks):              # 7e: his mat faces west
+        assert abs(S["heading_deg"][-1, ids.index("zhuren")] - 270.0) < 1.0

@@ -231,6 +231,16 @@ def _placed(m, data, o, t):
     return p + track_at(data, o["track"], t)
 
 
+def _speed(rite, pid: str, t: float) -> float:
+    """m/s of a movable object at t, from the rite's own track."""
+    oid = pid.removeprefix("object.")
+    if oid not in rite.object_ids:
+        return 0.0
+    tt, v = rite._objects.tracks[list(rite.object_ids).index(oid)]
+    a, b = (np.array([np.interp(x, tt, v[:, c]) for c in range(3)]) for x in (t - 0.05, t + 0.05))
+    return float(np.linalg.norm(b - a) / 0.1)
+
+
 def test_objects_and_figures_match_build_dynamic(pack, rite):
     m, data = pack
     assert [o["id"] for o in m["objects"]] == list(rite.object_ids)
@@ -264,7 +274,10 @@ def test_objects_and_figures_match_build_dynamic(pack, rite):
             # the same surface: tubes and rods built in the world frame turn their rings about their axis
             # when rotated, so vertices may differ by a tube's diameter (≤ 4.4 cm); the middle may not
             assert np.abs(w - p).max() < 0.045, (t, pid)
-            assert np.abs(w.mean(axis=0) - p.mean(axis=0)).max() < 0.01, (t, pid)
+            # … plus what the pack's float32 times can miss on a thing in flight (an arrow at 45 m/s moves
+            # 2 cm within one float32 step of t ≈ 6500 s)
+            assert np.abs(w.mean(axis=0) - p.mean(axis=0)).max() < 0.01 + _speed(rite, pid, t) * float(
+                np.spacing(np.float32(t))), (t, pid)
         # figures: the one the pack names has the triangles build_dynamic drew (posture and props)
         for a in m["actors"]:
             if a["id"] in actor_tris:

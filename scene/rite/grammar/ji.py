@@ -118,7 +118,12 @@ def _ji30(ctx: Ctx) -> list[Finding]:
             if not (at_west(a) ^ at_west(b)):
                 continue
             ts, xyz = ctx.path(aid, sp.start_s, sp.end_s, 0.25)
-            for k in range(1, len(ts)):
+            # a span of a form may hold several ways (§33: 射位 → 堂 → 堂西); the way to 堂西 starts where he
+            # last came down from the 堂, the way from it ends where he first goes up
+            up = np.nonzero(xyz[:, 2] > 0.05)[0]
+            lo, hi = (int(up[-1]), len(ts)) if at_west(b) and len(up) else \
+                (0, int(up[0]) + 1) if at_west(a) and len(up) else (0, len(ts))
+            for k in range(max(1, lo), hi):
                 p, q, t = xyz[k - 1], xyz[k], float(ts[k])
                 s = _sima_at_post(ctx, t)
                 if s is None or p[2] > 0.05 or q[2] > 0.05 or (p[0] - s[0]) * (q[0] - s[0]) > 0 or p[0] == q[0]:
