@@ -188,3 +188,20 @@ def test_the_counting_goes_a_little_south_then_north_facing_east():
     finally:
         C.SOUTH, C.NORTH = saved
     assert any("少北" in f.word for f in found), found
+
+
+@pytest.mark.parametrize("section, phrase", [(21, "司馬出于下射之南還其後降自西階"), (22, "司馬出于左物之南還其後降自西階")])
+def test_the_sima_goes_round_behind_the_archers_not_back_between_them(zheng, section, phrase):
+    """出于下射之南，還其後 (鄭 圍下射者): south of the 下射, round behind him — and on behind the 上射 to the 西階,
+    not back between the two 物 across the line they shoot along (our reading; the audit saw him cut between)."""
+    from scene.rite.grammar.context import Ctx
+    ctx = Ctx(zheng)
+    sp = next(s for s in zheng.spans if s.section == section and s.phrase == phrase)
+    ts, xyz = ctx.path("xiang", sp.start_s, sp.end_s, 0.1)
+    left, right = ctx.place("tang.wu_left"), ctx.place("tang.wu_right")
+    behind = [i for i, p in enumerate(xyz) if p[1] > left[1] + 2 and abs(p[0] - left[0]) < 1.0]
+    assert behind, "never behind the 左物"
+    after = xyz[behind[0]:]
+    between = [p for p in after if abs(p[0]) < abs(left[0]) - 1.0 and p[1] < left[1] + 1.0 and p[2] > 1.0]
+    assert not between, f"back between the 物 at {between[0]}"
+    assert any(abs(p[0] - right[0]) < 1.0 and p[1] > right[1] + 2 for p in after), "not behind the 右物"

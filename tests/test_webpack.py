@@ -157,6 +157,16 @@ def test_static_layers_are_build_static_baked(pack):
 # ---------------------------------------------------------------------------
 # actors
 
+def _turn_rate(rite, i: int, t: float) -> float:
+    """°/s the actor turns at t, from the rite's own track (the fastest over the keys about t)."""
+    tt, v = rite._actors.tracks[i]
+    k = int(np.searchsorted(tt, t))
+    lo, hi = max(k - 2, 0), min(k + 2, len(tt) - 1)
+    dh = np.abs((np.diff(v[lo:hi + 1, 3]) + 180.0) % 360.0 - 180.0)
+    dt = np.maximum(np.diff(tt[lo:hi + 1]), 1e-6)
+    return float((dh / dt).max()) if len(dt) else 0.0
+
+
 def test_actor_tracks_are_the_rites(pack, rite):
     m, data = pack
     assert [a["id"] for a in m["actors"]] == list(rite.actor_ids)
@@ -174,9 +184,10 @@ def test_actor_tracks_are_the_rites(pack, rite):
         for i, a in enumerate(m["actors"]):
             x = track_at(data, a["track"], t)
             assert np.abs(x[:3] - pose.actor_xyz_m[i]).max() < 1e-3, (a["id"], t)
-            # key times are f32 (0.5 ms apart late in the rite): a quick turn (~400°/s) may be 0.1° off
+            # key times are f32 (0.5 ms apart late in the rite) and keys at one time are nudged a step apart
+            # each (buffer.py): a quick turn may be off by its rate × a few such steps
             dh = (x[3] % 360.0 - pose.heading_deg[i] + 180.0) % 360.0 - 180.0
-            assert abs(dh) < 0.3, (a["id"], t)
+            assert abs(dh) < 0.1 + _turn_rate(rite, i, t) * 4 * float(np.spacing(np.float32(t))), (a["id"], t)
             assert step_at(a["posture"], t) == pose.posture[i]
             assert step_at(a["visible"], t) == bool(pose.visible[i])
             assert step_at(a["holding"], t) == pose.holding[i]

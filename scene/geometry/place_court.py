@@ -35,10 +35,12 @@ def court(b: PlaceBuilder, h: Hall, rng: dict[str, float]) -> None:
           commentary="鄭 §22 東肆統於賓; 鄭 記38 兩端為龍首中央為蛇身相交", status="derived",
           derivation=f"x = 0 (中庭), y = 洗's line {fmt(xi_y)}; length {bi_len.derivation}; width {bi_w.derivation}; "
                      f"thickness {bi_t.derivation}")
-    b.put("court.zhi_marker", "觶 (司正)", (0, xi_y - 3, 0), source="經 §13 司正…中庭北面坐奠觶",
+    # 6 尺 south: clear of the 司馬 and the 弟子 who kneel at the 楅's south (§22 北面立于所設楅之南, 坐委)
+    b.put("court.zhi_marker", "觶 (司正)", (0, xi_y - 6, 0), source="經 §13 司正…中庭北面坐奠觶",
           commentary="鄭 §13 奠觶表其位也", status="assumed",
-          derivation=f"中庭: x = 0; N–S not stated — one 笴 (3 尺) south of the 楅's line, y = {fmt(xi_y - 3)}")
-    b.put("pos.sizheng", "司正位 (觶南)", (0, xi_y - 5, 0), facing="北面", source="經 §13 北面立于觶南",
+          derivation=f"中庭: x = 0; N–S not stated — two 笴 (6 尺) south of the 楅's line, clear of those who kneel "
+                     f"at the 楅's south, y = {fmt(xi_y - 6)}")
+    b.put("pos.sizheng", "司正位 (觶南)", (0, xi_y - 8, 0), facing="北面", source="經 §13 北面立于觶南",
           status="derived", derivation="2 尺 south of his 觶, facing north")
 
     # 中 (鹿中) and counters (經 §26, 記44, 記62)

@@ -178,7 +178,8 @@ class Ways:
                                self._ground_things())
 
     #: things that lie on the ground for a while and that walkers go round: half sizes in 尺 (E–W, N–S)
-    GROUND_THINGS = {"zhong": (0.7, 1.3), "bi": (1.6, 0.4), "gu": (0.8, 0.6), "counters.zhong": (0.3, 0.3),
+    GROUND_THINGS = {"zhong": (0.7, 1.3), "bi": (1.6, 0.4), "gu": (0.8, 0.6), "zhi_sizheng": (0.3, 0.3),
+                     "counters.zhong": (0.3, 0.3),
                      "counters.spare": (0.6, 0.6), "counters.right": (0.5, 0.5), "counters.left": (0.5, 0.5)}
 
     def _ground_things(self) -> tuple[tuple[str, float, float, float, float], ...]:

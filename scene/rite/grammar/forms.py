@@ -231,6 +231,13 @@ def pick_arrows(ctx: Ctx, span) -> list[Finding]:
         if not sal or ctx.pos(aid, sal[0])[1] > bi[1] or angle_diff(ctx.heading(aid, sal[0] + 0.3), 0) > 35:
             out.append(Finding("forms", span.section, span.index, span.phrase, "當楅北面揖",
                                f"{aid} a 揖 south of the 楅 facing north", "none so", aid, span.start_s))
+        # 皆少進當楅南，皆左還北面搢三挾一个，揖: after his last arrow, a 揖 south of the 楅 facing north again
+        late = [t for t in sal if ks and t > ks[-1][1]]
+        if ks and "不挾" not in span.phrase and not any(ctx.pos(aid, t)[1] < bi[1] - 1.0 and abs(ctx.pos(aid, t)[0] - bi[0]) < 3.0
+                          and angle_diff(ctx.heading(aid, t + 0.3), 0) <= 35 for t in late):
+            out.append(Finding("forms", span.section, span.index, span.phrase, "當楅南北面搢三挾一个揖",
+                               f"{aid} after the fourth arrow: south of the 楅, facing north, a 揖",
+                               f"{len(late)} 揖 after it, none there", aid, ks[-1][1]))
     return out
 
 

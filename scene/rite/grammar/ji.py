@@ -19,6 +19,8 @@ from .context import Ctx, Finding, angle_diff
 from .stairs import stairs_used
 
 STILL_S = 8.0      # standing this long at one spot is "holding a 位"
+#: forms a pair walks through; a pause inside one is on the way, not at a 位
+PAIR_FORMS = ("approach", "retire", "pick_arrows", "forfeit")
 
 
 def check(ctx: Ctx) -> list[Finding]:
@@ -59,6 +61,8 @@ def _ji20(ctx: Ctx) -> list[Finding]:
             sp = ctx.rite.span_at(t0)
             if sp is not None and sp.phrase.endswith("出"):
                 continue        # 眾賓皆出: waiting his turn in the file going out, not standing at his 位
+            if sp is not None and sp.do in PAIR_FORMS and aid in sp.who and sp.end_s > t1 + 0.5:
+                continue        # a pause within his pair's form (the way ahead not yet clear), not a 位
             if angle_diff(hd, 90.0) > 35 and ctx.posture(aid, (t0 + t1) / 2) in ("stand", "sit"):
                 out.append(Finding("ji", sp.section, sp.index, sp.phrase, "立者東面 (記20)",
                                    f"{aid}, standing below, facing east", f"heading {hd:.0f}° over {t0:.0f}–{t1:.0f} s",

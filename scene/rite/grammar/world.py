@@ -12,7 +12,7 @@ BODY_CHI = 1.0          # 尺: half a person's shoulder width (0.23 m under the 
 LANE_MARGIN_CHI = 4.0   # 尺 either side of the 侯 that the lane takes in
 #: things on the ground a walker goes round: layout places and movable objects
 REACH_CHI = 0.3         # 尺: a walker's body front from its centre line — he may come up to a thing, not over it
-GROUND_OBJECTS = ("zhong", "bi", "gu", "counters.zhong", "counters.spare", "counters.right", "counters.left")
+GROUND_OBJECTS = ("zhong", "bi", "gu", "zhi_sizheng", "counters.zhong", "counters.spare", "counters.right", "counters.left")
 
 
 def _flights(ctx: Ctx) -> list[tuple[float, float, str]]:
