@@ -205,3 +205,34 @@ def test_the_sima_goes_round_behind_the_archers_not_back_between_them(zheng, sec
     between = [p for p in after if abs(p[0]) < abs(left[0]) - 1.0 and p[1] < left[1] + 1.0 and p[2] > 1.0]
     assert not between, f"back between the 物 at {between[0]}"
     assert any(abs(p[0] - right[0]) < 1.0 and p[1] > right[1] + 2 for p in after), "not behind the 右物"
+
+
+def test_sui_after_a_kneeling_act_is_done_kneeling():
+    """主人坐祭遂飲卒觶興 (§7): the 遂 joins the drinking to the kneeling 祭, and 興 comes only after 卒觶 — so he
+    drinks kneeling; drunk standing (the data without its kneel), the checker names 坐祭…遂…卒."""
+    bad = Rite(readings.get("zheng"), _mutated({(7, "主人坐祭遂飲卒觶", "zhuren"): {"kneel": False, "rise": False}}))
+    found = [f for f in grammar.findings(bad, ("posture",)) if f.section == 7 and f.who == "zhuren"]
+    assert any(f.word == "坐祭…遂…卒" for f in found), found
+
+
+def test_ji46_the_dafus_ou_stands_back_from_his_wu_once_he_has_shot():
+    """記46 大夫與士射…耦少退于物 (鄭 既發則然): in §29 and §39 the 耦 ends the shooting a little behind his 物;
+    kept on it (the form's step back set to 0) the checker finds it in both rounds."""
+    from scene.rite.forms import shoot as S
+    saved = S.OU_BACK
+    try:
+        S.OU_BACK = 0.0
+        flat = Rite(readings.get("zheng"), chor.load())
+        found = [f for f in grammar.findings(flat, ("ji",)) if f.word.startswith("耦少退于物")]
+    finally:
+        S.OU_BACK = saved
+    assert {f.section for f in found} == {29, 39}, found
+
+
+def test_a_thing_taken_up_is_within_reach():
+    """§46 舉觶者皆洗觶: the second 舉觶者 takes his 觶 from the 篚 by the 洗; standing where the data once had
+    him (4 尺 north-east of the 洗, 6 尺 from the 篚) the 觶 flies into his hands — a finding."""
+    far = Rite(readings.get("zheng"), _mutated({(46, "舉觶者皆洗觶", "juzhi_2"): {
+        "at": chor.parse_ref("court.xi@東北4")}}))
+    found = [f for f in grammar.findings(far, ("things",)) if f.word == "zhi_3"]
+    assert found and found[0].section == 46 and found[0].who == "juzhi_2", found

@@ -287,6 +287,7 @@ class Director(Ways, Counters):
 
     def _do(self, sec: chor.Section, step: chor.Step, t0: float) -> float:
         form = forms.FORMS.get(step.do)
+        self.section = sec.n                 # what a form may read of its section's 經 (acts.section)
         if form is not None:
             # a step waits for its actors to be free (a parallel step may still hold one of them)
             t0 = max([t0] + [self.free_at.get(a, 0.0) for a in step.who])

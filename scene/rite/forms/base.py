@@ -201,6 +201,11 @@ class Acts:
         return self._d.demo
 
     @property
+    def section(self) -> int:
+        """The section whose step is being played."""
+        return self._d.section
+
+    @property
     def counters(self) -> dict[str, int]:
         return self._d.counters
 

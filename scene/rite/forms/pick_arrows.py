@@ -35,7 +35,7 @@ def run(acts: Acts, step: chor.Step, t0: float) -> float:
     t = max(acts.salute(a, t, 180.0) for a in who)                  # 皆左還南面揖
     for a in who:
         times[a] = t
-    if "不挾" in step.phrase:      # §43 矢不挾，兼諸弦弣以退: nothing to 搢 and 挾, they go
+    if "矢不挾" in chor.passage(acts.section).text:   # §43 矢不挾，兼諸弦弣以退: nothing to 搢 and 挾, they go
         return _leave(acts, step, who, times)
     for i, a in enumerate(who):                                     # 皆少進當楅南
         dx = (-1.25 if i == 0 else 1.25) if len(who) == 2 else 0.0

@@ -9,6 +9,7 @@ DRAW_S = 2.5          # drawing and aiming, from raising the bow to the release 
 MIN_DRAW_S = 1.0      # the shortest draw, when the drum's next stroke comes soon after the last arrow
 STROKE_S = JIE_S / 2  # the drum's strokes in round 3: one for each arrow of a 拾 (scene.rite.shooting)
 OFF_BEAT_S = 0.6      # an arrow off the drum leaves at least this far from the stroke (shooting: 0.15 × stroke)
+OU_BACK = 1.0         # 尺: 耦少退于物 — how far back from his 物 the 大夫's 耦 stands (our figure for 少)
 
 def run(acts: Acts, step: chor.Step, t0: float) -> float:
     """拾發: the pair's eight arrows (or the 誘射's four), with the 獲者's calls and the counters."""
@@ -27,6 +28,8 @@ def run(acts: Acts, step: chor.Step, t0: float) -> float:
         acts.ready_counters(t0)
     t = t0 + 1.0
     last_call = t
+    # 記46 大夫與士射…耦少退于物 (鄭 下大夫也，既發則然): once he has shot, the 大夫's 耦 stands a little back
+    ou = next((a for a in step.who if a != "dafu"), None) if "dafu" in step.who and len(step.who) == 2 else None
     for shot in shots:
         a = shot.archer
         if rnd != 3 or shot.release_s is None:
@@ -38,6 +41,11 @@ def run(acts: Acts, step: chor.Step, t0: float) -> float:
         acts.pose(a, t_draw, "shoot")
         acts.pose(a, t_rel + 0.6, "stand")
         t_land = _release(acts, a, f"arrow.{a}.{shot.n}", t_rel, shot)
+        if a == ou:
+            here = acts.pos(a)
+            acts.hold(a, t_rel + 0.6)
+            acts.place(a, t_rel + 1.4, (here[0], here[1] + OU_BACK, here[2]), 180.0)
+            ou = None                         # …and shoots the rest from there
         t = t_rel + 1.2
         if rnd >= 1 and shot.hit:
             last_call = _call(acts, t_land, shot, rnd)

@@ -149,7 +149,13 @@ class Ctx:
         the phrase's parts that name nobody: the data names him as the one who does it."""
         mine = self.segments_of(span, aid)
         if mine:
-            return mine
+            # 賓與大夫辭坐受觶: a name joined to the next by 與 / 及 shares what follows it
+            segs = ph.segments(span.section, span.offset, span.phrase)
+            out = list(mine)
+            for k, sg in enumerate(segs[:-1]):
+                if sg in mine and sg.text.endswith(("與", "及")) and segs[k + 1] not in out:
+                    out.append(segs[k + 1])
+            return out
         return [s for s in ph.segments(span.section, span.offset, span.phrase) if s.subject not in span.phrase]
 
     # ---------------------------------------------------------------- tracks

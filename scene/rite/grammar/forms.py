@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...text import passage
 from .context import Ctx, Finding, angle_diff
 from .stairs import tread_index
 
@@ -133,7 +134,8 @@ def approach(ctx: Ctx, span) -> list[Finding]:
         # 大夫為下射揖進耦少退 (§29; 鄭 耦於庭不並行尊大夫): in the court the 耦 keeps a little behind the 大夫
         dafu = [a for a in who if "大夫" in ctx.chor.actors[a].name]
         ou = [a for a in who if a not in dafu]
-        lags = "耦少退" in span.phrase and len(dafu) == 1
+        said = span.phrase + (step.as_before[1] if step.as_before else "")     # 如初: §29's words
+        lags = "耦少退" in said and len(dafu) == 1
         if lags:
             share, n = _keeps_behind(ctx, ou[0], dafu[0], t0, t1)
             if n >= 3 and share < 0.8:
@@ -232,8 +234,16 @@ def pick_arrows(ctx: Ctx, span) -> list[Finding]:
             out.append(Finding("forms", span.section, span.index, span.phrase, "當楅北面揖",
                                f"{aid} a 揖 south of the 楅 facing north", "none so", aid, span.start_s))
         # 皆少進當楅南，皆左還北面搢三挾一个，揖: after his last arrow, a 揖 south of the 楅 facing north again
+        if "矢不挾" in passage(span.section).text:      # §43: 矢不挾，兼諸弦弣以退 — none tucked in the belt
+            objs = ctx.rite.director.objects
+            events = [e for n in range(1, 5) if f"arrow.{aid}.{n}" in objs for e in objs[f"arrow.{aid}.{n}"].events]
+            tucked = [t for t, k, v in events if k == "state" and span.start_s <= t <= span.end_s and "搢" in str(v)]
+            if tucked:
+                out.append(Finding("forms", span.section, span.index, span.phrase, "矢不挾",
+                                   f"{aid} holding his arrows with the bow (兼諸弦弣), none tucked or held apart",
+                                   f"搢 at {tucked[0]:.1f} s", aid, tucked[0]))
         late = [t for t in sal if ks and t > ks[-1][1]]
-        if ks and "不挾" not in span.phrase and not any(ctx.pos(aid, t)[1] < bi[1] - 1.0 and abs(ctx.pos(aid, t)[0] - bi[0]) < 3.0
+        if ks and "矢不挾" not in passage(span.section).text and not any(ctx.pos(aid, t)[1] < bi[1] - 1.0 and abs(ctx.pos(aid, t)[0] - bi[0]) < 3.0
                           and angle_diff(ctx.heading(aid, t + 0.3), 0) <= 35 for t in late):
             out.append(Finding("forms", span.section, span.index, span.phrase, "當楅南北面搢三挾一个揖",
                                f"{aid} after the fourth arrow: south of the 楅, facing north, a 揖",

@@ -7,6 +7,7 @@
 * 記34 司射在司馬之北 — whenever both stand at their places in the court, the 司射 is north of the 司馬;
 * 記37 上射於右 — the 上射 shoots from the right (west) 物;
 * 記39 楅…南面坐而奠之南北當洗 — the 楅 is set down by one kneeling facing south, level with the 洗 north–south;
+* 記46 耦少退于物 — shooting with the 大夫, his 耦 stands a little back from his 物 once he has shot;
 * 記49 主人亦飲于西階上 — a losing 主人 drinks at the top of the 西階;
 * 記53 大夫說矢束坐說之 — the 大夫 kneels to untie his arrows;
 * 記09 俎由東壁自西階升 — the 俎 go up by the 西階.
@@ -24,8 +25,8 @@ PAIR_FORMS = ("approach", "retire", "pick_arrows", "forfeit")
 
 
 def check(ctx: Ctx) -> list[Finding]:
-    return (_ji20(ctx) + _ji26_37(ctx) + _ji30(ctx) + _ji34(ctx) + _ji39(ctx) + _ji49(ctx) + _ji53(ctx)
-            + _ji09(ctx))
+    return (_ji20(ctx) + _ji26_37(ctx) + _ji30(ctx) + _ji34(ctx) + _ji39(ctx) + _ji46(ctx) + _ji49(ctx)
+            + _ji53(ctx) + _ji09(ctx))
 
 
 def _still_runs(ctx: Ctx, aid: str) -> list[tuple[float, float, np.ndarray]]:
@@ -211,6 +212,24 @@ def _ji49(ctx: Ctx) -> list[Finding]:
                     out.append(Finding("ji", sp.section, sp.index, sp.phrase, "飲于西階上 (記49)",
                                        f"{aid} drinking at the top of the 西階", f"at ({p[0]:.1f}, {p[1]:.1f}, {p[2]:.1f})",
                                        aid, t))
+    return out
+
+
+def _ji46(ctx: Ctx) -> list[Finding]:
+    """記46 大夫與士射…耦少退于物 (鄭 既發則然): when the 大夫 shoots with his 耦, the 耦 stands a little back
+    (north) of his 物 once he has shot — at the pair's last arrow he is 0.5–3 尺 behind it."""
+    out = []
+    for sp in ctx.rite.spans:
+        if sp.do != "shoot" or "dafu" not in sp.who or len(sp.who) != 2:
+            continue
+        ou = next(a for a in sp.who if a != "dafu")
+        wu = ctx.place("tang.wu_right" if sp.who.index(ou) == 0 else "tang.wu_left")
+        t = sp.end_s - 0.5
+        back = float(ctx.pos(ou, t)[1] - wu[1])
+        if not 0.5 <= back <= 3.0:
+            out.append(Finding("ji", sp.section, sp.index, sp.phrase, "耦少退于物 (記46)",
+                               f"{ou}, the 大夫's 耦, a little back (north) of his 物 once he has shot",
+                               f"{back:+.1f} 尺 from it at {t:.1f} s", ou, t))
     return out
 
 

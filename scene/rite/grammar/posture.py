@@ -34,6 +34,15 @@ def kneel_required(ctx: Ctx, span, aid: str) -> str | None:
                 return "坐"
             if c is not None and span.do in KNEEL_ACTS[c]:
                 return "坐" + text[i + 1:text.index(c, i) + 1]
+            # 坐X遂Y (坐祭遂飲卒觶興): what 遂 joins to the kneeling act is done kneeling too, up to 興 / 立
+            if c is not None:
+                j = text.index(c, i) + 1
+                rest = text[j:min(len(text), seg.end + 3)]
+                rest = rest[:min([rest.find(w) for w in "興立" if w in rest] or [len(rest)])]
+                if "遂" in rest:
+                    for d in rest[rest.index("遂") + 1:]:
+                        if d in KNEEL_ACTS and span.do in KNEEL_ACTS[d]:
+                            return "坐" + text[i + 1:j] + "…遂…" + d
     return None
 
 

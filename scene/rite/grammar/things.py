@@ -17,7 +17,8 @@ TOTAL_COUNTERS = 80
 
 
 def check(ctx: Ctx) -> list[Finding]:
-    return _jumps(ctx) + _acts_move_things(ctx) + _counters(ctx) + _arrows(ctx) + _beside_jian(ctx)
+    return (_jumps(ctx) + _acts_move_things(ctx) + _counters(ctx) + _arrows(ctx) + _beside_jian(ctx)
+            + _within_reach(ctx))
 
 
 def _lying(o, t: float):
@@ -84,6 +85,38 @@ def _jumps(ctx: Ctx) -> list[Finding]:
                                        sp.phrase if sp else "", "(no jumps)",
                                        f"{oid} carried from where it lay to where it goes",
                                        f"it jumps {jump:.1f} 尺 at {tb:.1f} s with no one holding it", "", tb))
+    return out
+
+
+REACH_CHI = 4.0      # 尺: a thing taken from where it lies is within his reach (his hands 1 尺 before him)
+
+
+def _within_reach(ctx: Ctx) -> list[Finding]:
+    """What one takes up from where it lies comes from within his reach: it does not fly into his hands
+    (the 爵 taken 于上篚 while it lay 西楹南; a 觶 taken from a 篚 6 尺 off).  Things first brought in from
+    off the scene (the 薦 from the 房, the 俎 from outside) are not asked."""
+    out = []
+    ids = list(ctx.rite.object_ids)
+    chi = ctx.rite.reading.chi_m
+    for oid, o in ctx.rite.director.objects.items():
+        if oid not in ids or oid.startswith(("counters.", "arrow.", "bow.")):
+            continue
+        i = ids.index(oid)
+        lying = None
+        for t, k, v in o.events:
+            if k == "at":
+                lying = None if v is None or v[1] < ctx.rite.director.offstage[1] + 5 else np.asarray(v[:2])
+            elif k == "held" and v is not None:
+                if lying is not None:
+                    got = np.asarray(ctx.rite.pose_at(t + 0.02).object_xyz_m[i][:2]) / chi
+                    d = float(np.linalg.norm(got - lying))
+                    if d > REACH_CHI:
+                        sp = ctx.rite.span_at(t)
+                        out.append(Finding("things", sp.section if sp else 0, sp.index if sp else 0,
+                                           sp.phrase if sp else "", oid,
+                                           f"{v} taking it up from where it lies, within {REACH_CHI:.0f} 尺",
+                                           f"it flies {d:.1f} 尺 into his hands at {t:.1f} s", v, t))
+                lying = None
     return out
 
 

@@ -34,7 +34,7 @@ KNEEL_ACTS: dict[str, tuple[str, ...]] = {
     "委": ("set_down", "collect_arrows"), "設": ("set_down",), "授": ("hand",), "實": ("set_down", "fill"),
     "說": ("untie",), "挩": ("wash_hands",), "啐": ("taste",), "絕": ("taste",), "執": ("take",),
     "斂": ("count", "take"), "數": ("count",), "撫": ("count_arrows",), "釋": ("lay_counter", "shoot"),
-    "獲": ("call", "shoot"), "受": ("receive",),
+    "獲": ("call", "shoot"), "受": ("receive", "take"),
 }
 #: 坐 that is not a posture of the subject: 請坐于賓 (asking the 賓 to sit), 升坐 (going up to sit:
 #: a sit act of its own), …
