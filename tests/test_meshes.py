@@ -114,3 +114,22 @@ def test_geometry_and_timeline_stay_free_of_pyvista():
             "bad=[m for m in sys.modules if m.startswith(('pyvista','vtkmodules'))]; print(bad); sys.exit(bool(bad))")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_counted_piles_are_laid_as_section_32_says():
+    """二筭為純 … 十純則縮而委之，每委異之，有餘純則橫於下，一筭為奇，奇則又縮諸純下 (鄭: 東西為從, 自近為下 — the
+    counter kneels west of the piles facing east): 25 筭 = one bundle of twenty running east–west, two 純
+    left over running north–south on his (west) side, and the 奇 east–west nearer still."""
+    from scene.render.meshes.props import _counted
+    L = 1.4 * 0.231
+    rods = _counted(25, L)
+    assert len(rods) == 25
+    ext = [(m.points[:, 0].min(), m.points[:, 0].max(), m.points[:, 1].max() - m.points[:, 1].min()) for m in rods]
+    zong = [e for e in ext if e[1] - e[0] > 0.8 * L]          # 縮: east–west
+    heng = [e for e in ext if e[2] > 0.8 * L]                  # 橫: north–south
+    assert len(zong) == 21 and len(heng) == 4
+    bundle = [e for e in zong if e[0] > -0.01]
+    odd = [e for e in zong if e[0] < -0.01]
+    assert len(bundle) == 20 and len(odd) == 1
+    assert max(e[1] for e in heng) < min(e[0] for e in bundle)          # the 餘純 west of the bundle (於下)
+    assert odd[0][1] < min(e[0] for e in heng)                          # the 奇 west of them (諸純下)

@@ -270,11 +270,38 @@ def counters(b: Batch, pid: str, pos, state: str, chi: float, upright: bool) -> 
             parts.append(rod((x, y, 0.0), (x * 1.5, y * 1.5, L), 0.008, 3))
         b.add(pid, merge(parts).moved(None, (pos[0], pos[1] + 0.1, 0.42)), C["counter"])
         return
-    for k in range(min(n, 80)):
-        row, col = divmod(k, 10)
-        x = (col - 4.5) * 0.025
-        parts.append(rod((x, -L / 2, 0.012 + 0.018 * row), (x, L / 2, 0.012 + 0.018 * row), 0.009, 3))
+    if pid.endswith((".right", ".left")):
+        parts = _counted(n, L)
+    else:
+        for k in range(min(n, 80)):
+            row, col = divmod(k, 10)
+            x = (col - 4.5) * 0.025
+            parts.append(rod((x, -L / 2, 0.012 + 0.018 * row), (x, L / 2, 0.012 + 0.018 * row), 0.009, 3))
     b.add(pid, merge(parts).moved(None, (pos[0], pos[1], 0.0)), C["counter"])
+
+
+def _counted(n: int, L: float) -> list[Mesh]:
+    """The 右獲 / 左獲 as §32 lays them for one counting from the west, facing east: 二筭為純 … 十純則縮而委之，
+    每委異之 (each twenty in a bundle running east–west — 鄭 於數者東西為從 — the bundles apart), 有餘純則橫於下
+    (the pairs left over north–south, on the near, west side: 鄭 自近為下), 一筭為奇，奇則又縮諸純下 (the odd one
+    east–west, nearer still).  Drawn so from the first 筭 laid (the piles are not shown as heaps)."""
+    pure, odd = divmod(min(n, 80), 2)
+    bundles, rest = divmod(pure, 10)
+    out: list[Mesh] = []
+    z = lambda layer: 0.012 + 0.018 * layer   # noqa: E731
+    for k in range(bundles):                          # 十純則縮而委之，每委異之
+        yc = (k - (bundles - 1) / 2) * 0.24
+        for j in range(20):
+            layer, col = divmod(j, 10)
+            y = yc + (col - 4.5) * 0.016
+            out.append(rod((0.0, y, z(layer)), (L, y, z(layer)), 0.008, 3))
+    for j in range(2 * rest):                         # 有餘純則橫於下
+        x = -0.03 - 0.014 * j
+        out.append(rod((x, -L / 2, z(0)), (x, L / 2, z(0)), 0.008, 3))
+    if odd:                                           # 奇則又縮諸純下
+        x0 = -0.03 - 0.014 * 2 * rest - 0.04
+        out.append(rod((x0 - L, 0.0, z(0)), (x0, 0.0, z(0)), 0.008, 3))
+    return out
 
 
 def hou_lower(b: Batch, lay: Layout, pose) -> None:
