@@ -88,12 +88,12 @@ def _jumps(ctx: Ctx) -> list[Finding]:
     return out
 
 
-REACH_CHI = 4.0      # 尺: a thing taken from where it lies is within his reach (his hands 1 尺 before him)
+REACH_CHI = 3.0      # 尺: a thing taken from where it lies is within his reach (his hands 1 尺 before him)
 
 
 def _within_reach(ctx: Ctx) -> list[Finding]:
     """What one takes up from where it lies comes from within his reach: it does not fly into his hands
-    (the 爵 taken 于上篚 while it lay 西楹南; a 觶 taken from a 篚 6 尺 off).  Things first brought in from
+    (the 爵 taken 于上篚 while it lay 西楹南; a 觶 taken from the 篚 by one standing at the 洗).  Things first brought in from
     off the scene (the 薦 from the 房, the 俎 from outside) are not asked."""
     out = []
     ids = list(ctx.rite.object_ids)
