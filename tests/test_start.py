@@ -97,6 +97,25 @@ def test_the_first_start_s_pack_worker_gives_the_same_pack(cache):
     assert app._FORKED == {}                     # nothing kept once the worker has it
 
 
+def _niceness_here_and_below():
+    from scene.web import app
+    ctx = multiprocessing.get_context("fork")
+    with concurrent.futures.ProcessPoolExecutor(1, mp_context=ctx, initializer=app._die_with_parent) as ex:
+        return os.nice(0), ex.submit(os.nice, 0).result()
+
+
+def test_a_first_start_s_workers_yield_to_the_server_and_not_further_below():
+    """The build workers run at BUILD_NICE (the server, its GL probe and the page first); the director's
+    worker, made by the pack's worker, at the same level, not lower (it is the build's longest part)."""
+    from scene.web import app
+    ctx = multiprocessing.get_context("fork")
+    base = os.nice(0)
+    with concurrent.futures.ProcessPoolExecutor(1, mp_context=ctx, initializer=app._die_with_parent) as ex:
+        worker, below = ex.submit(_niceness_here_and_below).result()
+    want = max(base, app.BUILD_NICE)
+    assert (worker, below) == (want, want) and os.nice(0) == base
+
+
 def test_a_start_that_fails_on_its_arguments_leaves_no_gl_probe(cache, monkeypatch):
     from scene.render import glprobe
     monkeypatch.setattr(glprobe, "_ok", None)

@@ -379,12 +379,21 @@ def _prebake(reading) -> None:
     static.sunlit_floors()
 
 
+BUILD_NICE = 5     # a first start's build workers yield the CPU to the server, its GL probe and the browser
+
+
 def _die_with_parent() -> None:
     """A build worker ends with the process that made it (Linux: PR_SET_PDEATHSIG), so an app stopped or
-    killed mid-build leaves no worker behind (an orphaned pool worker would wait for work forever)."""
+    killed mid-build leaves no worker behind (an orphaned pool worker would wait for work forever).  It also
+    runs at a lower priority (:data:`BUILD_NICE`): on two busy cores the server's GL probe, and so the
+    address line and the page, would otherwise wait seconds for the build that the page waits for anyway."""
     try:
         import ctypes
         ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)        # 1: PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+    try:
+        os.nice(max(0, BUILD_NICE - os.nice(0)))      # to BUILD_NICE, not past it (the director's worker)
     except (OSError, AttributeError):
         pass
 
