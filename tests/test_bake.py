@@ -127,3 +127,56 @@ def test_triangle_budget(static, baked):
     st = figures.styles(load_rite().choreography)
     worst = max(len(figures.figure(s, p).tris) for s in st.values() for p in figures.POSTURES)
     assert worst <= 1_200, worst
+
+
+def test_the_scanline_raster_is_the_plain_pixel_test():
+    """bake._raster visits only the pixels inside each triangle; a plain test of every pixel centre against
+    every triangle (barycentric weights >= -1e-3, the highest depth kept) must give the same map."""
+    rng = np.random.default_rng(7)
+    w, h = 48, 36
+    c = rng.uniform(0, 44, (60, 1, 2))
+    tri = c + rng.normal(0, 6, (60, 3, 2))                      # mixed sizes, many thin or off the map's edge
+    tri[::7, 2] = tri[::7, 0] + 0.3 * (tri[::7, 1] - tri[::7, 0])    # slivers
+    tri = np.clip(tri, 0, [w - 1.01, h - 1.01])
+    H = rng.uniform(-3, 3, (60, 3))
+    got = bake._raster(tri[:, :, 0], tri[:, :, 1], H, w, h)
+    # the plain test: every pixel × every triangle
+    iy, ix = np.mgrid[0:h, 0:w]
+    ix, iy = ix.ravel()[:, None], iy.ravel()[:, None]
+    ax, ay = tri[None, :, :, 0], tri[None, :, :, 1]
+    area = (ax[..., 1] - ax[..., 0]) * (ay[..., 2] - ay[..., 0]) - (ax[..., 2] - ax[..., 0]) * (ay[..., 1] - ay[..., 0])
+    w1 = ((ix - ax[..., 0]) * (ay[..., 2] - ay[..., 0]) - (ax[..., 2] - ax[..., 0]) * (iy - ay[..., 0])) / area
+    w2 = ((ax[..., 1] - ax[..., 0]) * (iy - ay[..., 0]) - (ix - ax[..., 0]) * (ay[..., 1] - ay[..., 0])) / area
+    w0 = 1 - w1 - w2
+    inside = (w0 >= -1e-3) & (w1 >= -1e-3) & (w2 >= -1e-3) & (np.abs(area) > 1e-9)
+    with np.errstate(invalid="ignore"):
+        depth = np.where(inside, w0 * H[None, :, 0] + w1 * H[None, :, 1] + w2 * H[None, :, 2], -np.inf)
+    want = depth.max(axis=1)
+    assert np.isfinite(want).sum() > 300                    # the triangles do cover the map
+    assert np.array_equal(np.isfinite(got), np.isfinite(want))
+    assert np.allclose(got[np.isfinite(got)], want[np.isfinite(want)], atol=1e-9)
+
+
+def test_two_processes_wanting_one_bake_bake_it_once(static, tmp_path, monkeypatch):
+    """A first start bakes in one worker while another builds the pack: the second waits for the first's
+    bake (a lock beside the cache file) instead of baking the same geometry again."""
+    import multiprocessing
+    monkeypatch.setenv("XIANGSHELI_CACHE", str(tmp_path / "cache"))
+    monkeypatch.delenv("XIANGSHELI_NO_CACHE", raising=False)
+    log = tmp_path / "bakes.log"
+    real = bake.bake
+
+    def counted(*a, **k):
+        with open(log, "a") as fh:
+            fh.write("bake\n")
+        return real(*a, **k)
+    monkeypatch.setattr(bake, "bake", counted)
+    ctx = multiprocessing.get_context("fork")
+    procs = [ctx.Process(target=bake.baked, args=(static.batches(), static.scale)) for _ in range(2)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(120)
+    assert [p.exitcode for p in procs] == [0, 0]
+    assert log.read_text().splitlines() == ["bake"]
+    assert len(list((tmp_path / "cache").glob("bake-*.npz"))) == 1

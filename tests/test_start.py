@@ -9,6 +9,7 @@ import concurrent.futures
 import hashlib
 import multiprocessing
 import os
+from pathlib import Path
 
 import pytest
 
@@ -82,6 +83,37 @@ def test_the_pack_with_the_director_in_a_worker_is_the_same_pack(cache):
     m0, b0 = webpack.build_pack("zheng", rite=rite)
     assert asked == [rite]
     assert b1 == b0 and webpack.dumps(m1) == webpack.dumps(m0)
+
+
+def test_the_first_start_s_pack_worker_gives_the_same_pack(cache):
+    """app._build_pack: the director's worker is forked once the rite is compiled and reads it from its
+    memory (not pickled over); the folder it writes holds the very pack built here in one process."""
+    from scene.rite.cache import load_rite
+    from scene.web import app, pack as webpack
+    folder = Path(app._build_pack("zheng"))
+    m0, b0 = webpack.build_pack("zheng", rite=load_rite("zheng"))
+    assert (folder / "scene.bin").read_bytes() == b0
+    assert (folder / "scene.json").read_bytes() == webpack.dumps(m0)
+    assert app._FORKED == {}                     # nothing kept once the worker has it
+
+
+def _niceness_here_and_below():
+    from scene.web import app
+    ctx = multiprocessing.get_context("fork")
+    with concurrent.futures.ProcessPoolExecutor(1, mp_context=ctx, initializer=app._die_with_parent) as ex:
+        return os.nice(0), ex.submit(os.nice, 0).result()
+
+
+def test_a_first_start_s_workers_yield_to_the_server_and_not_further_below():
+    """The build workers run at BUILD_NICE (the server, its GL probe and the page first); the director's
+    worker, made by the pack's worker, at the same level, not lower (it is the build's longest part)."""
+    from scene.web import app
+    ctx = multiprocessing.get_context("fork")
+    base = os.nice(0)
+    with concurrent.futures.ProcessPoolExecutor(1, mp_context=ctx, initializer=app._die_with_parent) as ex:
+        worker, below = ex.submit(_niceness_here_and_below).result()
+    want = max(base, app.BUILD_NICE)
+    assert (worker, below) == (want, want) and os.nice(0) == base
 
 
 def test_a_start_that_fails_on_its_arguments_leaves_no_gl_probe(cache, monkeypatch):

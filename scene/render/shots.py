@@ -195,19 +195,19 @@ def _rig(b: np.ndarray, e: np.ndarray, a: np.ndarray, margin: float) -> _Rig:
 def _fit_all(pts: np.ndarray, b: np.ndarray, e: np.ndarray, a: np.ndarray, margin: float = MARGIN):
     """``views._fit`` for many directions and view angles at once: positions and focal points (C, 3).
 
-    Arithmetic as ``np.einsum('cpk,ck->cp', pts - focal, axis)`` does it (the products of x and z summed
-    first, then y's), written out per axis: the same numbers, without the (C, P, 3) stacks."""
+    The first projection as ``np.einsum('cpk,ck->cp', pts - focal, axis)`` does it (the products of x and z
+    summed first, then y's), written out per axis, without the (C, P, 3) stacks; each re-centring then
+    shifts the projected coordinates instead of projecting again."""
     rig = _rig(b, e, a, margin)
     P = [pts[None, :, k] for k in range(3)]                    # (1, P) each
     f0 = (pts.min(0) + pts.max(0)) / 2
     focal = [np.full((len(b), 1), f0[k]) for k in range(3)]   # (C, 1) each
 
-    def solve(focal):
-        rel = [P[k] - focal[k] for k in range(3)]
-        x, y, z = ((rel[0] * v[0] + rel[2] * v[2]) + rel[1] * v[1] for v in rig.cols)
-        need = np.maximum(np.abs(x) / rig.th - z, np.abs(y) / rig.tv - z)
-        return x, y, z, need.max(1)
-    x, y, z, dist = solve(focal)
+    def distance(x, y, z):
+        return np.maximum(np.abs(x) / rig.th - z, np.abs(y) / rig.tv - z).max(1)
+    rel = [P[k] - focal[k] for k in range(3)]
+    x, y, z = ((rel[0] * v[0] + rel[2] * v[2]) + rel[1] * v[1] for v in rig.cols)
+    dist = distance(x, y, z)
     for _ in range(3):
         D = dist[:, None] + z
         sx, sy = x / D, y / D
@@ -215,7 +215,10 @@ def _fit_all(pts: np.ndarray, b: np.ndarray, e: np.ndarray, a: np.ndarray, margi
         cy = (sy.max(1) + sy.min(1)) / 2
         mx, my = (cx * dist)[:, None], (cy * dist)[:, None]
         focal = [(focal[k] + rig.cols[0][k] * mx) + rig.cols[1][k] * my for k in range(3)]
-        x, y, z, dist = solve(focal)
+        # the focal point moved by mx along right and my along up (orthonormal, with fwd): the points'
+        # coordinates shift by as much, depth unchanged — no new projection (equal to ~1e-12 m)
+        x, y = x - mx, y - my
+        dist = distance(x, y, z)
     focal = np.hstack(focal)
     return focal + rig.d * dist[:, None], focal
 

@@ -171,20 +171,27 @@ class Site:
         A vectorised Liang–Barsky clip: p (n, 2), q (k, 2), boxes (m, 4) as x0 y0 x1 y1."""
         if len(boxes) == 0:
             return np.ones((len(p), len(q)), dtype=bool)
-        a = p[:, None, None, :]
-        d = q[None, :, None, :] - a                                   # (n, k, 1, 2)
-        lo, hi = boxes[None, None, :, :2], boxes[None, None, :, 2:]   # (1, 1, m, 2)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            r1 = (lo - a) / d
-            r2 = (hi - a) / d
-        parallel = np.abs(d) < 1e-12
-        inside = (a > lo) & (a < hi)
-        enter = np.where(parallel, np.where(inside, -np.inf, np.inf), np.minimum(r1, r2))
-        leave = np.where(parallel, np.where(inside, np.inf, -np.inf), np.maximum(r1, r2))
-        t0 = np.maximum(enter.max(axis=3), 0.0)
-        t1 = np.minimum(leave.min(axis=3), 1.0)
-        crossed = (t1 - t0) > 1e-6
-        return ~crossed.any(axis=2)
+        # per axis on (n, k, m) planes, the entry and exit clipped as they come: the same numbers as on
+        # (n, k, m, 2) stacks reduced over the last axis, at a fifth of the cost (it is the rite's hot loop)
+        t0 = np.zeros((len(p), len(q), len(boxes)))
+        t1 = np.ones((len(p), len(q), len(boxes)))
+        for k in (0, 1):
+            a = p[:, None, k:k + 1]                                    # (n, 1, 1)
+            d = q[None, :, k:k + 1] - a                                # (n, k, 1)
+            lo, hi = boxes[None, None, :, k], boxes[None, None, :, k + 2]   # (1, 1, m)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                r1 = (lo - a) / d
+                r2 = (hi - a) / d
+            parallel = np.abs(d) < 1e-12
+            if parallel.any():
+                inside = (a > lo) & (a < hi)
+                enter = np.where(parallel, np.where(inside, -np.inf, np.inf), np.minimum(r1, r2))
+                leave = np.where(parallel, np.where(inside, np.inf, -np.inf), np.maximum(r1, r2))
+            else:
+                enter, leave = np.minimum(r1, r2), np.maximum(r1, r2)
+            np.maximum(t0, enter, out=t0)
+            np.minimum(t1, leave, out=t1)
+        return ~((t1 - t0) > 1e-6).any(axis=2)
 
     def _plan2d(self, a, b, obstacles: list[Box], cores: list[Box] = (),
                 core_clear: float | None = None, bounds: Box | None = None,

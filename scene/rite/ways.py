@@ -46,6 +46,7 @@ class Ways:
         pts = np.array([x[1] for x in timed])
         if ts[-1] - ts[0] < 1e-6:
             return False
+        t_first = float(ts[0])
         # my walk, then a few seconds standing where I arrive (someone timed earlier may still pass there)
         grid = np.append(np.arange(ts[0] + 0.2, ts[-1], 0.2), np.arange(ts[-1], ts[-1] + 3.0, 0.25))
         me = np.column_stack([np.interp(grid, ts, pts[:, c]) for c in range(3)])
@@ -53,6 +54,8 @@ class Ways:
             # (someone already gone out was still walking out during my walk: not skipped)
             if other == aid or other in self._exempt:
                 continue
+            if o.keys[-1][0] <= t_first:
+                continue              # his last move was before mine began (most are): as below, cheaply
             k = self._track_arrays(other)
             i0 = int(np.searchsorted(k[:, 0], ts[0], side="right"))
             if i0 >= len(k) or (k[i0, 0] > grid[-1] and np.array_equal(k[i0, 1:4], k[i0 - 1, 1:4])):
