@@ -125,8 +125,9 @@ def _zheng(b: Batch, face, yf: float) -> None:
     outer = face.size_chi[0]
     inner = face.extra.get("inner_chi", 2.0)
     sq = lambda s: [(-s / 2, -s / 2), (s / 2, -s / 2), (s / 2, s / 2), (-s / 2, s / 2)]  # noqa: E731
-    b.add("target.face", on_face(sq(outer), 0.0, yf + LAYER, cz), C["zheng_outer"])
-    b.add("target.face.inner", on_face(sq(inner), 0.0, yf + 2 * LAYER, cz), C["zheng_inner"])
+    out_c, in_c = face.extra["colours"]
+    b.add("target.face", on_face(sq(outer), 0.0, yf + LAYER, cz), C[out_c])
+    b.add("target.face.inner", on_face(sq(inner), 0.0, yf + 2 * LAYER, cz), C[in_c])
 
 
 def _heads(b: Batch, face, yf: float) -> None:
