@@ -49,12 +49,12 @@ def bi_parts(length: float = 3.0, width: float = 0.3, thick: float = 0.15) -> li
         parts.append(("foot", box((0.15, width * 0.8, z0), (sx * (body / 2 - 0.15), 0, z0 / 2)), "xiu"))
         parts += _dragon(sx, body / 2, length / 2, width, z0, z1)
     # 蛇交: two serpent bodies carved along the top, crossing at the middle and every 0.55 尺 from it
-    xs = np.linspace(-body / 2 + 0.05, body / 2 - 0.05, 60)
+    xs = np.linspace(-body / 2 + 0.05, body / 2 - 0.05, 36)
     amp = width * 0.32
     for k, colour in ((1, "zhu"), (-1, "lu")):
         ys = k * amp * np.sin(2 * math.pi * xs / 1.1)
         zs = z1 + 0.02 + 0.012 * k * np.cos(2 * math.pi * xs / 1.1)   # one over the other where they cross
-        parts.append(("snake", tube(np.column_stack([xs, ys, zs]), 0.035, 5), colour))
+        parts.append(("snake", tube(np.column_stack([xs, ys, zs]), 0.035, 4), colour))
     parts.append(("dang", box((DANG, width, 0.03), (0, 0, z1 + 0.065)), "dan"))    # over the snakes
     return parts
 
