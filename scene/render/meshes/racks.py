@@ -23,7 +23,7 @@ import math
 import numpy as np
 
 from ..palette import COLOURS as C
-from ..shapes import Mesh, box, ellipsoid, frustum, merge, rgb, rod, rot_x, tube
+from ..shapes import Mesh, box, ellipsoid, frustum, merge, rgb, rod, rot_x, rot_y, tube
 
 Part = tuple[str, Mesh, str]
 
@@ -60,18 +60,23 @@ def bi_parts(length: float = 3.0, width: float = 0.3, thick: float = 0.15) -> li
 
 
 def _dragon(sx: int, x_in: float, x_out: float, width: float, z0: float, z1: float) -> list[Part]:
-    """One 龍首 at the end sx: a neck rising from the board, the head looking outward, horns back."""
+    """One 龍首 at the end sx: a neck rising from the board, the head looking outward with its jaws open, horns
+    swept back; all within the board's width, the upper jaw's tip at the 楅's end."""
     L = x_out - x_in
-    neck = tube([(sx * (x_in - 0.02), 0, (z0 + z1) / 2), (sx * (x_in + 0.35 * L), 0, z1 + 0.15),
-                 (sx * (x_in + 0.45 * L), 0, z1 + 0.3)], width * 0.3, 6)
-    head = ellipsoid((L * 0.5, width * 0.45, 0.09), (sx * (x_in + 0.5 * L), 0, z1 + 0.33), 8, 5)
-    jaw = rod((sx * (x_in + 0.5 * L), 0, z1 + 0.26), (sx * (x_out - 0.01), 0, z1 + 0.26), 0.04, 5)
-    snout = box((0.05, width * 0.4, 0.08), (sx * (x_out - 0.025), 0, z1 + 0.29))     # the muzzle: the 楅's end
-    horns = merge([rod((sx * (x_in + 0.45 * L), s * width * 0.2, z1 + 0.38),
-                       (sx * (x_in - 0.15 * L), s * width * 0.4, z1 + 0.55), 0.02, 3) for s in (-1, 1)])
-    eyes = merge([ellipsoid((0.025, 0.02, 0.025), (sx * (x_in + 0.62 * L), s * width * 0.42, z1 + 0.36), 5, 3)
+    out = rot_y(90.0 * sx)                                           # a frustum's +z turned to point outward
+    zh = z1 + 0.3
+    neck = tube([(sx * (x_in - 0.02), 0, (z0 + z1) / 2), (sx * (x_in + 0.1 * L), 0, z1 + 0.15),
+                 (sx * (x_in + 0.15 * L), 0, zh)], width * 0.3, 6)
+    skull = ellipsoid((0.3 * L, width * 0.45, 0.09), (sx * (x_in + 0.2 * L), 0, zh + 0.02), 8, 5)
+    upper = frustum(0.06, 0.03, 0.0, 0.8 * L, 8, sx=1.0, sy=width * 0.4 / 0.06).moved(out, (sx * (x_in + 0.2 * L), 0, zh + 0.02))
+    # the lower jaw hangs open, 28° below the upper
+    lower = frustum(0.035, 0.02, 0.0, 0.65 * L, 6, sx=1.0, sy=width * 0.3 / 0.035).moved(
+        rot_y(28.0 * sx) @ out, (sx * (x_in + 0.2 * L), 0, zh - 0.03))
+    horns = merge([rod((sx * (x_in + 0.2 * L), s * width * 0.2, zh + 0.08),
+                       (sx * (x_in - 0.3 * L), s * width * 0.4, zh + 0.25), 0.02, 3) for s in (-1, 1)])
+    eyes = merge([ellipsoid((0.025, 0.02, 0.025), (sx * (x_in + 0.4 * L), s * width * 0.36, zh + 0.06), 5, 3)
                   for s in (-1, 1)])
-    return [("dragon", neck, "xiu"), ("dragon", head, "zhu"), ("dragon", jaw, "zhu"), ("dragon", snout, "zhu"),
+    return [("dragon", neck, "xiu"), ("dragon", skull, "zhu"), ("dragon", upper, "zhu"), ("dragon", lower, "zhu"),
             ("dragon.horn", horns, "ochre"), ("dragon.eye", eyes, "paint_black")]
 
 
