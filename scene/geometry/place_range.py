@@ -107,7 +107,7 @@ def shooting_range(b: PlaceBuilder, h: Hall) -> dict[str, float]:
         b.put("target.face", "正", (0, hou_y - 0.05, centre_z), size=(third, 0, third), facing="北面",
               source="記25 凡侯…士布侯畫以鹿豕 (燕射); 鄭 記25 鄉射及賓射當張采侯二正",
               commentary="賈 記25 五十步侯朱綠二正; 賈 若賓射之侯則三分其侯正居一焉; 鄭 梓人注 正之方外如鵠內二尺; "
-                         "鄭 射人注 二正者去白蒼而畫以朱綠 (朱 inside)", status="derived",
+                         "朱 inside 綠: the order of 鄭's 周禮·射人 注 (the 五正 朱 at the centre), not in this project's texts", status="derived",
               derivation=f"outer = 中/3 = {fmt(zhong.chi)}/3 = {fmt(third)} 尺 in 綠, inner 2 尺 in 朱", inner_chi=2.0,
               colours=["lu", "zhu"])
         clouds, cloud_src = ["zhu", "lu"], "賈 記25 五十步侯朱綠二正者還畫此二色雲氣於其側"

@@ -5,7 +5,8 @@ What the painting follows (each with its place in the layout, ``target.face`` an
 
 * 記25 凡侯…士布侯畫以鹿豕，凡畫者丹質 — text: a 士's 侯 is of 布; whatever is painted has a 丹 ground.
 * 鄭 記25 鄉射及賓射當張采侯二正 (reading ``采侯二正``, the default); 賈 五十步侯朱綠二正 and 梓人注 正之方外如鵠內二尺:
-  the 正 is a square a third of the 中 wide (賈 三分其侯正居一焉), 綠 outside, 朱 inside, 2 尺 (commentary).
+  the 正 is a square a third of the 中 wide (賈 三分其侯正居一焉), 綠 outside, 朱 inside, 2 尺 (commentary;
+  朱 at the centre follows 鄭's 周禮·射人 注, which this project's texts do not carry).
 * 鄭 記25 熊麋虎豹鹿豕皆正面畫其頭象於正鵠之處耳…君畫一臣畫二 (reading ``獸侯``): a deer's and a boar's head,
   painted full face, in the place of the 正 (the middle third of the 中); 毛物之 — in their coats' colours.
 * 鄭 記25 賓射之侯燕射之侯皆畫雲氣於側以為飾必先以丹采其地; 賈 五十步侯朱綠二正者還畫此二色雲氣於其側: 雲氣 in 朱
