@@ -308,3 +308,32 @@ def test_the_inspector_prints_the_sheet_of_the_selected_role(page, app_url):
     page.locator(".xsl-label", has_text="西階").first.click()
     page.wait_for_function("(window.trame.state.get('inspect') || {}).title.includes('西階')")
     assert page.locator("#xsl-print-sheet").count() == 0
+
+
+def test_quality_select_in_the_toolbar_switches_the_tier_at_the_same_moment(page, app_url):
+    """The app's 畫質 select (per browser, localStorage): the line under the toolbar names the tier in use, why
+    and the WebGL renderer (llvmpipe: fast); choosing 高 reloads the app at the same stage and time in the high
+    tier; 自動 returns to the fast path."""
+    open_app(page, app_url, "?stage=21&t=30&view=hall")
+    page.evaluate("localStorage.removeItem('xsl-quality')")
+    assert page.is_visible("#xsl-quality") and page.input_value("#xsl-quality") == "auto"
+    page.wait_for_function("document.getElementById('xsl-quality-info').textContent.length > 0")
+    line = page.inner_text("#xsl-quality-info")
+    assert line.startswith("in use: fast") and "software GL" in line and "llvmpipe" in line.lower(), line
+    with page.expect_navigation(timeout=60000):
+        page.select_option("#xsl-quality", "high")
+    page.wait_for_function(READY, timeout=60000)
+    page.wait_for_function("window.__xslPlayer && window.__xslPlayer.quality().tier === 'high'", timeout=60000)
+    assert page.evaluate("localStorage.getItem('xsl-quality')") == "high"
+    assert page.evaluate("window.__xslPlayer.renderer.getContext().getContextAttributes().antialias") is True
+    page.wait_for_function("document.getElementById('xsl-quality-info').textContent.startsWith('in use: high')")
+    assert "forced high" in page.inner_text("#xsl-quality-info")
+    stage, into = page.evaluate("(() => { const p = window.__xslPlayer, s = p.state();"
+                                " return [s.stage, s.t - p.pack.stages.find((x) => x.n === s.stage).start]; })()")
+    assert stage == 21 and abs(into - 30.0) < 1.0, (stage, into, page.url)
+    with page.expect_navigation(timeout=60000):
+        page.select_option("#xsl-quality", "auto")
+    page.wait_for_function(READY, timeout=60000)
+    page.wait_for_function("window.__xslPlayer && window.__xslPlayer.quality().tier === 'fast'", timeout=60000)
+    page.evaluate("localStorage.removeItem('xsl-quality')")
+    assert not page.errors, page.errors

@@ -90,7 +90,8 @@ class Page:
 
     def picture_only(self) -> None:
         """Hide the page's panels and the labels: screenshots show the WebGL picture alone."""
-        self.page.add_style_tag(content="#xsl-text, #xsl-bar, #xsl-stages, #xsl-info { display: none !important; }")
+        self.page.add_style_tag(content="#xsl-text, #xsl-bar, #xsl-stages, #xsl-info, #xsl-quality-info "
+                                           "{ display: none !important; }")
         self.js("window.__xslPlayer.setLabels(false)")
         self.frame()
 
@@ -530,3 +531,40 @@ def test_quality_tier_fast_on_software_gl_high_when_forced(open_page):
     h.js("localStorage.removeItem('xsl-quality')")
     bad = open_page("?stage=21&quality=ultra")
     assert "quality=ultra" in bad.message()
+
+
+def _choose_quality(p, value: str) -> None:
+    """Pick a tier in the 畫質 select the way a user does; the page reloads, wait until it is ready again."""
+    with p.page.expect_navigation(timeout=90_000):
+        p.page.select_option("#xsl-quality", value)
+    p.page.wait_for_function("document.body.dataset.ready", timeout=90_000)
+
+
+def test_quality_select_switches_the_tier_keeps_the_moment_and_says_why(open_page):
+    """The 畫質 select in the bar: it shows the remembered choice (auto), the line beside it says the tier in use
+    and why, with the WebGL renderer string (llvmpipe here: fast); choosing 高 reloads the page at the same
+    moment in the high tier (antialiased context, shadow map), remembered in localStorage; 自動 brings back
+    the fast path."""
+    p = open_page("?stage=21&view=hall")
+    p.js("localStorage.removeItem('xsl-quality')")
+    assert p.page.is_visible("#xsl-quality") and p.page.is_visible("#xsl-quality-info")
+    assert p.page.input_value("#xsl-quality") == "auto"
+    line = p.page.inner_text("#xsl-quality-info")
+    assert "fast" in line and "software GL" in line and "llvmpipe" in line.lower(), line
+    t0 = p.js("window.__xslPlayer.state().t")
+    _choose_quality(p, "high")
+    q = p.js("window.__xslPlayer.quality()")
+    assert q["tier"] == "high" and q["requested"] == "high", q
+    assert p.js("window.__xslPlayer.renderer.getContext().getContextAttributes().antialias") is True
+    assert p.js("localStorage.getItem('xsl-quality')") == "high"
+    assert p.page.input_value("#xsl-quality") == "high"
+    line = p.page.inner_text("#xsl-quality-info")
+    assert line.startswith("in use: high") and "forced high" in line and "llvmpipe" in line.lower(), line
+    assert abs(p.js("window.__xslPlayer.state().t") - t0) < 1.0
+    assert "quality=" not in p.page.url and p.js("window.__xslPlayer.state().view") == "hall"
+    _choose_quality(p, "auto")
+    q = p.js("window.__xslPlayer.quality()")
+    assert q["tier"] == "fast" and q["requested"] == "auto", q
+    assert p.js("localStorage.getItem('xsl-quality')") == "auto"
+    assert p.js("window.__xslPlayer.renderer.getContext().getContextAttributes().antialias") is False
+    p.js("localStorage.removeItem('xsl-quality')")

@@ -9,6 +9,7 @@ import { classroom } from './classroom.js';
 import { evidence } from './evidence.js';
 import { sound } from './sound.js';
 import { palette, PALETTE_NAME } from './palette.js';
+import { qualityControl } from './quality-ui.js';
 
 const VIEWS = ['auto', 'overview', 'hall', 'range', 'plan', 'archer', 'target', 'guest'];
 const PARAMS = ['stage', 't', 'view', 'reading', 'classroom', 'present', 'follow', 'key', 'lesson', 'palette'];
@@ -17,6 +18,7 @@ let presenterKey = '';   // ?key= (the presenter key the server printed); never 
 let T = null;          // window.trame
 let player = null;
 let roles = null;        // the role palette (palette.js)
+let qualityUi = null;    // the 畫質 select and its line (quality-ui.js)
 let manifest = null;
 let lastUrlWrite = 0;
 let applying = false;  // state changes we make ourselves do not echo back to the player
@@ -64,6 +66,7 @@ function refreshText() {
 // ---------------------------------------------------------------- player -> state
 let lastStage = -1, lastStep = -2;
 function onState(s) {
+  if (qualityUi) qualityUi.refresh();
   if (!manifest) return;
   applying = true;
   try {
@@ -414,6 +417,11 @@ async function boot() {
   player.use(evidence());
   player.use(sound());
   roles = player.use(palette({ onChange: () => { if (manifest) writeUrl(true); } }));
+  // the 畫質 select (per browser): the address already follows the moment, so a reload comes back to it
+  qualityUi = qualityControl(player, {
+    select: () => document.getElementById('xsl-quality'), info: () => document.getElementById('xsl-quality-info'),
+    reload: () => { if (manifest) writeUrl(true); location.reload(); },
+  });
   await player.load(get('xsl_default_pack'));
   manifest = player.pack;
   fillNav();

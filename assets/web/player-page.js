@@ -8,6 +8,7 @@ import { classroom } from './classroom.js';
 import { evidence } from './evidence.js';
 import { sound } from './sound.js';
 import { palette, PALETTE_NAME } from './palette.js';
+import { qualityControl } from './quality-ui.js';
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -80,8 +81,26 @@ const roles = player.use(palette({ onChange: (on) => {
   history.replaceState(null, '', u.href);
 } }));
 window.__xslPlayer = window.__xslPlayer || player;
+// the 畫質 select: a new tier needs a new WebGL context, so the page reloads where it is (t and view kept;
+// a ?quality= in the address would override the choice, so it goes)
+let lastState = null;
+const quality_ui = qualityControl(player, {
+  select: $('xsl-quality'), info: $('xsl-quality-info'),
+  reload: () => {
+    const u = new URL(location.href);
+    u.searchParams.delete('quality');
+    u.searchParams.delete('stage');
+    if (lastState) {
+      u.searchParams.set('t', lastState.t.toFixed(2));
+      if ([...$('xsl-view').options].some((o) => o.value === lastState.view)) u.searchParams.set('view', lastState.view);
+    }
+    location.replace(u.href);
+  },
+});
 
 function updateUi(s) {
+  lastState = s;
+  quality_ui.refresh();
   $('xsl-play').classList.toggle('playing', s.playing);
   $('xsl-time').textContent = `${hms(s.t)} / ${hms(player.duration)}`;
   if (!scrubbing) $('xsl-scrub').value = String(s.t);

@@ -122,6 +122,7 @@ export class HighTier {
 
   demote() {
     this.demoted = true;
+    this.player.qualityInfo.why += '; the first frames took over 40 ms: sun shadows off';
     this.light.castShadow = false;
     for (const p of this.planes) p.visible = false;
     this.player.renderer.setPixelRatio(this.player.renderScale);

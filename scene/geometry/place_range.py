@@ -101,15 +101,29 @@ def shooting_range(b: PlaceBuilder, h: Hall) -> dict[str, float]:
               derivation=f"x = ±(上个 {fmt(shang.chi)}/2 + {xun.derivation.split(' = ')[0]}) = ±{fmt(post_x)} 尺; "
                          f"the 下綱 then runs {fmt(post_x - xia / 2)} 尺 to the post (梓人's 尋 kept for the 上綱)",
               status="derived")
+    # the painting (記25 凡侯…士布侯畫以鹿豕凡畫者丹質, read with 鄭 and 賈; meshes/hou.py draws it)
+    third = zhong.chi / 3
     if r.target_face == "采侯二正":
-        b.put("target.face", "正", (0, hou_y - 0.05, centre_z), size=(10 / 3, 0, 10 / 3), facing="北面",
+        b.put("target.face", "正", (0, hou_y - 0.05, centre_z), size=(third, 0, third), facing="北面",
               source="記25 凡侯…士布侯畫以鹿豕 (燕射); 鄭 記25 鄉射及賓射當張采侯二正",
-              commentary="鄭 梓人注 正之方外如鵠內二尺; 梓人 參分其廣而鵠居一焉", status="derived",
-              derivation=f"outer = 中/3 = {fmt(zhong.chi)}/3 = {fmt(zhong.chi / 3)} 尺, inner 2 尺", inner_chi=2.0)
+              commentary="賈 記25 五十步侯朱綠二正; 賈 若賓射之侯則三分其侯正居一焉; 鄭 梓人注 正之方外如鵠內二尺; "
+                         "朱 inside 綠: the order of 鄭's 周禮·射人 注 (the 五正 朱 at the centre), not in this project's texts", status="derived",
+              derivation=f"outer = 中/3 = {fmt(zhong.chi)}/3 = {fmt(third)} 尺 in 綠, inner 2 尺 in 朱", inner_chi=2.0,
+              colours=["lu", "zhu"])
+        clouds, cloud_src = ["zhu", "lu"], "賈 記25 五十步侯朱綠二正者還畫此二色雲氣於其側"
     else:
-        b.put("target.face", "鹿豕", (0, hou_y - 0.05, centre_z), size=(zhong.chi, 0, zhong.chi), facing="北面",
-              source="記25 士布侯畫以鹿豕凡畫者丹質", derivation="the 中 painted with deer and boar on a red ground",
-              status="stated")
+        b.put("target.face", "鹿豕", (0, hou_y - 0.05, centre_z), size=(third, 0, third), facing="北面",
+              source="記25 士布侯畫以鹿豕凡畫者丹質",
+              commentary="鄭 記25 熊麋虎豹鹿豕皆正面畫其頭象於正鵠之處耳…君畫一臣畫二…其畫之皆毛物之; "
+                         "賈 若燕射之侯則獸居一焉; 鄭 其地不采者白布也", status="derived",
+              derivation=f"a deer's and a boar's head, full face, in the place of the 正: the middle third of the 中, "
+                         f"{fmt(third)} 尺 square, on the 布's white; the deer on the 侯's left (west) is ours",
+              heads=["deer", "boar"])
+        clouds, cloud_src = ["hou_cloth"], "no source colours the 獸侯's clouds: ours, left in the 布's white"
+    b.put("target.clouds", "雲氣 (丹質)", (0, hou_y - 0.05, centre_z), facing="北面", source="記25 凡畫者丹質",
+          commentary="鄭 記25 賓射之侯燕射之侯皆畫雲氣於側以為飾必先以丹采其地丹淺於赤; " + cloud_src,
+          derivation="the 側 read as the two 躬 beside the 中 (ours; the 舌 stay plain 布): a 丹 ground with a row of "
+                     "S-shaped curls (their shape ours)", status="derived", ground="dan", colours=clouds)
 
     # 乏 (經 §2): 參侯道，居侯黨之一，西五步
     fa_north = b.measure("參侯道", 侯道=houdao.chi)

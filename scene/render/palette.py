@@ -37,12 +37,19 @@ COLOURS: dict[str, str] = {
     "gate": "#6a4128",
     # the range
     "hou_cloth": "#ece2c8",      # undyed 布
-    "hou_cloth_dark": "#ddd0b0",
     "hou_centre": "#f3ead4",
-    "zheng_outer": "#3d7a4d",    # 綠
-    "zheng_inner": "#c0382a",    # 朱
-    "beast_ground": "#b23b2c",   # 丹質 of the 獸侯
-    "beast": "#f0e6cf",
+    "dan": "#e08a62",            # 丹 (鄭 記25 丹淺於赤): the ground of the 侯's painted sides
+    "zhu": "#a8241c",            # 朱, the 采侯's 雲氣 (賈 朱綠)
+    "lu": "#3d7a4d",             # 綠
+    "deer_coat": "#a8703f",      # the 獸侯's heads 毛物之: in their coats' colours
+    "deer_muzzle": "#efe4cf",
+    "antler": "#6b5134",
+    "boar_coat": "#4d3d33",
+    "boar_snout": "#9a6a5a",
+    "tusk": "#f4efe2",
+    "paint_black": "#1e1a18",
+    "xiu": "#4a2018",            # 髤 (鄭 赤黑漆也): the 楅 and the 鹿中
+    "ochre": "#c9a03a",
     "post": "#6a482c",
     "rope": "#bba47a",
     "fa": "#7c5533",             # 乏, leather screen

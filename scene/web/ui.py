@@ -70,6 +70,14 @@ def _view_tools() -> None:
             html.Span("屋頂", classes="xsl-dim ml-1 mr-1", title="roof")
             with html.Select(v_model="roof", id="xsl-roof", classes="xsl-select", title="roof"):
                 html.Option("{{ r }}", v_for="r in roof_modes", key="r", value=("r",))
+            # per browser, not trame state: app.js wires it (quality-ui.js) and reloads at the same moment
+            html.Span("畫質", classes="xsl-dim ml-2 mr-1", title="quality tier")
+            with html.Select(id="xsl-quality", classes="xsl-select",
+                             title="quality tier, remembered in this browser: auto (fast on a software GL, high on "
+                                   "a GPU), fast, high — a change reloads the page at this moment"):
+                for value, label in (("auto", "自動 auto"), ("fast", "快 fast"), ("high", "高 high")):
+                    html.Option(label, value=value)
+        html.Div(id="xsl-quality-info", classes="xsl-quality-info")
 
 
 def _view() -> None:

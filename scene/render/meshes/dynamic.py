@@ -176,7 +176,7 @@ def _objects(b: Batch, rite, pose, held_by: dict[str, int], velocity, anchors) -
             continue                                   # the 侯's 左下綱: drawn with the 侯 (props.hou_lower)
         else:
             mesh, colour = props.thing(kind, oid, state, heading if owner is not None else props.rest_heading(lay, oid),
-                                  owner is not None, chi)
+                                  owner is not None, chi, props.thing_size(lay, oid))
             at = pos.copy()
             if owner is None:
                 at[2] = props.rest_z(lay, pos, chi)

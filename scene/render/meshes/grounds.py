@@ -7,9 +7,10 @@ import math
 import numpy as np
 
 from ...geometry.layout import Layout
+from . import hou
 from ..palette import COLOURS as C
 from ..shapes import (Batch, Mesh, box, box_between, ellipsoid, extrude, flat_polygon, frustum,
-                     merge, rod, rot_z, shade, slab, Z_MARK, box_top, xz_to_world, yz_to_world)
+                     merge, rod, rot_z, shade, slab, Z_MARK, box_top, yz_to_world)
 
 
 def court(b: Batch, lay: Layout) -> tuple[float, float, float, float]:
@@ -53,44 +54,7 @@ def court(b: Batch, lay: Layout) -> tuple[float, float, float, float]:
 def shooting_range(b: Batch, lay: Layout) -> None:
     """侯 (less its 下个, drawn with the pose), 植, 上綱, 乏, the 侯道 axis, the 物."""
     r, h = lay.reading, lay.hall
-    hou = lay["target.hou"]
-    y = hou.xyz_chi[1]
-    t = 0.18
-    z0 = lay["target.lower_rope"].xyz_chi[2]
-    top = z0 + hou.size_chi[2]
-    def strip(pid, colour, dy=0.0):
-        p = lay[pid]
-        w, _, ht = p.size_chi
-        b.add(pid, box((w, t, ht), (p.xyz_chi[0], y + dy, p.xyz_chi[2])), colour)
-    strip("target.upper_strip", C["hou_cloth"])
-    strip("target.body_upper", C["hou_cloth_dark"])
-    strip("target.centre", C["hou_centre"])
-    strip("target.body_lower", C["hou_cloth_dark"])
-    # the 正 or the beasts on the 中, on the face towards the 堂 (北面: 侯以鄉堂為面)
-    face = lay["target.face"]
-    cz = face.xyz_chi[2]
-    yf = y + t / 2
-    if r.target_face == "采侯二正":
-        outer = face.size_chi[0]
-        inner = face.extra.get("inner_chi", 2.0)
-        b.add("target.face", box((outer, 0.06, outer), (0, yf + 0.03, cz)), C["zheng_outer"])
-        b.add("target.face.inner", box((inner, 0.06, inner), (0, yf + 0.07, cz)), C["zheng_inner"])
-    else:
-        zc = lay["target.centre"]
-        w = zc.size_chi[0]
-        b.add("target.face", box((w, 0.06, w), (0, yf + 0.03, cz)), C["beast_ground"])
-        rot, _ = xz_to_world(0.0)
-        for k, poly in enumerate((_DEER, _BOAR)):
-            sx = -w * 0.22 if k == 0 else w * 0.22
-            pts = [(sx + px * w * 0.4, cz - w * 0.18 + py * w * 0.4) for px, py in poly]
-            b.add("target.face.deer" if k == 0 else "target.face.boar",
-                  slab(pts, 0.05, rot, (0, yf + 0.1, 0)), C["beast"])
-    # 植 and the 上綱 (the upper rope runs along the top of the 上个 to both posts)
-    px = lay["target.east_post"].xyz_chi[0]
-    ph = lay["target.east_post"].size_chi[2]
-    for side, sx in (("west", -1), ("east", 1)):
-        b.add(f"target.{side}_post", frustum(0.45, 0.38, 0.0, ph, 10).moved(None, (sx * px, y, 0)), C["post"])
-    b.add("target.upper_rope", rod((-px, y, top - 0.2), (px, y, top - 0.2), 0.12, 5), C["rope"])
+    hou.hou(b, lay)
     # 乏: a folded leather screen (曲屏), open to the south where the 獲者 sits
     fa = lay["range.fa"]
     fx, fy, _ = fa.xyz_chi
@@ -124,16 +88,6 @@ def shooting_range(b: Batch, lay: Layout) -> None:
         w = 0.28
         b.add(pid, box((w, length, 0.05), (x, yy, z + 0.03)), C["wu_mark"])
         b.add(pid, box((cross, w, 0.05), (x, yy, z + 0.03)), C["wu_mark"])
-
-
-# simple silhouettes (unit box, y up) of the 獸侯's deer and boar (士布侯畫以鹿豕)
-_DEER = [(-0.5, 0.0), (-0.42, 0.0), (-0.38, 0.3), (0.25, 0.3), (0.3, 0.0), (0.38, 0.0), (0.36, 0.42), (0.45, 0.7),
-         (0.55, 0.72), (0.5, 0.82), (0.42, 0.8), (0.46, 0.98), (0.38, 0.86), (0.33, 0.72), (0.26, 0.55),
-         (-0.45, 0.55), (-0.52, 0.45)]
-
-
-_BOAR = [(-0.5, 0.05), (-0.4, 0.05), (-0.36, 0.22), (0.25, 0.22), (0.3, 0.05), (0.4, 0.05), (0.42, 0.3),
-         (0.55, 0.32), (0.55, 0.42), (0.4, 0.55), (0.0, 0.62), (-0.4, 0.55), (-0.55, 0.35)]
 
 
 def furniture(b: Batch, lay: Layout) -> None:

@@ -9,6 +9,7 @@ import numpy as np
 
 from ...geometry.layout import Layout
 from ..palette import COLOURS as C
+from . import racks
 from ..shapes import (Batch, Mesh, box, ellipsoid, frustum, heading_rot, merge, rgb,
                      rod, rot_x, rot_y, shade, tube)
 
@@ -23,11 +24,21 @@ def rest_z(lay: Layout, pos: np.ndarray, chi: float) -> float:
 
 
 def rest_heading(lay: Layout, oid: str) -> float:
-    return {"bi": 90.0, "zhong": 90.0}.get(oid, 0.0)
+    """How a thing set down lies: the 楅 east–west (§22 東肆; its length is its local x), the 中 facing east
+    (§26 東面; its front is its local y)."""
+    return {"bi": 0.0, "zhong": 90.0}.get(oid, 0.0)
 
 
-def thing(kind: str, oid: str, state: str, heading: float, held: bool, chi: float) -> tuple[Mesh, Any]:
-    """One movable object in its local frame (metres), placed at its point (base or hand)."""
+def thing_size(lay: Layout, oid: str) -> tuple[float, float, float] | None:
+    """The measured size (尺) of a thing the text measures, from its layout place."""
+    place = {"bi": "court.bi"}.get(oid)
+    return lay[place].size_chi if place and place in lay.places else None
+
+
+def thing(kind: str, oid: str, state: str, heading: float, held: bool, chi: float,
+          size: tuple[float, float, float] | None = None) -> tuple[Mesh, Any]:
+    """One movable object in its local frame (metres), placed at its point (base or hand); ``size`` (尺) is its
+    layout place's where the text measures it (the 楅: 長如笴 博三寸 厚寸有半)."""
     s = chi
     rot = heading_rot(heading)
     def fin(m: Mesh) -> Mesh:
@@ -44,17 +55,12 @@ def thing(kind: str, oid: str, state: str, heading: float, held: bool, chi: floa
         return fin(m), C["bronze"]
     if kind == "flag":        # 旌: a 3-仞 pole, the upper 2 尋 sheathed in 鴻脰, a red tassel
         return flag(state, held, chi, heading)
-    if kind == "rack":        # 楅: 長如笴 (3 尺), dragon heads at both ends, lacquered (髤)
-        m = merge([box((3.0, 0.3, 0.15), (0, 0, 0.55)), box((0.25, 0.5, 0.55), (-1.4, 0, 0.28)),
-                   box((0.25, 0.5, 0.55), (1.4, 0, 0.28)), ellipsoid((0.25, 0.18, 0.2), (-1.55, 0, 0.85), 8, 5),
-                   ellipsoid((0.25, 0.18, 0.2), (1.55, 0, 0.85), 8, 5)])
-        return fin(m), C["lacquer_red"]
-    if kind == "counter_holder":   # 鹿中: a kneeling deer (前足跪), lacquered, a hole in its back
-        m = merge([ellipsoid((0.55, 1.1, 0.5), (0, 0, 0.95), 10, 6), rod((0, 0.8, 1.2), (0, 1.2, 2.0), 0.22, 6),
-                   ellipsoid((0.22, 0.42, 0.22), (0, 1.35, 2.05), 8, 5),
-                   box((0.5, 0.9, 0.35), (0, 0.7, 0.18)), box((0.5, 0.6, 0.6), (0, -0.8, 0.3)),
-                   rod((0.1, 1.45, 2.2), (0.35, 1.3, 2.8), 0.05, 3), rod((-0.1, 1.45, 2.2), (-0.35, 1.3, 2.8), 0.05, 3)])
-        return fin(m), "#7e3a22"
+    if kind == "rack":        # 楅 (記38): meshes/racks.py
+        m, cols = racks.assemble(racks.bi_parts(*(size or (3.0, 0.3, 0.15))))
+        return fin(m), cols
+    if kind == "counter_holder":   # 鹿中 (記44): meshes/racks.py
+        m, cols = racks.assemble(racks.deer_parts())
+        return fin(m), cols
     if kind == "rod":         # 扑: 長如笴, leaning or held
         m = rod((0, 0, 0.0), (0, 0.3, 3.0), 0.07, 5) if not held else rod((0, 0, -0.8), (0, 0.6, 2.0), 0.07, 5)
         return fin(m), C["wood"]
@@ -268,7 +274,9 @@ def counters(b: Batch, pid: str, pos, state: str, chi: float, upright: bool) -> 
             a = 2 * math.pi * k / 8
             x, y = 0.05 * math.cos(a), 0.05 * math.sin(a)
             parts.append(rod((x, y, 0.0), (x * 1.5, y * 1.5, L), 0.008, 3))
-        b.add(pid, merge(parts).moved(None, (pos[0], pos[1] + 0.1, 0.42)), C["counter"])
+        # standing in the 鹿中's hollow, the 中 lying as it rests (facing east)
+        at = racks.hollow_world(pos, heading_rot(90.0), chi)
+        b.add(pid, merge(parts).moved(None, at), C["counter"])
         return
     if pid.endswith((".right", ".left")):
         parts = _counted(n, L)

@@ -161,14 +161,16 @@ class _Objects:
             if holder is not None:
                 desc, label, at = ("held", state), "held", origin
                 def build(b):
-                    mesh, colour = meshes.props.thing(kind, oid, state, 0.0, True, chi)
+                    mesh, colour = meshes.props.thing(kind, oid, state, 0.0, True, chi,
+                                                      meshes.props.thing_size(self.lay, oid))
                     b.add(pid, mesh, colour)
             else:
                 # set down: on the surface below (meshes.props.rest_z), turned as it rests
                 dz = meshes.props.rest_z(self.lay, p, chi) - float(p[2])
                 desc, label, at = ("rest", state, round(dz, 4)), "rest", origin
                 def build(b):
-                    mesh, colour = meshes.props.thing(kind, oid, state, meshes.props.rest_heading(self.lay, oid), False, chi)
+                    mesh, colour = meshes.props.thing(kind, oid, state, meshes.props.rest_heading(self.lay, oid), False, chi,
+                                                      meshes.props.thing_size(self.lay, oid))
                     b.add(pid, mesh.moved(None, (0.0, 0.0, dz)), colour)
             if state:
                 label += ":" + state.split(" ")[0]
