@@ -67,6 +67,8 @@ def build_dynamic(rite, pose, *, velocity: dict[str, np.ndarray] | None = None) 
             continue
         st = styles[aid]
         extra_props = [w for w in holding_words(pose.holding[i]) if w not in held_names.get(i, set())]
+        if pose.dress and pose.dress[i]:
+            extra_props.append(pose.dress[i])          # 袒決遂 …: the figure shows it (figures.py)
         fig = figures.figure(st, pose.posture[i], extra_props)
         rot = heading_rot(float(pose.heading_deg[i]))
         pos = pose.actor_xyz_m[i]
@@ -166,6 +168,8 @@ def _objects(b: Batch, rite, pose, held_by: dict[str, int], velocity, anchors) -
         posture = pose.posture[owner] if owner is not None else ""
         pid = oid if "." in oid else f"object.{oid}"
         if kind == "arrow":
+            if posture == "shoot" and not props.nocked_arrow(oid, owner, held_by.get):
+                posture = ""                           # not yet his turn: held with the bow, not on the string
             props.arrow(b, pid, pos, state, owner, heading, posture, velocity.get(oid) if velocity else None, chi,
                    oid, stored_rank)
         elif kind == "bow":
