@@ -163,7 +163,7 @@ def _dress_at(rite, aid: str, t: float) -> str:
 
 def test_archers_are_bared_from_their_tan_step_to_their_xi_step(rite):
     """From each 袒 step (its phrase read from the compiled rite) to the same man's next 襲 / 說決拾 step the
-    figure is bared, before the first and after the 襲 it is not."""
+    figure is bared; before the first and after the 襲 it is not."""
     spans: dict[str, list] = {}
     for s in rite.spans:
         if s.do in ("bare", "cover"):
@@ -175,14 +175,53 @@ def test_archers_are_bared_from_their_tan_step_to_their_xi_step(rite):
         assert first.do == "bare", (aid, first.phrase)
         assert _dress_at(rite, aid, first.start_s - 0.5) == "", aid
         for a, b in zip(ss, ss[1:] + [None]):
-            worn = _dress_at(rite, aid, a.end_s + 0.01 if b is None else (a.end_s + b.start_s) / 2)
-            if a.do == "bare":
+            moments = [a.end_s + 0.01] + ([] if b is None else [b.start_s - 0.01])
+            for t in moments:
+                worn = _dress_at(rite, aid, t)
+                if a.do == "cover":
+                    # covered until the next 袒 — or a 勝者 step of the forfeit (the test below)
+                    assert worn == "" or _winner_bared_before(rite, aid, t), (aid, a.phrase, worn)
+                    continue
                 assert worn.startswith("袒"), (aid, a.phrase, worn)
-                # 不決遂袒: no ring, no armlet; 袒決遂: both
-                if "不決遂" in a.phrase:
+                if "不決遂" in a.phrase:                             # the 相: 不決遂袒
                     assert worn == "袒", (aid, a.phrase)
                 elif "決遂" in a.phrase:
                     assert worn == "袒決遂", (aid, a.phrase)
-            else:
-                assert worn == "", (aid, a.phrase, worn)
 
+
+def _winner_bared_before(rite, aid: str, t: float) -> bool:
+    return any("勝者" in s.phrase and "袒" in s.phrase and aid in s.who and s.end_s <= t for s in rite.spans)
+
+
+def test_the_winners_bare_to_drink_the_losers_stay_covered(rite):
+    """§33 命三耦及眾賓勝者皆袒決遂執張弓，不勝者皆襲說決拾: from that step to their 襲, the winners of the count
+    are bared and the losers are not."""
+    res = rite.results[2]
+    step = next(s for s in rite.spans if s.section == 33 and s.phrase.startswith("勝者皆袒決遂"))
+    cover = next(s for s in rite.spans if s.section == 33 and s.do == "cover" and s.start_s > step.end_s)
+    t = (step.end_s + cover.start_s) / 2
+    shooters = {s.archer for s in res.shots}
+    assert res.winner and res.losers
+    for aid in step.who:
+        worn = _dress_at(rite, aid, t)
+        assert worn == ("" if aid in res.losers else "袒決遂"), (aid, worn)
+        assert aid in shooters
+    for aid in cover.who:
+        assert _dress_at(rite, aid, cover.end_s + 0.01) == ""
+
+
+def test_the_dress_keeps_the_figure_keys_few(rite):
+    """The pack ships one mesh per figure key (posture + words): the dress may add a key per posture an
+    archer takes bared, not more — at most twice the six postures for anyone, and each key a real figure."""
+    from scene.web.pack.cast import _figure_steps, held_steps
+    held = {oid: held_steps(rite.director.objects[oid].events) for oid in rite.object_ids}
+    bared = 0
+    for i, aid in enumerate(rite.actor_ids):
+        _, keys = _figure_steps(rite, i, held)
+        keys = set(keys) | set(figures.POSTURES)
+        assert len(keys) <= 2 * len(figures.POSTURES), (aid, sorted(keys))
+        for k in keys:
+            posture, _, words = k.partition("+")
+            assert posture in figures.POSTURES, k
+            bared += any(w in figures.DRESS for w in words.split("、"))
+    assert bared >= 16 * 2                   # the 三耦, the 眾賓, 賓, 主人, 大夫, 司射, 相: standing and walking bared

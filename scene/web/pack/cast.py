@@ -13,7 +13,7 @@ def _figure_steps(rite, i: int, held: dict[str, tuple[np.ndarray, list]]) -> tup
     (the words of what he holds that no tracked object in his hands draws: a 笙, food …) and what he wears on
     his left arm (袒決遂, 袒決, 袒: scene/rite/dress.py).
     Returns (Steps of figure keys, the keys); a key is the posture, or 'posture+word、word'."""
-    from ...render.meshes import holding_words as _holding_words, object_word as _object_word
+    from ...render.meshes import holding_words as _holding_words, object_word as _object_word, undrawn
     aid = rite.actor_ids[i]
     pt, pv = rite._posture.tracks[i]
     ht, hv = rite._holding.tracks[i]
@@ -40,7 +40,7 @@ def _figure_steps(rite, i: int, held: dict[str, tuple[np.ndarray, list]]) -> tup
             held_words[j].add(word)
     keys = []
     for j in range(len(mids)):
-        extra = sorted(set(w for w in _holding_words(holding[j] or "") if w not in held_words[j]) | ({dress[j]} - {""}))
+        extra = sorted(set(undrawn(_holding_words(holding[j] or ""), held_words[j])) | ({dress[j]} - {""}))
         keys.append(posture[j] + ("+" + "、".join(extra) if extra else ""))
     return step_track(t, keys), set(keys)
 
