@@ -9,7 +9,20 @@ A figure is readable at a glance from any side and from above:
 * the 三耦's **arm bands** (上射 red on the right sleeve, 下射 black on the left);
 * its **front**: the face (the hair is behind), the 韠 (knee cover) hanging on
   the front of the robe in a contrasting tone, and a disc on the ground that
-  points the way the figure faces — which is how the plan view shows facing.
+  points the way the figure faces — which is how the plan view shows facing;
+* the 深衣's **wide sleeves**, widening to the cuff with the 袂 hanging under the
+  forearm, and its sash (帶, 紳);
+* what the archer **wears on his left arm** (a dress word among the props, from
+  ``scene/rite/dress.py``): 袒 bares it (肉袒; the 大夫's 纁襦, 記46) with the
+  sleeve tucked at the waist, 決遂 adds the bone 決 on the right thumb and the
+  leather 遂 on the left forearm.
+
+The postures: 立 the hands joined before the belly inside the sleeves (拱); 揖
+raised before the chest and pushed forward; 坐 kneeling back on the heels, the
+soles behind, the hands on the thighs; 拜 from there bowed low, the hands on the
+ground; 射 the left arm straight out with the bow, the right hand drawn to the
+jaw (where ``meshes.props`` puts the drawn bow's grip and string: BOW_HAND,
+STRING_HAND).
 
 Geometry is in metres in the figure's own frame (+y forward, +x right, +z up)
 and cached per shape; colours are applied per vertex from the style, so forty
