@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from . import choreography as chor
-from . import forms
+from . import dress, forms
 from ..geometry.layout import Layout, build_layout
 from ..geometry.places import FACING_DEG
 from ..geometry.readings import Reading
@@ -353,6 +353,12 @@ class Director(Ways, Counters):
             t_act = t
             t += dur
             self._effects(step, aid, t_act, t)
+            last = self.results[max(self.results)] if self.results else None
+            won = None if last is None or last.winner is None or aid not in {s.archer for s in last.shots} \
+                else aid not in last.losers                 # who shot and is not of the losing side
+            worn = dress.after(step, won)
+            if worn is not None:
+                self._event(aid, (t_act + t) / 2, "dress", worn)     # half-way through 袒決遂 / 襲: seen changing
             after = verb.after or (a.posture if a.posture not in ("bow", "salute", "shoot", "walk") else "stand")
             if (verb.after is None and self._base_posture(aid) == "sit") or step.kneel:
                 after = "sit"

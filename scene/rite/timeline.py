@@ -133,6 +133,8 @@ class Pose:
     object_ids: tuple[str, ...]
     object_xyz_m: np.ndarray
     object_state: list[str]
+    #: what each actor wears on his left arm and hands: '袒決遂', '袒決', '袒' or '' (scene/rite/dress.py)
+    dress: list[str] | None = None
 
 
 class Rite:
@@ -172,6 +174,7 @@ class Rite:
         self._role = _Steps([_step_track(ev[a], "role", "") for a in self.actor_ids])
         self._visible = _Steps([_step_track(ev[a], "visible", True) for a in self.actor_ids])
         self._say = _Steps([_step_track(ev[a], "say", "") for a in self.actor_ids])
+        self._dress = _Steps([_step_track(ev[a], "dress", "") for a in self.actor_ids])
         self.object_ids = tuple(d.objects)
         self._objects = _Linear([self._object_track(d.objects[o].events) for o in self.object_ids])
         self._ostate = _Steps([_step_track(d.objects[o].events, "state", "") for o in self.object_ids])
@@ -228,7 +231,8 @@ class Rite:
         span = self.span_at(t)
         return Pose(t, self.stage_at(t).n, span.phrase if span else "", self.actor_ids,
                     a[:, :3], a[:, 3] % 360.0, self._posture.at(t), self._holding.at(t), self._role.at(t),
-                    self._visible.at(t), self._say.at(t), self.object_ids, self._objects.at(t), self._ostate.at(t))
+                    self._visible.at(t), self._say.at(t), self.object_ids, self._objects.at(t), self._ostate.at(t),
+                    self._dress.at(t))
 
     def sample(self, times: np.ndarray) -> dict[str, np.ndarray]:
         """Positions of every actor and object at many times: arrays (T, n, 3) and (T, n)."""

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from . import contact, props  # noqa: F401
 from .dynamic import (OFFSTAGE_MARGIN_M, DynamicSet, build_dynamic, hand_points, holding_words,  # noqa: F401
-                      object_kind, object_word)
+                      object_kind, object_word, undrawn)
 from .props import hand_local  # noqa: F401
 from .static import ROOF_MODES, StaticSet, build_static, static_set  # noqa: F401
 from .vtk import to_polydata, to_vtk  # noqa: F401

@@ -66,7 +66,9 @@ def build_dynamic(rite, pose, *, velocity: dict[str, np.ndarray] | None = None) 
         if not onstage[i]:
             continue
         st = styles[aid]
-        extra_props = [w for w in holding_words(pose.holding[i]) if w not in held_names.get(i, set())]
+        extra_props = undrawn(holding_words(pose.holding[i]), held_names.get(i, set()))
+        if pose.dress and pose.dress[i]:
+            extra_props.append(pose.dress[i])          # 袒決遂 …: the figure shows it (figures.py)
         fig = figures.figure(st, pose.posture[i], extra_props)
         rot = heading_rot(float(pose.heading_deg[i]))
         pos = pose.actor_xyz_m[i]
@@ -130,6 +132,12 @@ def holding_words(text: str) -> list[str]:
     return out
 
 
+def undrawn(words: list[str], held: set[str]) -> list[str]:
+    """The words of what an actor holds that no object in his hands draws (the figure draws them): 張弓 and
+    弛弓 (§33) are his bow, which the bow object draws."""
+    return [w for w in words if w not in held and not (w.endswith("弓") and "弓" in held)]
+
+
 def object_word(rite, oid: str) -> str:
     if oid.startswith("bow."):
         return "弓"
@@ -166,6 +174,8 @@ def _objects(b: Batch, rite, pose, held_by: dict[str, int], velocity, anchors) -
         posture = pose.posture[owner] if owner is not None else ""
         pid = oid if "." in oid else f"object.{oid}"
         if kind == "arrow":
+            if posture == "shoot" and not props.nocked_arrow(oid, owner, held_by.get):
+                posture = ""                           # not yet his turn: held with the bow, not on the string
             props.arrow(b, pid, pos, state, owner, heading, posture, velocity.get(oid) if velocity else None, chi,
                    oid, stored_rank)
         elif kind == "bow":

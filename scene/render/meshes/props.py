@@ -158,9 +158,12 @@ def bow(b: Batch, pid: str, pos, state: str, owner, heading: float, posture: str
     L = 6.0 * chi
     t = np.linspace(-1, 1, 9)
     if owner is not None and posture == "shoot":
-        # held out at arm's length, string drawn to the face: belly towards the archer
-        pts = np.column_stack([np.zeros_like(t), 0.62 - 0.22 * (1 - t ** 2) + 0.0, 1.35 + t * L / 2 * 0.95])
-        string = [(0, 0.62, 1.35 + L / 2 * 0.95), (0.05, 0.05, 1.42), (0, 0.62, 1.35 - L / 2 * 0.95)]
+        # drawn: the grip in the straight left arm's fist, the tips bent back towards the archer, the string
+        # pulled to the right hand at the jaw (the figure's 射 posture, figures.BOW_HAND / STRING_HAND)
+        grip, nock = drawn_bow(chi)
+        h = L / 2 * 0.9                               # a drawn bow's tips come nearer: 0.9 of half its length
+        pts = np.column_stack([np.full_like(t, grip[0]), grip[1] - DRAW_BEND * t ** 2, grip[2] + t * h])
+        string = [pts[-1], nock, pts[0]]
         rot = heading_rot(heading)
         base = pos - (hand_local(chi) @ rot.T)
         b.add(pid, tube(pts @ rot.T + base, 0.022, 5), C["bow"])
@@ -186,6 +189,16 @@ def hand_local(chi: float) -> np.ndarray:
     return np.array([0.0, 1.0 * chi, 3.5 * chi])
 
 
+DRAW_BEND = 0.2         # m: how far a drawn bow's tips come back towards the archer (ours; a drawn bow reads by it)
+
+
+def drawn_bow(chi: float) -> tuple[np.ndarray, np.ndarray]:
+    """The grip and the nock of a drawn bow in the archer's frame (metres): the grip in the left fist, the nock
+    at the right hand — where the 射 figure puts its hands."""
+    from ..figures import BOW_HAND, STRING_HAND
+    return np.array(BOW_HAND) + (0.0, 0.03, 0.0), np.array(STRING_HAND) + (0.0, 0.02, 0.0)
+
+
 def arrow(b: Batch, pid: str, pos, state: str, owner, heading: float, posture: str, vel, chi: float,
            oid: str, stored_rank) -> None:
     """An arrow (矢, 3 尺): in flight along its velocity, stuck in the 侯, lying short, on the 楅, in hand."""
@@ -207,9 +220,12 @@ def arrow(b: Batch, pid: str, pos, state: str, owner, heading: float, posture: s
         tip = pos + np.array([0.0, -L / 2, 0.0])
     elif owner is not None:
         rot = heading_rot(heading)
-        if posture == "shoot" and n == 1:
-            d = rot @ np.array([0.0, 1.0, 0.0])
-            tip = pos - rot @ hand_local(chi) + rot @ np.array([0.0, 0.7, 1.38])
+        if posture == "shoot":
+            # on the string (the caller passes 'shoot' for the next arrow only, nocked_arrow): the nock at the drawing hand, past the grip by what is left of its 3 尺
+            grip, nock = drawn_bow(chi)
+            along = (grip - nock) / np.linalg.norm(grip - nock)
+            d = rot @ along
+            tip = pos - rot @ hand_local(chi) + rot @ (nock + along * L)
         else:   # 挾: held along the bow hand; the rest tucked in the belt (搢)
             d = rot @ np.array([0.05 * (n - 2.5), 0.25, 1.0])
             tip = pos + rot @ np.array([0.25 + 0.03 * n, 0.0, 0.2])
@@ -222,6 +238,15 @@ def arrow(b: Batch, pid: str, pos, state: str, owner, heading: float, posture: s
     tail = tip - d * L
     b.add(pid, rod(tip, tail, 0.009, 4), C["arrow"])
     b.add(pid + ".fletch", fletching(tail, d, flight), C["fletch"])
+
+
+def nocked_arrow(oid: str, holder, held_by) -> bool:
+    """Whether arrow ``oid`` is the one on the string of its holder (who draws): the lowest-numbered of his
+    arrows he still holds — the others are 挾 or 搢 until their turn. ``held_by(other_oid)``: its holder."""
+    head, _, n = oid.rpartition(".")
+    if not n.isdigit():
+        return True
+    return not any(held_by(f"{head}.{m}") == holder for m in range(1, int(n)))
 
 
 def _min_rot_x(d: np.ndarray) -> np.ndarray:

@@ -10,13 +10,15 @@ from .buffer import Bin, mesh_accessors, rounded, step_track, times_f32
 
 def _figure_steps(rite, i: int, held: dict[str, tuple[np.ndarray, list]]) -> tuple[dict, set]:
     """Which figure an actor shows when: the posture, plus the props build_dynamic gives the figure
-    (the words of what he holds that no tracked object in his hands draws: a 笙, food …).
+    (the words of what he holds that no tracked object in his hands draws: a 笙, food …) and what he wears on
+    his left arm (袒決遂, 袒決, 袒: scene/rite/dress.py).
     Returns (Steps of figure keys, the keys); a key is the posture, or 'posture+word、word'."""
-    from ...render.meshes import holding_words as _holding_words, object_word as _object_word
+    from ...render.meshes import holding_words as _holding_words, object_word as _object_word, undrawn
     aid = rite.actor_ids[i]
     pt, pv = rite._posture.tracks[i]
     ht, hv = rite._holding.tracks[i]
-    times = [np.asarray(pt, float), np.asarray(ht, float), np.array([0.0])]
+    dt, dv = rite._dress.tracks[i]
+    times = [np.asarray(pt, float), np.asarray(ht, float), np.asarray(dt, float), np.array([0.0])]
     mine = []
     for oid, (ot, ov) in held.items():
         mask = np.array([v == aid for v in ov], dtype=bool)
@@ -30,6 +32,7 @@ def _figure_steps(rite, i: int, held: dict[str, tuple[np.ndarray, list]]) -> tup
     mids = midpoints(t, rite.duration)
     posture = value_at((np.asarray(pt, float), list(pv)), mids)
     holding = value_at((np.asarray(ht, float), list(hv)), mids)
+    dress = value_at((np.asarray(dt, float), list(dv)), mids)
     held_words: list[set[str]] = [set() for _ in mids]
     for word, ot, mask in mine:
         idx = np.maximum(np.searchsorted(ot, mids, side="right") - 1, 0)
@@ -37,7 +40,7 @@ def _figure_steps(rite, i: int, held: dict[str, tuple[np.ndarray, list]]) -> tup
             held_words[j].add(word)
     keys = []
     for j in range(len(mids)):
-        extra = sorted(set(w for w in _holding_words(holding[j] or "") if w not in held_words[j]))
+        extra = sorted(set(undrawn(_holding_words(holding[j] or ""), held_words[j])) | ({dress[j]} - {""}))
         keys.append(posture[j] + ("+" + "、".join(extra) if extra else ""))
     return step_track(t, keys), set(keys)
 

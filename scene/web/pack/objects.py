@@ -70,6 +70,7 @@ class _Objects:
 
     def timeline(self, oid: str) -> tuple[dict, dict]:
         """(variant Steps, orient Steps); the variants' geometry is collected in ``geos_of[oid]``."""
+        from ...render.meshes import props as _props
         kind = self.kind[oid]
         times = [self._own_times(oid)]
         if kind in ("bow", "arrow"):
@@ -83,6 +84,11 @@ class _Objects:
                 t1 = ht[k + 1] if k + 1 < len(ht) else self.rite.duration
                 pt, _ = self.rite._posture.tracks[self.actor_index[holder]]
                 times.append(pt[(pt > ht[k]) & (pt < t1)])
+            if kind == "arrow":      # the arrow on the string changes as the lower-numbered ones leave the hand
+                head, _, n = oid.rpartition(".")
+                for m in range(1, int(n) if n.isdigit() else 1):
+                    if f"{head}.{m}" in self.held:
+                        times.append(self.held[f"{head}.{m}"][0])
         t = np.array(sorted(set(np.concatenate(times).tolist())))
         mids = midpoints(t, self.rite.duration)
         pos = self.pos(oid, mids)
@@ -96,6 +102,9 @@ class _Objects:
             if holder is not None:
                 pt, pv = self.rite._posture.tracks[self.actor_index[holder]]
                 posture = pv[max(int(np.searchsorted(pt, mids[j], side="right")) - 1, 0)]
+                if kind == "arrow" and posture == "shoot" and not _props.nocked_arrow(
+                        oid, holder, lambda o: value_at(self.held[o], [mids[j]])[0] if o in self.held else None):
+                    posture = ""
             key, orient = self.variant(oid, kind, pos[j], state[j] or "", holder, posture, rank[j])
             keys.append(key)
             orients.append(orient)
@@ -143,7 +152,7 @@ class _Objects:
                 desc, label = (state,), ("stuck" if "侯" in state else "rack")
                 build = lambda b: meshes.props.arrow(b, pid, origin, state, None, 0.0, "", None, chi, oid, {})  # noqa: E731
             else:
-                nocked = posture == "shoot" and n == 1
+                nocked = posture == "shoot"
                 desc, label = (("nocked",), "nocked") if nocked else (("held", n), "held")
                 build = lambda b: meshes.props.arrow(b, pid, origin, state, 0, 0.0, posture, None, chi, oid, {})  # noqa: E731
         elif kind == "bow":
