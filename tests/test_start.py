@@ -70,7 +70,7 @@ def test_a_warm_start_makes_no_worker_process(cache, monkeypatch, tmp_path):
 
 def test_the_pack_with_the_director_in_a_worker_is_the_same_pack(cache):
     from scene.rite.cache import load_rite
-    from scene.web import app, pack as webpack
+    from scene.web import pack as webpack, workers
     rite = load_rite("zheng")
     ctx = multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
     with concurrent.futures.ProcessPoolExecutor(1, mp_context=ctx) as ex:
@@ -78,7 +78,7 @@ def test_the_pack_with_the_director_in_a_worker_is_the_same_pack(cache):
 
         def director(r):
             asked.append(r)
-            return ex.submit(app._director_track, r).result
+            return ex.submit(workers.director_track, r).result
         m1, b1 = webpack.build_pack("zheng", rite=rite, director=director)
     m0, b0 = webpack.build_pack("zheng", rite=rite)
     assert asked == [rite]
@@ -86,33 +86,33 @@ def test_the_pack_with_the_director_in_a_worker_is_the_same_pack(cache):
 
 
 def test_the_first_start_s_pack_worker_gives_the_same_pack(cache):
-    """app._build_pack: the director's worker is forked once the rite is compiled and reads it from its
+    """workers.build_pack: the director's worker is forked once the rite is compiled and reads it from its
     memory (not pickled over); the folder it writes holds the very pack built here in one process."""
     from scene.rite.cache import load_rite
-    from scene.web import app, pack as webpack
-    folder = Path(app._build_pack("zheng"))
+    from scene.web import pack as webpack, workers
+    folder = Path(workers.build_pack("zheng"))
     m0, b0 = webpack.build_pack("zheng", rite=load_rite("zheng"))
     assert (folder / "scene.bin").read_bytes() == b0
     assert (folder / "scene.json").read_bytes() == webpack.dumps(m0)
-    assert app._FORKED == {}                     # nothing kept once the worker has it
+    assert workers._FORKED == {}                     # nothing kept once the worker has it
 
 
 def _niceness_here_and_below():
-    from scene.web import app
+    from scene.web import workers
     ctx = multiprocessing.get_context("fork")
-    with concurrent.futures.ProcessPoolExecutor(1, mp_context=ctx, initializer=app._die_with_parent) as ex:
+    with concurrent.futures.ProcessPoolExecutor(1, mp_context=ctx, initializer=workers.die_with_parent) as ex:
         return os.nice(0), ex.submit(os.nice, 0).result()
 
 
 def test_a_first_start_s_workers_yield_to_the_server_and_not_further_below():
     """The build workers run at BUILD_NICE (the server, its GL probe and the page first); the director's
     worker, made by the pack's worker, at the same level, not lower (it is the build's longest part)."""
-    from scene.web import app
+    from scene.web import workers
     ctx = multiprocessing.get_context("fork")
     base = os.nice(0)
-    with concurrent.futures.ProcessPoolExecutor(1, mp_context=ctx, initializer=app._die_with_parent) as ex:
+    with concurrent.futures.ProcessPoolExecutor(1, mp_context=ctx, initializer=workers.die_with_parent) as ex:
         worker, below = ex.submit(_niceness_here_and_below).result()
-    want = max(base, app.BUILD_NICE)
+    want = max(base, workers.BUILD_NICE)
     assert (worker, below) == (want, want) and os.nice(0) == base
 
 

@@ -37,6 +37,7 @@ from ..render import views as views_mod
 
 from ..paths import WEB_ASSETS as WEB  # noqa: E402
 from . import live as live_mod
+from . import workers
 from .guard import short as guard_short
 
 #: sizes the export button offers: name → (w, h)
@@ -133,7 +134,7 @@ class Service:
         font subset (pure-Python fontTools: a thread would share the GIL). Two worker processes take them,
         away from the server's GIL: one the font (even its key: it reads and converts every source), the
         other the rite and its pack, with a worker of its own for the director's track once the rite is
-        compiled (:func:`_build_pack`); this process then verifies and keeps what they made.  The static set's
+        compiled (:func:`.workers.build_pack`); this process then verifies and keeps what they made.  The static set's
         bake (it needs no rite) goes first in the font's worker, while the rite compiles."""
         if self.ready:
             return
@@ -141,13 +142,13 @@ class Service:
         store = self.store
         ctx = multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
         try:
-            with concurrent.futures.ProcessPoolExecutor(2, mp_context=ctx, initializer=_die_with_parent) as ex:
+            with concurrent.futures.ProcessPoolExecutor(2, mp_context=ctx, initializer=workers.die_with_parent) as ex:
                 self._pool = ex
-                pack = ex.submit(_build_pack, self.reading)
+                pack = ex.submit(workers.build_pack, self.reading)
                 # the other worker: the static set's light (it needs the reading only) while the rite
                 # compiles — the pack worker, when it gets there, finds it baked (or waits: bake._alone) —
                 # then the font
-                ex.submit(_prebake, self.reading)
+                ex.submit(workers.prebake, self.reading)
                 font = ex.submit(store.font_dir)
                 font.add_done_callback(lambda f: self._fonts.set_exception(f.exception()) if f.exception()
                                        else self._fonts.set_result(f.result()))
@@ -349,59 +350,6 @@ async def _publish(server, service: Service, building: concurrent.futures.Future
         server.state.xsl_font_urls = service.font_urls
         server.state.xsl_default_pack = service.default_url
     print(f"鄉射禮 app: scene ready in {time.perf_counter() - t0:.1f} s", flush=True)
-
-
-def _build_pack(reading) -> str:
-    """The pack folder of a reading, built in this (worker) process, the director's track in another."""
-    import multiprocessing
-    from .pack import store
-    ctx = multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
-    with concurrent.futures.ProcessPoolExecutor(1, mp_context=ctx, initializer=_die_with_parent) as ex:
-        def director(rite):
-            # forked at this first submit, the worker has the rite already: it is not pickled over (8 MB)
-            _FORKED["rite"] = rite
-            try:
-                return ex.submit(_director_track, None if ctx is not None else rite).result
-            finally:
-                _FORKED.pop("rite", None)
-        return str(store.pack_dir(reading, director=director))
-
-
-_FORKED: dict = {}      # what a forked worker inherits instead of receiving it pickled
-
-
-def _prebake(reading) -> None:
-    """The bake and the sun's map of a reading's static set, into the cache (in a worker process)."""
-    from ..geometry import readings
-    from ..render import meshes
-    static = meshes.build_static(readings.get(reading))
-    static.baked()
-    static.sunlit_floors()
-
-
-BUILD_NICE = 5     # a first start's build workers yield the CPU to the server, its GL probe and the browser
-
-
-def _die_with_parent() -> None:
-    """A build worker ends with the process that made it (Linux: PR_SET_PDEATHSIG), so an app stopped or
-    killed mid-build leaves no worker behind (an orphaned pool worker would wait for work forever).  It also
-    runs at a lower priority (:data:`BUILD_NICE`): on two busy cores the server's GL probe, and so the
-    address line and the page, would otherwise wait seconds for the build that the page waits for anyway."""
-    try:
-        import ctypes
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)        # 1: PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass
-    try:
-        os.nice(max(0, BUILD_NICE - os.nice(0)))      # to BUILD_NICE, not past it (the director's worker)
-    except (OSError, AttributeError):
-        pass
-
-
-def _director_track(rite=None):
-    """The director's track of a compiled rite (in a worker process; None: the one it was forked with)."""
-    from ..render.shots import build_track
-    return build_track(rite if rite is not None else _FORKED["rite"])
 
 
 def _reading_of(query):
