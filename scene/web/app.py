@@ -145,13 +145,13 @@ class Service:
             with concurrent.futures.ProcessPoolExecutor(2, mp_context=ctx, initializer=workers.die_with_parent) as ex:
                 self._pool = ex
                 pack = ex.submit(workers.build_pack, self.reading)
-                # the other worker: the static set's light (it needs the reading only) while the rite
-                # compiles — the pack worker, when it gets there, finds it baked (or waits: bake._alone) —
-                # then the font
-                ex.submit(workers.prebake, self.reading)
+                # the other worker: the font (the address line waits for it), then the static set's light
+                # (it needs the reading only) while the rite compiles — the pack worker, when it gets there,
+                # finds it baked or waits for it (bake._alone) while the director's worker goes on
                 font = ex.submit(store.font_dir)
                 font.add_done_callback(lambda f: self._fonts.set_exception(f.exception()) if f.exception()
                                        else self._fonts.set_result(f.result()))
+                ex.submit(workers.prebake, self.reading)
                 pack.result()
                 fonts = font.result()
         except BaseException as exc:
