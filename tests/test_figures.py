@@ -225,3 +225,46 @@ def test_the_dress_keeps_the_figure_keys_few(rite):
             assert posture in figures.POSTURES, k
             bared += any(w in figures.DRESS for w in words.split("、"))
     assert bared >= 16 * 2                   # the 三耦, the 眾賓, 賓, 主人, 大夫, 司射, 相: standing and walking bared
+
+
+def _held(rite, aid: str, t: float) -> list[int]:
+    """Indices of the objects ``aid`` holds at t, from the objects' own events (the last of at / held / path)."""
+    out = []
+    for k, oid in enumerate(rite.object_ids):
+        evs = [e for e in rite.director.objects[oid].events if e[1] in ("at", "held", "path") and e[0] <= t]
+        if evs and max(evs, key=lambda e: e[0])[1:] == ("held", aid):
+            out.append(k)
+    return out
+
+
+def test_a_cup_held_kneeling_is_in_the_kneeling_hands():
+    """坐祭 … 卒爵: what a kneeling man holds is at his kneeling hands (the figure's 坐 hands), not at standing
+    height; standing again (興), it is back at his standing hands.  Read from the rite's own phrases."""
+    from scene.render.figures import _POSE
+    from scene.rite.cache import load_rite
+    rite = load_rite("zheng")
+    chi = rite.layout.reading.chi_m
+    sit_hand_z = _POSE["sit"]["hands"][0][2]
+    seen = 0
+    for s in rite.spans:
+        if "坐" not in s.phrase or not any(w in s.phrase for w in ("卒爵", "卒觶", "祭")):
+            continue
+        pose = rite.pose_at((s.start_s + s.end_s) / 2)
+        for i in np.flatnonzero(np.asarray(pose.posture) == "sit"):
+            for k in _held(rite, pose.actor_ids[i], pose.t):
+                assert abs(pose.object_xyz_m[k, 2] - pose.actor_xyz_m[i, 2] - sit_hand_z) < 0.1, (s.phrase, pose.actor_ids[i])
+                seen += 1
+    assert seen >= 20
+    # 執爵興 / 執觶興: risen with it, he holds it at standing height again
+    risen = 0
+    for s in rite.spans:
+        if not any(w in s.phrase for w in ("執爵興", "執觶興")):
+            continue
+        pose = rite.pose_at(s.end_s - 0.05)
+        for i in np.flatnonzero(np.isin(pose.posture, ("stand", "walk"))):
+            if pose.actor_ids[i] not in s.who:
+                continue
+            for k in _held(rite, pose.actor_ids[i], pose.t):
+                assert abs(pose.object_xyz_m[k, 2] - pose.actor_xyz_m[i, 2] - 3.5 * chi) < 0.02, s.phrase
+                risen += 1
+    assert risen >= 5

@@ -13,8 +13,16 @@ TURN_S = 0.35           # turning on the spot at a corner
 KNEEL_S = 0.8           # going down to kneel (坐) or rising from it (興)
 SPACING = 3.0           # 尺 between people standing side by side
 HAND_Z = 3.5            # 尺: height of an object held in the hands
+#: 尺: ... and of one held kneeling (坐: the hands before the knees) or bowing (拜: the hands on the mat) — the
+#: figures' hands (render.figures) are there; a cup held through 坐祭 … 卒爵 no longer floats at standing height
+HAND_Z_LOW = {"sit": 1.4, "bow": 0.3}
 SECTION_GAP_S = 1.0
 POSTURES = ("stand", "sit", "bow", "salute", "shoot", "walk")
+
+
+def hand_z(posture: str) -> float:
+    """尺 above his feet of what someone holds, in a posture (:data:`HAND_Z`, lower kneeling or bowing)."""
+    return HAND_Z_LOW.get(posture, HAND_Z)
 
 
 def as_tuple(p: Iterable[float]) -> Point:

@@ -16,7 +16,7 @@ import numpy as np
 from . import choreography as chor
 from ..geometry import readings as readings_mod
 from .director import Director
-from .state import HAND_Z, POSTURES, Point, StageSpan, StepSpan  # noqa: F401  (re-exported)
+from .state import HAND_Z, POSTURES, Point, StageSpan, StepSpan, hand_z  # noqa: F401  (re-exported)
 from ..geometry.readings import Reading
 
 # ---------------------------------------------------------------------------
@@ -169,7 +169,8 @@ class Rite:
             tracks.append((k[:, 0], np.column_stack([k[:, 1:4] * chi, k[:, 4]])))
         self._actors = _Linear(tracks)
         ev = {aid: d.actors[aid].events for aid in self.actor_ids}
-        self._posture = _Steps([_step_track(ev[a], "posture", "stand") for a in self.actor_ids])
+        self._postures = {a: _step_track(ev[a], "posture", "stand") for a in self.actor_ids}
+        self._posture = _Steps([self._postures[a] for a in self.actor_ids])
         self._holding = _Steps([_step_track(ev[a], "holding", "") for a in self.actor_ids])
         self._role = _Steps([_step_track(ev[a], "role", "") for a in self.actor_ids])
         self._visible = _Steps([_step_track(ev[a], "visible", True) for a in self.actor_ids])
@@ -206,14 +207,19 @@ class Rite:
         return np.array(ts), np.array(xs, dtype=float) * chi
 
     def _in_hands(self, actor: str, t0: float, t1: float) -> tuple[list[float], list[Point]]:
-        """An object carried by ``actor`` from t0 to t1: in front of him at hand height."""
+        """An object carried by ``actor`` from t0 to t1: in front of him at the height of his hands, which
+        goes down when he kneels (坐) or bows (拜) and up when he rises (:func:`~.state.hand_z`)."""
         k = self._hand_tracks[actor]
         hdg = k[:, 4]
+        pt, pv = self._postures[actor]
         inner = k[(k[:, 0] > t0) & (k[:, 0] < t1), 0]
-        times = np.concatenate([[t0], inner, [t1]])
+        turns = pt[(pt > t0) & (pt < t1)]
+        times = np.unique(np.concatenate([[t0], inner, turns - 1e-3, turns, [t1]]))
+        times = times[(times >= t0) & (times <= t1)]
         x, y, z = (np.interp(times, k[:, 0], k[:, c]) for c in (1, 2, 3))
         h = np.radians(np.interp(times, k[:, 0], hdg))
-        pts = np.column_stack([x + np.sin(h), y + np.cos(h), z + HAND_Z])
+        up = [hand_z(pv[max(int(i), 0)]) for i in np.searchsorted(pt, times, side="right") - 1]
+        pts = np.column_stack([x + np.sin(h), y + np.cos(h), z + up])
         return list(times), [tuple(p) for p in pts]
 
     # ---------------------------------------------------------------- queries

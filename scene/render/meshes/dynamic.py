@@ -9,6 +9,7 @@ import numpy as np
 from .. import figures
 from . import props
 from ...geometry.layout import Layout
+from ...rite.state import hand_z
 from ..palette import COLOURS as C, SUN_DIR
 from ..shapes import (Batch, heading_rot, Z_SHADOW_DYN)
 
@@ -37,9 +38,11 @@ def _hand_owner(pose, k_obj: int, hands: np.ndarray, visible: np.ndarray) -> int
 
 
 def hand_points(pose, chi_m: float) -> np.ndarray:
-    """Where the timeline puts a held object: 1 尺 in front, 3.5 尺 up (timeline.HAND_Z)."""
+    """Where the timeline puts a held object: 1 尺 in front, at the posture's hand height (state.hand_z:
+    3.5 尺 standing, lower kneeling or bowing)."""
     h = np.radians(pose.heading_deg)
-    return pose.actor_xyz_m + np.column_stack([np.sin(h), np.cos(h), np.full(len(h), 3.5)]) * chi_m
+    up = np.array([hand_z(p) for p in pose.posture], dtype=float)
+    return pose.actor_xyz_m + np.column_stack([np.sin(h), np.cos(h), up]) * chi_m
 
 
 def build_dynamic(rite, pose, *, velocity: dict[str, np.ndarray] | None = None) -> DynamicSet:
