@@ -353,10 +353,7 @@ class Director(Ways, Counters):
             t_act = t
             t += dur
             self._effects(step, aid, t_act, t)
-            last = self.results[max(self.results)] if self.results else None
-            won = None if last is None or last.winner is None or aid not in {s.archer for s in last.shots} \
-                else aid not in last.losers                 # who shot and is not of the losing side
-            worn = dress.after(step, won)
+            worn = dress.after(step, lambda: self._won(aid))
             if worn is not None:
                 self._event(aid, (t_act + t) / 2, "dress", worn)     # half-way through 袒決遂 / 襲: seen changing
             after = verb.after or (a.posture if a.posture not in ("bow", "salute", "shoot", "walk") else "stand")
@@ -418,6 +415,14 @@ class Director(Ways, Counters):
             self._give(oid, t + 0.5, None, aid)
             t += 1.0
         return t
+
+    def _won(self, aid: str) -> bool | None:
+        """Whether ``aid`` is on the winning side of the last round counted: he shot and is not of the losing
+        side (None: nothing counted yet, a tie, or he did not shoot)."""
+        last = self.results[max(self.results)] if self.results else None
+        if last is None or last.winner is None or aid not in {s.archer for s in last.shots}:
+            return None
+        return aid not in last.losers
 
     def _base_posture(self, aid: str) -> str:
         for _, kind, value in reversed(self.actors[aid].events):

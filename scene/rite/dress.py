@@ -31,15 +31,16 @@ def said(step) -> str:
     return step.phrase + (step.as_before[1] if step.as_before else "")
 
 
-def after(step, winner: bool | None = None) -> str | None:
-    """The dress after ``step`` (None: the step does not change it). ``winner``: whether the actor is on the
-    winning side of the last round counted (None: no side won, or nothing counted yet)."""
+def after(step, winner=lambda: None) -> str | None:
+    """The dress after ``step`` (None: the step does not change it). ``winner()``: whether the actor is on the
+    winning side of the last round counted (None: no side won, or nothing counted yet) — asked only of a
+    勝者…袒 step."""
     if step.do == "bare":
         return bared(said(step))
     if step.do == "cover":
         return ""                          # 襲 / 說決拾襲: covered, the 決 and 拾 off
     words = said(step)
-    if step.do == "take" and "勝者" in words and "袒" in words and winner:
+    if step.do == "take" and "勝者" in words and "袒" in words and winner():
         # §33 勝者皆袒決遂執張弓 (the 不勝者 stay 襲, 說決拾): only the simulated count knows who won
         return bared(words[words.index("勝者"):])
     return None

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from ...geometry.layout import Layout
+from ...rite.state import HAND_Z
 from ..palette import COLOURS as C
 from . import racks
 from ..shapes import (Batch, Mesh, box, ellipsoid, frustum, heading_rot, merge, rgb,
@@ -23,7 +24,7 @@ def rest_z(lay: Layout, pos: np.ndarray, chi: float) -> float:
     return float(pos[2]) if pos[2] > 0.3 else 0.0
 
 
-def rest_heading(lay: Layout, oid: str) -> float:
+def rest_heading(lay: Layout | None, oid: str) -> float:
     """How a thing set down lies: the 楅 east–west (§22 東肆; its length is its local x), the 中 facing east
     (§26 東面; its front is its local y)."""
     return {"bi": 0.0, "zhong": 90.0}.get(oid, 0.0)
@@ -186,7 +187,8 @@ def bow(b: Batch, pid: str, pos, state: str, owner, heading: float, posture: str
 
 
 def hand_local(chi: float) -> np.ndarray:
-    return np.array([0.0, 1.0 * chi, 3.5 * chi])
+    """Where the timeline puts what a standing man holds, in his frame (metres): 1 尺 before him, HAND_Z up."""
+    return np.array([0.0, 1.0 * chi, HAND_Z * chi])
 
 
 DRAW_BEND = 0.2         # m: how far a drawn bow's tips come back towards the archer (ours; a drawn bow reads by it)
@@ -300,7 +302,7 @@ def counters(b: Batch, pid: str, pos, state: str, chi: float, upright: bool) -> 
             x, y = 0.05 * math.cos(a), 0.05 * math.sin(a)
             parts.append(rod((x, y, 0.0), (x * 1.5, y * 1.5, L), 0.008, 3))
         # standing in the 鹿中's hollow, the 中 lying as it rests (facing east)
-        at = racks.hollow_world(pos, heading_rot(90.0), chi)
+        at = racks.hollow_world(pos, heading_rot(rest_heading(None, "zhong")), chi)
         b.add(pid, merge(parts).moved(None, at), C["counter"])
         return
     if pid.endswith((".right", ".left")):
