@@ -10,9 +10,14 @@ restarting the app would); ``--fresh-browser`` launches a new one for every star
 the page alone takes about a second more). Medians over the runs are printed last, with the load average:
 on a shared machine other people's work shows in the figures.
 
-``--phases`` first times the parts of a start one after another in this process (wall and CPU seconds),
-cold then warm: imports, the OpenGL probe, the rite (compiled or read back), the director's track, the
-rest of the pack, the font subset.
+``--phases`` first times the parts of a start one after another in this process (wall and CPU seconds, and
+each one's share of the whole), cold then warm: imports, the OpenGL probe, the pack (the shipped one copied
+when it is current — :mod:`scene.web.pack.shipped` — else the rite compiled, the director's track, the rest
+of the pack), the font subset.  ``--no-shipped`` hides the shipped build products (what an edited checkout
+pays).
+
+The figures that travel from machine to machine are the ratios: cold ÷ warm, and each phase's share.  The
+reference loop (``bench/reference.py``) is timed in the same run and printed first.
 """
 from __future__ import annotations
 
@@ -33,6 +38,9 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from webtools import READY, chromium, free_port  # noqa: E402
 
+sys.path.insert(0, str(ROOT / "bench"))
+import reference  # noqa: E402
+
 _PHASES = r'''
 import os, sys, time
 T = lambda: (time.perf_counter(), time.process_time())
@@ -47,27 +55,35 @@ from scene.rite.cache import load_rite
 from scene.web.pack import store
 from scene.render import shots
 r = readings.get("zheng")
-t = T(); found = store.existing(r); lap("pack: looked for, verified if found", t)
+t = T(); found = store.existing(r); lap("pack: found, or the shipped one copied", t)
 if found is None:                     # as the app: the rite only when the pack must be built
     t = T(); rite = load_rite(r); lap("rite: compiled", t)
     t = T(); track = shots.track(rite); lap("pack: the director's track", t)
     t = T(); store.pack_dir(r); lap("pack: the rest, written, hashed", t)
 t = T(); store.font_dir(); lap("font subset: made, or found", t)
+total = sum(w for _, w, _ in rows) or 1.0
 for name, w, c in rows:
-    print(f"  {name:34s} {w:6.2f} s wall  {c:6.2f} s CPU")
+    print(f"  {name:38s} {w:6.2f} s wall  {c:6.2f} s CPU  {100 * w / total:5.1f} %")
+print(f"  {'all':38s} {total:6.2f} s wall")
 '''
 
 
-def one(cache: str, browser=None) -> tuple[float, float, str]:
+def _env(cache: str, shipped: bool) -> dict:
+    env = {**os.environ, "XIANGSHELI_CACHE": cache, "PYTHONUNBUFFERED": "1", "PYTHONPATH": str(ROOT)}
+    if not shipped:
+        env["XIANGSHELI_NO_SHIPPED"] = "1"
+    return env
+
+
+def one(cache: str, browser=None, shipped: bool = True) -> tuple[float, float, str]:
     """(address printed, first 3D paint, the address line) of one start, in ``browser`` (else a new one)."""
     if browser is None:
         with chromium() as b:
-            return one(cache, b)
+            return one(cache, b, shipped)
     port = free_port()
     t0 = time.perf_counter()
     proc = subprocess.Popen([sys.executable, "app.py", "--port", str(port)], cwd=ROOT, text=True,
-                            env={**os.environ, "XIANGSHELI_CACHE": cache, "PYTHONUNBUFFERED": "1"},
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+                            env=_env(cache, shipped), stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     try:
         line = ""
         while "open http://" not in line:
@@ -96,13 +112,12 @@ def one(cache: str, browser=None) -> tuple[float, float, str]:
         proc.wait(10)
 
 
-def phases() -> None:
+def phases(shipped: bool = True) -> None:
     cache = tempfile.mkdtemp(prefix="xsl-phases-")
     try:
         for kind in ("cold", "warm"):
             print(f"phases, {kind} (one after another, in one process):", flush=True)
-            subprocess.run([sys.executable, "-c", _PHASES], cwd=ROOT, check=True,
-                           env={**os.environ, "XIANGSHELI_CACHE": cache, "PYTHONPATH": str(ROOT)})
+            subprocess.run([sys.executable, "-c", _PHASES], cwd=ROOT, check=True, env=_env(cache, shipped))
     finally:
         shutil.rmtree(cache, ignore_errors=True)
 
@@ -112,10 +127,14 @@ def main(argv=None) -> int:
     ap.add_argument("--runs", type=int, default=2)
     ap.add_argument("--phases", action="store_true", help="time the parts of a start first")
     ap.add_argument("--fresh-browser", action="store_true", help="a new Chromium for every start")
+    ap.add_argument("--no-shipped", action="store_true",
+                    help="hide the shipped build products (assets/prebuilt/): what an edited checkout pays")
     a = ap.parse_args(argv)
-    print(f"load average at start: {' '.join(f'{x:.1f}' for x in os.getloadavg())} ({os.cpu_count()} cores)")
+    print(reference.line(), flush=True)
+    shipped = not a.no_shipped
+    print(f"shipped build products: {'used when current' if shipped else 'hidden (--no-shipped)'}")
     if a.phases:
-        phases()
+        phases(shipped)
     got: dict[str, list[tuple[float, float]]] = {"cold": [], "warm": []}
     for _ in range(a.runs):
         cache = tempfile.mkdtemp(prefix="xsl-start-")
@@ -123,15 +142,19 @@ def main(argv=None) -> int:
             with contextlib.ExitStack() as stack:
                 shared = None if a.fresh_browser else stack.enter_context(chromium())
                 for kind in ("cold", "warm"):
-                    t_line, t_paint, line = one(cache, shared)
+                    t_line, t_paint, line = one(cache, shared, shipped)
                     got[kind].append((t_line, t_paint))
                     print(f"{kind}: address printed at {t_line:.1f} s, first 3D paint at {t_paint:.1f} s  ({line})",
                           flush=True)
         finally:
             shutil.rmtree(cache, ignore_errors=True)
+    med = {}
     for kind, rows in got.items() if a.runs > 0 else ():
+        med[kind] = statistics.median(r[1] for r in rows)
         print(f"{kind} (median of {len(rows)}): address {statistics.median(r[0] for r in rows):.1f} s, "
-              f"first 3D paint {statistics.median(r[1] for r in rows):.1f} s")
+              f"first 3D paint {med[kind]:.1f} s")
+    if med.get("warm"):
+        print(f"cold ÷ warm first paint: {med['cold'] / med['warm']:.2f} (goal ≤ 2)")
     print(f"load average at end: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
     return 0
 

@@ -21,6 +21,8 @@ import shutil
 import time
 from pathlib import Path
 
+from . import shipped
+
 log = logging.getLogger("xiangsheli.packs")
 
 MANIFEST = "MANIFEST.json"
@@ -202,6 +204,8 @@ def pack_dir(reading=None, seed: int | None = None, director=None) -> Path:
     r = normalise(reading)
 
     def build(tmp: Path) -> None:
+        if shipped.fill_pack(r, seed, tmp):             # the default reading, made from these very sources
+            return
         manifest, data = build_pack(r, seed, **({"director": director} if director is not None else {}))
         (tmp / "scene.bin").write_bytes(data)
         (tmp / "scene.json").write_bytes(dumps(manifest))
@@ -220,6 +224,8 @@ def existing(reading=None, seed: int | None = None) -> Path | None:
     """The pack folder when it is in the cache and sound (nothing is built), else None."""
     r = normalise(reading)
     d = roots()[0] / _pack_name(r, seed)
+    if not d.exists() and shipped.pack_for(r, seed) is not None:
+        return pack_dir(r, seed)                        # a copy of the shipped pack: no build
     return d if d.exists() and verify(d, ("scene.json", "scene.bin")) is None else None
 
 
@@ -235,6 +241,9 @@ def font_key() -> str:
     mtime of each source (and OpenCC's version): a start whose sources are unchanged reads none of them."""
     from importlib.metadata import PackageNotFoundError, version
     from .font import font_chars, font_sources
+    known = shipped.font_key()                      # current shipped products know it: no source is read
+    if known is not None:
+        return known
     try:
         cc = version("opencc-purepy")
     except PackageNotFoundError:
@@ -266,7 +275,10 @@ def font_key() -> str:
 
 def existing_font() -> tuple[Path, list[Path]] | None:
     """:func:`font_dir` when it is in the cache and sound (nothing is built), else None."""
-    d = roots()[0] / f"webfont-{font_key()}"
+    key = font_key()
+    d = roots()[0] / f"webfont-{key}"
+    if not d.exists() and shipped.font_key() == key:
+        return font_dir()                               # a copy of the shipped subset: no subsetting
     if d.exists() and verify(d, ("cjk.otf",)) is None:
         return d, sorted(d.glob("cjk*.otf"), key=lambda f: len(f.name))
     return None
@@ -276,5 +288,5 @@ def font_dir() -> tuple[Path, list[Path]]:
     """The verified CJK font subset folder and its files (OTF first, the fallback after)."""
     from . import write_font
     key = font_key()
-    d = ready(f"webfont-{key}", lambda tmp: write_font(tmp / "cjk.otf"), ("cjk.otf",))
+    d = ready(f"webfont-{key}", lambda tmp: shipped.fill_font(key, tmp) or write_font(tmp / "cjk.otf"), ("cjk.otf",))
     return d, sorted(d.glob("cjk*.otf"), key=lambda f: len(f.name))

@@ -1,0 +1,221 @@
+"""Build products shipped with the program: the default reading's pack and the CJK font subset.
+
+A first start used to compile the rite, make the director's track, bake the light and subset the font before
+the page could draw (on a slow school laptop half a minute, five times the second start).  Those products
+depend only on the program's own sources, so they are made once, by whoever changes the sources, and ship
+in ``assets/prebuilt/``:
+
+    assets/prebuilt/KEY.json            {"source_key", "font_key", "pack": {...}, "built_with": {...}}
+    assets/prebuilt/pack-zheng/         scene.json, scene.bin, MANIFEST.json (sizes and sha256)
+    assets/prebuilt/webfont/            cjk.otf, cjk-fallback.otf, MANIFEST.json
+
+**The key** is a sha256 of the bytes of everything the products are made from (:func:`source_files`: the
+seeds, every TOML and web file of ``assets/``, every module of ``scene/`` and ``app.py``) and of the versions
+of the packages whose output is in them (OpenCC converts the 简 the font covers, the font packages give the
+glyphs).  A start whose sources give the shipped key copies the products into the cache (verified against
+their manifest first) instead of building them; any other start — an edited checkout, a user reading, a
+seed — builds as before, and says so in one line.  Python's and numpy's versions are recorded
+(``built_with``), not keyed: the pack is the same arithmetic on any of them, and ``tests/test_shipped.py``
+checks on this machine that a fresh build is byte-identical to what ships.
+
+``XIANGSHELI_NO_SHIPPED=1`` ignores them (the benches measure what an edited checkout pays).
+Made with ``python -m scene.web.pack.shipped --write`` (``--check`` says whether they are current).
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import logging
+import os
+import shutil
+import sys
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+
+from ...paths import ASSETS, PACKAGE, SEEDS
+
+log = logging.getLogger("xiangsheli.packs")
+
+PREBUILT = ASSETS / "prebuilt"
+KEY_FILE = "KEY.json"
+#: the only reading (and seed) that ships built: the default the app opens
+READING, SEED = "zheng", None
+#: packages whose versions change the products' bytes
+KEYED_PACKAGES = ("opencc-purepy", "pylopdf-fonts-zh-tw", "pylopdf-fonts-zh-cn", "fonttools")
+
+
+def source_files() -> list[Path]:
+    """Every file a shipped product is made from, in a fixed order."""
+    files = sorted(SEEDS.glob("*.txt")) + sorted(ASSETS.rglob("*.toml"))
+    web = ASSETS / "web"
+    for ext in ("js", "html", "css"):
+        files += sorted(web.glob(f"*.{ext}"))
+    files += sorted(PACKAGE.rglob("*.py"))
+    app = PACKAGE.parent / "app.py"
+    return files + ([app] if app.is_file() else [])
+
+
+def _versions() -> dict[str, str]:
+    out = {}
+    for name in KEYED_PACKAGES:
+        try:
+            out[name] = version(name)
+        except PackageNotFoundError:
+            out[name] = "?"
+    return out
+
+
+def source_key() -> str:
+    """The hash of the sources and the keyed packages' versions (a few tens of ms: no conversion)."""
+    h = hashlib.sha256(json.dumps(_versions(), sort_keys=True).encode())
+    for f in source_files():
+        try:
+            rel = f.relative_to(PACKAGE.parent) if f.is_relative_to(PACKAGE.parent) else Path(f.name)
+            h.update(rel.as_posix().encode() + b"\0" + f.read_bytes() + b"\0")
+        except OSError:
+            h.update(b"?")
+    return h.hexdigest()[:24]
+
+
+def _key_record() -> dict | None:
+    try:
+        got = json.loads((PREBUILT / KEY_FILE).read_text(encoding="utf-8"))
+        return got if isinstance(got, dict) else None
+    except (OSError, ValueError):
+        return None
+
+
+_current: dict[str, bool] = {}
+
+
+def current() -> dict | None:
+    """The key record when the shipped products were made from exactly these sources, else None."""
+    if os.environ.get("XIANGSHELI_NO_SHIPPED"):        # benches and tests: what an edited checkout pays
+        return None
+    rec = _key_record()
+    if rec is None:
+        return None
+    if "ok" not in _current:
+        _current["ok"] = rec.get("source_key") == source_key()
+        if not _current["ok"]:
+            log.info("shipped build products are stale (the sources changed): building instead")
+    return rec if _current["ok"] else None
+
+
+def font_key() -> str | None:
+    """The font subset's key when the shipped one is current (so a first start need not read every source
+    to learn it), else None."""
+    rec = current()
+    key = rec.get("font_key") if rec else None
+    return key if isinstance(key, str) else None
+
+
+def _copy_into(src: Path, tmp: Path) -> None:
+    from .store import MANIFEST, verify
+    bad = verify(src)
+    if bad is not None:
+        raise OSError(f"shipped {src.name} is damaged ({bad})")
+    for f in src.iterdir():
+        if f.is_file() and f.name != MANIFEST:
+            shutil.copyfile(f, tmp / f.name)
+
+
+def pack_for(r, seed) -> Path | None:
+    """The shipped pack folder when it is this reading's and current, else None."""
+    from ...geometry import readings
+    if seed != SEED or current() is None:
+        return None
+    if readings.to_query(r) != readings.to_query(readings.get(READING)):
+        return None
+    d = PREBUILT / f"pack-{READING}"
+    return d if d.is_dir() else None
+
+
+def fill_pack(r, seed, tmp: Path) -> bool:
+    """Copy the shipped pack into ``tmp`` (a store build folder) when it serves; False: build it."""
+    src = pack_for(r, seed)
+    if src is None:
+        return False
+    try:
+        _copy_into(src, tmp)
+    except OSError as exc:
+        log.warning("%s: building instead", exc)
+        return False
+    return True
+
+
+def fill_font(key: str, tmp: Path) -> bool:
+    """Copy the shipped font subset into ``tmp`` when its key is ``key``; False: subset the font."""
+    if font_key() != key or not (PREBUILT / "webfont").is_dir():
+        return False
+    try:
+        _copy_into(PREBUILT / "webfont", tmp)
+    except OSError as exc:
+        log.warning("%s: subsetting instead", exc)
+        return False
+    return True
+
+
+def write(out: Path = PREBUILT) -> dict:
+    """Build the products from the sources as they are now (nothing read from the cache) into ``out``."""
+    import numpy as np
+    from . import build_pack, dumps, write_font
+    from .font import font_chars
+    from .store import write_manifest
+    from ...geometry import readings
+    from ...rite.timeline import build_rite
+    r = readings.get(READING)
+    key = source_key()
+    tmp = out.with_name(out.name + ".tmp")
+    shutil.rmtree(tmp, ignore_errors=True)
+    (tmp / f"pack-{READING}").mkdir(parents=True)
+    (tmp / "webfont").mkdir()
+    manifest, data = build_pack(r, SEED, rite=build_rite(r, SEED))
+    (tmp / f"pack-{READING}" / "scene.bin").write_bytes(data)
+    (tmp / f"pack-{READING}" / "scene.json").write_bytes(dumps(manifest))
+    write_manifest(tmp / f"pack-{READING}")
+    write_font(tmp / "webfont" / "cjk.otf")
+    write_manifest(tmp / "webfont")
+    rec = {"source_key": key,
+           "font_key": hashlib.sha256(font_chars().encode()).hexdigest()[:12],
+           "pack": {"reading": READING, "seed": SEED, "bytes": len(data) + len(dumps(manifest))},
+           "built_with": {"python": ".".join(map(str, sys.version_info[:3])), "numpy": np.__version__,
+                          **_versions()}}
+    (tmp / KEY_FILE).write_text(json.dumps(rec, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    if source_key() != key:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise RuntimeError("the sources changed while the products were built: run it again")
+    shutil.rmtree(out, ignore_errors=True)
+    tmp.rename(out)
+    _current.clear()
+    return rec
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m scene.web.pack.shipped",
+                                 description="the build products shipped in assets/prebuilt/")
+    g = ap.add_mutually_exclusive_group(required=True)
+    g.add_argument("--write", action="store_true", help="build them from the sources as they are now")
+    g.add_argument("--check", action="store_true", help="exit 1 when they are not current")
+    a = ap.parse_args(argv)
+    if a.write:
+        rec = write()
+        print(f"assets/prebuilt/: source key {rec['source_key']}, pack {rec['pack']['bytes']:,} bytes, "
+              f"font key {rec['font_key']}")
+        return 0
+    rec = _key_record()
+    if rec is None:
+        print("assets/prebuilt/: missing (python -m scene.web.pack.shipped --write)")
+        return 1
+    now = source_key()
+    if rec.get("source_key") != now:
+        print(f"assets/prebuilt/: stale (made from {rec.get('source_key')}, the sources are {now}); "
+              f"python -m scene.web.pack.shipped --write")
+        return 1
+    print(f"assets/prebuilt/: current ({now})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
