@@ -1,13 +1,18 @@
 """Bench of the browser player (assets/web/player.js) in real headless Chromium (Mesa llvmpipe).
 
     python bench/bench_player.py [--pack DIR] [--stage 21] [--size 1280x720] [--seconds 5] [--speed 8]
-                                 [--scale 1] [--jumps 10] [--plain] [--quality auto|fast|high] [--json]
+                                 [--scale 1] [--jumps 10] [--plain] [--quality auto|fast|high]
+                                 [--adaptive 1|0] [--load both|idle|busy] [--json]
 
-One run: the time from navigation to the first drawn frame, the stage-jump latency (PageDown
+A run: the time from navigation to the first drawn frame, the stage-jump latency (PageDown
 keydown → the animation frame after the one that drew the new stage; median of N jumps), and
-the frame rate during playback at the given size and speed in a busy stage.  Without --pack
-the pack is written to a temporary folder with scene.webpack.write_pack.  The machine is
-shared with other processes: the load average is printed with the figures.
+the frame rate during playback at the given size and speed in a busy stage.  It runs twice
+(``--load both``, the default): on the machine as it is ("idle"), and with one core kept busy by
+a child process the bench starts itself ("busy": a school laptop with something else running).
+``--adaptive 0`` turns the player's adaptive render scale off (assets/web/adaptive.js) to see
+what it saves.  Without --pack the pack is written to a temporary folder.  The machine is
+shared with other processes: the reference loop (bench/reference.py) and the load average are
+printed with the figures.
 """
 from __future__ import annotations
 
@@ -25,6 +30,10 @@ sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT))
 
 import webtools  # noqa: E402
+
+sys.path.insert(0, str(ROOT / "bench"))
+import reference  # noqa: E402
+import subprocess  # noqa: E402
 
 def _chromium_cpu_ms() -> dict[str, float]:
     """CPU time (user + system, ms) of this process's Chromium descendants by process type (Linux /proc).
@@ -122,6 +131,10 @@ def main(argv=None) -> int:
                     help="without the static cache and the batched figures (what they save)")
     ap.add_argument("--quality", choices=("auto", "fast", "high"), default=None,
                     help="force the player's tier (quality.js); default: the page's auto")
+    ap.add_argument("--adaptive", choices=("1", "0"), default="1",
+                    help="the player's adaptive render scale (default on)")
+    ap.add_argument("--load", choices=("both", "idle", "busy"), default="both",
+                    help="idle: the machine as it is; busy: one core kept busy by a child process")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args(argv)
     why = webtools.chromium_missing_reason()
@@ -131,76 +144,111 @@ def main(argv=None) -> int:
     w, h = (int(x) for x in a.size.lower().split("x"))
     tmp = None
     if a.pack is None:
+        from scene.web.pack import shipped
+        if shipped.current() is not None:
+            a.pack = shipped.PREBUILT / f"pack-{shipped.READING}"
+    if a.pack is None:
         from scene import webpack
         tmp = tempfile.TemporaryDirectory(prefix="xsl-bench-pack-")
         t = time.perf_counter()
         webpack.write_pack(Path(tmp.name))
         print(f"pack written in {time.perf_counter() - t:.1f} s")
         a.pack = Path(tmp.name)
-    out: dict = {"size": [w, h], "stage": a.stage, "speed": a.speed, "scale": a.scale, "plain": a.plain,
-                 "cpus": os.cpu_count(), "load_before": [round(x, 2) for x in os.getloadavg()]}
+    print(reference.line(), flush=True)
+    results = []
     try:
-        with webtools.site(a.pack) as (_root, url), webtools.chromium() as browser:
-            page = browser.new_page(viewport={"width": w, "height": h})
-            rec = webtools.RequestRecorder(page)
-            errors: list[str] = []
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            # 1. navigation → first drawn frame
-            t = time.perf_counter()
-            plain = "&cache=0&batch=0" if a.plain else ""
-            quality = f"&quality={a.quality}" if a.quality else ""
-            page.goto(f"{url}player.html?stage={a.stage}&scale={a.scale}{plain}{quality}")
-            page.wait_for_function("document.body.dataset.ready", timeout=120_000)
-            out["first_frame_ms_wall"] = round((time.perf_counter() - t) * 1000, 1)
-            out["first_frame_ms_page"] = round(page.evaluate("window.__xslFirstFrame"), 1)
-            out["canvas"] = page.evaluate("(() => { const c = document.querySelector('canvas');"
-                                          " return [c.width, c.height]; })()")
-            # 2. stage jumps: PageDown from stage 12 on (a real key press through the input pipeline)
-            page.evaluate("window.__xslPlayer.gotoStage(12)")
-            page.wait_for_timeout(300)
-            jumps = []
-            for _ in range(a.jumps):
-                page.evaluate(JUMP_JS)
-                page.keyboard.press("PageDown")
-                r = page.evaluate("window.__jump")
-                jumps.append(r)
-                page.wait_for_timeout(150)
-            ms = [j["ms"] for j in jumps]
-            out["jump_ms_median"] = round(statistics.median(ms), 1)
-            out["jump_ms_max"] = round(max(ms), 1)
-            out["jump_drawn_ms_median"] = round(statistics.median(j["drawn"] for j in jumps), 1)
-            out["jump_stages"] = [j["stage"] for j in jumps]
-            # 3. playback
-            page.evaluate(f"(() => {{ const p = window.__xslPlayer; p.gotoStage({a.stage}); p.setSpeed({a.speed});"
-                          f" p.play(); }})()")
-            page.wait_for_timeout(500)
-            out["load_during"] = [round(x, 2) for x in os.getloadavg()]
-            out["steal"] = round(_steal_fraction(), 3)
-            c0, f0 = _chromium_cpu_ms(), page.evaluate("window.__xslPlayer._frameCount")
-            r = page.evaluate(FPS_JS, a.seconds)
-            c1, f1 = _chromium_cpu_ms(), page.evaluate("window.__xslPlayer._frameCount")
-            n = max(1, f1 - f0)
-            out["cpu_ms_per_frame"] = {k: round((c1[k] - c0.get(k, 0.0)) / n, 1) for k in c1
-                                       if c1[k] - c0.get(k, 0.0) > 0}
-            page.evaluate("window.__xslPlayer.pause()")
-            out.update({"fps_raf": round(r["raf_fps"], 1), "fps_drawn": round(r["drawn_fps"], 1),
-                        "frame_worst_ms": round(r["worst_ms"], 1), "frame_p95_ms": round(r["p95_ms"], 1),
-                        "t_advanced_s": round(r["t_advanced"], 2), "draw_calls": r["stats"]["drawCalls"],
-                        "triangles": r["stats"]["triangles"], "actors_shown": r["actors_shown"],
-                        "objects_shown": r["objects_shown"]})
-            out["gl_renderer"] = page.evaluate("""(() => { const gl = window.__xslPlayer.renderer.getContext();
-                const e = gl.getExtension('WEBGL_debug_renderer_info');
-                return e ? gl.getParameter(e.UNMASKED_RENDERER_WEBGL) : gl.getParameter(gl.RENDERER); })()""")
-            out["foreign_requests"] = rec.foreign
-            out["page_errors"] = errors
+        for busy in {"both": (False, True), "idle": (False,), "busy": (True,)}[a.load]:
+            hog = subprocess.Popen([sys.executable, "-c", "while True: pass"]) if busy else None
+            try:
+                if hog is not None:
+                    time.sleep(1.0)                     # let the scheduler see it
+                out = run(a, w, h)
+            finally:
+                if hog is not None:
+                    hog.kill()
+                    hog.wait()
+            out["busy_core"] = busy
+            results.append(out)
+            report(a, out)
     finally:
         if tmp is not None:
             tmp.cleanup()
+    if len(results) == 2:
+        i, b = results
+        print(f"busy ÷ idle frame rate: {b['fps_drawn'] / max(0.1, i['fps_drawn']):.2f}; "
+              f"stage jump idle {i['jump_ms_median']} ms, busy {b['jump_ms_median']} ms")
+    return 0
+
+
+def run(a, w: int, h: int) -> dict:
+    out: dict = {"size": [w, h], "stage": a.stage, "speed": a.speed, "scale": a.scale, "plain": a.plain,
+                 "cpus": os.cpu_count(), "load_before": [round(x, 2) for x in os.getloadavg()]}
+    with webtools.site(a.pack) as (_root, url), webtools.chromium() as browser:
+        page = browser.new_page(viewport={"width": w, "height": h})
+        rec = webtools.RequestRecorder(page)
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        # 1. navigation → first drawn frame
+        t = time.perf_counter()
+        plain = "&cache=0&batch=0" if a.plain else ""
+        quality = f"&quality={a.quality}" if a.quality else ""
+        page.goto(f"{url}player.html?stage={a.stage}&scale={a.scale}{plain}{quality}")
+        page.wait_for_function("document.body.dataset.ready", timeout=120_000)
+        out["first_frame_ms_wall"] = round((time.perf_counter() - t) * 1000, 1)
+        out["first_frame_ms_page"] = round(page.evaluate("window.__xslFirstFrame"), 1)
+        out["canvas"] = page.evaluate("(() => { const c = document.querySelector('canvas');"
+                                      " return [c.width, c.height]; })()")
+        # 2. stage jumps: PageDown from stage 12 on (a real key press through the input pipeline)
+        page.evaluate("window.__xslPlayer.gotoStage(12)")
+        page.wait_for_timeout(300)
+        jumps = []
+        for _ in range(a.jumps):
+            page.evaluate(JUMP_JS)
+            page.keyboard.press("PageDown")
+            r = page.evaluate("window.__jump")
+            jumps.append(r)
+            page.wait_for_timeout(150)
+        ms = [j["ms"] for j in jumps]
+        out["jump_ms_median"] = round(statistics.median(ms), 1)
+        out["jump_ms_max"] = round(max(ms), 1)
+        out["jump_drawn_ms_median"] = round(statistics.median(j["drawn"] for j in jumps), 1)
+        out["jump_stages"] = [j["stage"] for j in jumps]
+        # 3. playback
+        page.evaluate(f"(() => {{ const p = window.__xslPlayer; p.gotoStage({a.stage}); p.setSpeed({a.speed});"
+                      f" p.play(); }})()")
+        page.wait_for_timeout(500)
+        out["load_during"] = [round(x, 2) for x in os.getloadavg()]
+        out["steal"] = round(_steal_fraction(), 3)
+        c0, f0 = _chromium_cpu_ms(), page.evaluate("window.__xslPlayer._frameCount")
+        r = page.evaluate(FPS_JS, a.seconds)
+        c1, f1 = _chromium_cpu_ms(), page.evaluate("window.__xslPlayer._frameCount")
+        n = max(1, f1 - f0)
+        out["cpu_ms_per_frame"] = {k: round((c1[k] - c0.get(k, 0.0)) / n, 1) for k in c1
+                                   if c1[k] - c0.get(k, 0.0) > 0}
+        out["adaptive"] = page.evaluate("(() => { const p = window.__xslPlayer;"
+                                        " return p.adaptive ? p.adaptive.describe() : 'not in this player'; })()")
+        page.evaluate("window.__xslPlayer.pause()")
+        out.update({"fps_raf": round(r["raf_fps"], 1), "fps_drawn": round(r["drawn_fps"], 1),
+                    "frame_worst_ms": round(r["worst_ms"], 1), "frame_p95_ms": round(r["p95_ms"], 1),
+                    "t_advanced_s": round(r["t_advanced"], 2), "draw_calls": r["stats"]["drawCalls"],
+                    "triangles": r["stats"]["triangles"], "actors_shown": r["actors_shown"],
+                    "objects_shown": r["objects_shown"]})
+        out["gl_renderer"] = page.evaluate("""(() => { const gl = window.__xslPlayer.renderer.getContext();
+            const e = gl.getExtension('WEBGL_debug_renderer_info');
+            return e ? gl.getParameter(e.UNMASKED_RENDERER_WEBGL) : gl.getParameter(gl.RENDERER); })()""")
+        out["foreign_requests"] = rec.foreign
+        out["page_errors"] = errors
     out["load_after"] = [round(x, 2) for x in os.getloadavg()]
+    return out
+
+
+def report(a, out: dict) -> None:
+    w, h = out["size"]
     if a.json:
         print(json.dumps(out, ensure_ascii=False))
     else:
-        print(f"player bench  {w}×{h}  stage {a.stage}  {a.speed}× speed  renderScale {a.scale}  "
+        print(f"player bench  {'ONE CORE BUSY  ' if out.get('busy_core') else 'idle  '}"
+              f"{w}×{h}  stage {a.stage}  {a.speed}× speed  renderScale {a.scale}  "
               f"{'PLAIN (no static cache, no batch)  ' if a.plain else ''}"
               f"({out['cpus']} CPUs, {out['gl_renderer']})")
         print(f"  load average      before {out['load_before']}  during {out['load_during']}  after {out['load_after']}"
@@ -211,6 +259,7 @@ def main(argv=None) -> int:
               f"(keydown → next rAF after the new pose drawn; drawn after {out['jump_drawn_ms_median']} ms)")
         print(f"  playback          {out['fps_raf']} fps (rAF), {out['fps_drawn']} drawn/s, p95 frame "
               f"{out['frame_p95_ms']} ms, worst {out['frame_worst_ms']} ms; t advanced {out['t_advanced_s']} s")
+        print(f"  adaptive          {out['adaptive']}")
         cpu = out["cpu_ms_per_frame"]
         print(f"  CPU per frame     {sum(cpu.values()):.1f} ms in Chromium: "
               + ", ".join(f"{k} {v}" for k, v in sorted(cpu.items(), key=lambda kv: -kv[1])))

@@ -32,6 +32,7 @@ import * as THREE from './vendor/three.module.js';
 import { OrbitControls } from './vendor/OrbitControls.js';
 import { PathsOverlay } from './paths.js';
 import { ContactShadows } from './contact.js';
+import { Adaptive, adaptiveOptions } from './adaptive.js';
 import { chooseTier, HighTier } from './quality.js';
 
 const DEG = Math.PI / 180;
@@ -315,6 +316,9 @@ export class Player {
     renderer.domElement.tabIndex = 0;
     container.appendChild(renderer.domElement);
     this.renderer = renderer;
+    // adaptive playback (adaptive.js): fewer pixels when frames come too slowly for 30 fps
+    this.onQuality = null;
+    this.adaptive = new Adaptive(this, adaptiveOptions(opts));
 
     this.overlay = document.createElement('div');
     this.overlay.className = 'xsl-labels';
@@ -995,7 +999,7 @@ export class Player {
       if (batch) { mesh.updateMatrix(); batch.push(mesh); }
     }
     if (batch) this.batch.update(batch);
-    if (this.contact) this.contact.update(this.actors, this.objects, T);
+    if (this.contact && this.contact.mesh.visible) this.contact.update(this.actors, this.objects, T);
     const H = this.houRope;
     if (H) {
       const st = H.obj ? String(H.obj.state.at(T) || '') : '';
@@ -1192,7 +1196,9 @@ export class Player {
     const r0 = performance.now();
     this._render();
     if (this.high) this.high.onFrame(performance.now() - r0);
-    this._updateLabels();
+    // labels follow every frame; while playing on a machine the adaptive ladder has thinned, every 3rd
+    if (!this.playing || this._frameCount % this.adaptive.labelsEvery() === 0) this._updateLabels();
+    this.adaptive.onDrawn(now);
     this._dirty = false;
     this._frameTimes[this._frameCount % this._frameTimes.length] = now;
     this._frameCount++;
@@ -1304,7 +1310,16 @@ export class Player {
   // the quality tier: {requested, tier, renderer, software, why} (quality.js), and whether the high tier
   // kept its shadows
   quality() {
-    return Object.assign({}, this.qualityInfo, { sunShadows: !!(this.high && !this.high.demoted) });
+    return Object.assign({}, this.qualityInfo, { sunShadows: !!(this.high && !this.high.demoted),
+      adaptive: this.adaptive.describe() });
+  }
+
+  // draw at this fraction of the CSS size (the adaptive ladder's knob; the picture keeps its CSS size)
+  setRenderScale(s) {
+    const high = this.qualityInfo.tier === 'high' && !(this.high && this.high.demoted);
+    this.renderer.setPixelRatio(high ? s * Math.min(2, window.devicePixelRatio || 1) : s);
+    this._staticDirty = true;
+    this._dirty = true;
   }
 
   stats() {

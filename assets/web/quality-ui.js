@@ -23,7 +23,8 @@ export function store(value) {
 // one line: the tier in use, why, and the renderer the browser reports
 export function describe(q) {
   const tier = q.tier === 'high' ? (q.sunShadows ? 'high' : 'high, sun shadows off') : 'fast';
-  return `in use: ${tier} — ${q.why} · WebGL: ${q.renderer || 'not reported'}`;
+  const adaptive = q.adaptive ? ` · ${q.adaptive}` : '';
+  return `in use: ${tier} — ${q.why}${adaptive} · WebGL: ${q.renderer || 'not reported'}`;
 }
 
 // Wire a <select> (options auto/fast/high) and an info element to a player.  `reload()` is the page's own
@@ -49,6 +50,7 @@ export function qualityControl(player, { select, info, reload }) {
     reload();
   }
   document.addEventListener('change', onChange);
+  player.onQuality = refresh;          // the adaptive ladder moved: say so on the line at once
   refresh();
   return { refresh, dispose() { document.removeEventListener('change', onChange); } };
 }

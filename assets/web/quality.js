@@ -125,7 +125,7 @@ export class HighTier {
     this.player.qualityInfo.why += '; the first frames took over 40 ms: sun shadows off';
     this.light.castShadow = false;
     for (const p of this.planes) p.visible = false;
-    this.player.renderer.setPixelRatio(this.player.renderScale);
+    this.player.renderer.setPixelRatio(this.player.adaptive ? this.player.adaptive.scale() : this.player.renderScale);
     this.player._staticDirty = true;
     this.player._dirty = true;
   }
