@@ -22,7 +22,7 @@ def test_the_shipped_products_are_current():
     """Made from exactly these sources (else: python -m scene.web.pack.shipped --write)."""
     rec = shipped._key_record()
     assert rec is not None, "assets/prebuilt/KEY.json is missing: python -m scene.web.pack.shipped --write"
-    assert rec["source_key"] == shipped.source_key(), \
+    assert rec["source_keys"] == shipped.source_keys(), \
         "assets/prebuilt/ is stale (the sources changed): python -m scene.web.pack.shipped --write"
     for folder in ("pack-zheng", "webfont"):
         assert store.verify(shipped.PREBUILT / folder) is None
@@ -48,8 +48,9 @@ def test_a_first_start_copies_them_and_compiles_nothing(empty_cache, monkeypatch
 
 def test_stale_or_damaged_products_are_not_used(empty_cache, monkeypatch, tmp_path, caplog):
     """Other sources (an edited checkout) or a damaged file: the pack is built, never copied."""
-    monkeypatch.setattr(shipped, "source_key", lambda: "not-these-sources")
+    monkeypatch.setattr(shipped, "source_keys", lambda: {"pack": "not-these", "font": "not-these"})
     assert store.existing("zheng") is None
+    assert shipped.font_key() is None
     shipped._current.clear()
     monkeypatch.undo()
     monkeypatch.setenv("XIANGSHELI_CACHE", str(empty_cache))

@@ -586,13 +586,15 @@ export class Player {
         posture: new StepsTrack(a.posture), visible: new StepsTrack(a.visible),
         figure: new StepsTrack(a.figure || a.posture),
         holding: new StepsTrack(a.holding), role: new StepsTrack(a.role), say: new StepsTrack(a.say),
-        meshes: {}, cur: null, xyzh: new Float32Array(4), shown: false, label: null,
+        meshes: {}, labelZ: {}, cur: null, curZ: 0, xyzh: new Float32Array(4), shown: false, label: null,
         baseRole: String((a.role && a.role.v && a.role.v[0]) || '').split(' ')[0],
         steps: [],
       };
       for (const [post, g] of Object.entries(a.figures || {})) {
         const mesh = this._partMesh(geo(g), root, `actor.${a.id}.${post}`, { actor: A, posture: post });
         if (mesh) A.meshes[post] = mesh;
+        // the label over this figure's head: a kneeling (坐) or bowing (拜) man's is lower than a standing one's
+        A.labelZ[post] = g.label_z || A.label_z;
       }
       this.actors.push(A);
       this.actorById.set(a.id, A);
@@ -948,7 +950,8 @@ export class Player {
       const vis = !!A.visible.at(T);
       const post = A.posture.at(T);
       const fig = A.figure.at(T);
-      let mesh = A.meshes[fig] || A.meshes[post] || A.meshes.stand || null;
+      const key = A.meshes[fig] ? fig : A.meshes[post] ? post : 'stand';
+      let mesh = A.meshes[key] || null;
       if (!vis) mesh = null;
       if (mesh !== A.cur) {
         if (A.cur) A.cur.visible = false;
@@ -964,7 +967,7 @@ export class Player {
       A.xyzh[0] = tmp[0]; A.xyzh[1] = tmp[1]; A.xyzh[2] = tmp[2]; A.xyzh[3] = tmp[3];
       mesh.position.set(tmp[0], tmp[1], tmp[2]);
       mesh.rotation.z = -tmp[3] * DEG;
-      if (L) L.anchor.set(tmp[0], tmp[1], tmp[2] + A.label_z);
+      if (L) L.anchor.set(tmp[0], tmp[1], tmp[2] + (A.labelZ[key] || A.label_z));
       if (batch) { mesh.updateMatrix(); batch.push(mesh); }
     }
     for (const O of this.objects) {

@@ -59,13 +59,15 @@ def actor_tracks(bn: Bin, rite, held: dict[str, tuple[np.ndarray, list]]) -> lis
             posture, _, words = key.partition("+")
             f = figures.figure(st, posture, words.split("、") if words else ())
             figs[key] = mesh_accessors(bn, f.points, f.normals, f.tris, f.rgb, np.zeros(len(f.tris)), [f"actor.{aid}"])
+            # the label over the head of this figure (a kneeling or bowing man's is lower), as the stills do
+            figs[key]["label_z"] = rounded(f.height + 0.15, 3)
             # the vertices in the cast colour, for a role palette in the page (palette.js)
             figs[key]["tint"] = bn.add(figures.tinted(st, posture, words.split("、") if words else ()).astype(np.uint8),
                                        "u8", 1)
         tk = rite._posture.tracks[i], rite._visible.tracks[i], rite._holding.tracks[i], rite._role.tracks[i], \
             rite._say.tracks[i]
         out.append({
-            # the label above the standing figure's head, as build_dynamic anchors it (height + 0.15 m)
+            # the label above the standing figure's head (each figure has its own: figures[key].label_z)
             "id": aid, "name": a.name, "colour": a.colour, "label_z": rounded(figures.figure(st, "stand").height + 0.15, 3),
             "track": {"t": bn.add(times_f32(t), "f32", 1), "v": bn.add(np.asarray(v, np.float32), "f32", 4)},
             "posture": step_track(*tk[0]), "visible": step_track(*tk[1], conv=bool), "holding": step_track(*tk[2]),

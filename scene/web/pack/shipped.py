@@ -5,16 +5,17 @@ the page could draw (on a slow school laptop half a minute, five times the secon
 depend only on the program's own sources, so they are made once, by whoever changes the sources, and ship
 in ``assets/prebuilt/``:
 
-    assets/prebuilt/KEY.json            {"source_key", "font_key", "pack": {...}, "built_with": {...}}
+    assets/prebuilt/KEY.json            {"source_keys": {pack, font}, "font_key", "pack", "built_with"}
     assets/prebuilt/pack-zheng/         scene.json, scene.bin, MANIFEST.json (sizes and sha256)
     assets/prebuilt/webfont/            cjk.otf, cjk-fallback.otf, MANIFEST.json
 
-**The key** is a sha256 of the bytes of everything the products are made from (:func:`source_files`: the
-seeds, every TOML and web file of ``assets/``, every module of ``scene/`` and ``app.py``) and of the versions
-of the packages whose output is in them (OpenCC converts the 简 the font covers, the font packages give the
-glyphs).  A start whose sources give the shipped key copies the products into the cache (verified against
-their manifest first) instead of building them; any other start — an edited checkout, a user reading, a
-seed — builds as before, and says so in one line.  Python's and numpy's versions are recorded
+**The keys** are sha256 hashes of the bytes of everything each product is made from: the pack's
+(:func:`pack_sources`: the seeds, every TOML of ``assets/``, every module of ``scene/``) and the font's
+(:func:`font_sources`: those, the page's scripts, HTML and CSS, and ``app.py``; with the versions of the
+packages whose output is in it: OpenCC converts the 简 it covers, the font packages give the glyphs).  A
+start whose sources give a shipped key copies that product into the cache (verified against its manifest
+first) instead of building it; any other start — an edited checkout, a user reading, a seed — builds as
+before, with one log line.  Python's and numpy's versions are recorded
 (``built_with``), not keyed: the pack is the same arithmetic on any of them, and ``tests/test_shipped.py``
 checks on this machine that a fresh build is byte-identical to what ships.
 
@@ -41,24 +42,30 @@ PREBUILT = ASSETS / "prebuilt"
 KEY_FILE = "KEY.json"
 #: the only reading (and seed) that ships built: the default the app opens
 READING, SEED = "zheng", None
-#: packages whose versions change the products' bytes
-KEYED_PACKAGES = ("opencc-purepy", "pylopdf-fonts-zh-tw", "pylopdf-fonts-zh-cn", "fonttools")
+#: packages whose versions change the font subset's bytes
+FONT_PACKAGES = ("opencc-purepy", "pylopdf-fonts-zh-tw", "pylopdf-fonts-zh-cn", "fonttools")
 
 
-def source_files() -> list[Path]:
-    """Every file a shipped product is made from, in a fixed order."""
-    files = sorted(SEEDS.glob("*.txt")) + sorted(ASSETS.rglob("*.toml"))
+def pack_sources() -> list[Path]:
+    """Every file the shipped pack is made from, in a fixed order: the seeds, the TOML of ``assets/`` (the
+    rite, the cast, the lessons …) and every module of ``scene/``."""
+    return sorted(SEEDS.glob("*.txt")) + sorted(ASSETS.rglob("*.toml")) + sorted(PACKAGE.rglob("*.py"))
+
+
+def font_sources() -> list[Path]:
+    """Every file whose characters the font subset covers (as :func:`.font.font_sources`): the pack's, the
+    page's scripts, HTML and CSS, and ``app.py``."""
     web = ASSETS / "web"
+    files = pack_sources()
     for ext in ("js", "html", "css"):
         files += sorted(web.glob(f"*.{ext}"))
-    files += sorted(PACKAGE.rglob("*.py"))
     app = PACKAGE.parent / "app.py"
     return files + ([app] if app.is_file() else [])
 
 
-def _versions() -> dict[str, str]:
+def _versions(names) -> dict[str, str]:
     out = {}
-    for name in KEYED_PACKAGES:
+    for name in names:
         try:
             out[name] = version(name)
         except PackageNotFoundError:
@@ -66,10 +73,9 @@ def _versions() -> dict[str, str]:
     return out
 
 
-def source_key() -> str:
-    """The hash of the sources and the keyed packages' versions (a few tens of ms: no conversion)."""
-    h = hashlib.sha256(json.dumps(_versions(), sort_keys=True).encode())
-    for f in source_files():
+def _hash(files: list[Path], packages) -> str:
+    h = hashlib.sha256(json.dumps(_versions(packages), sort_keys=True).encode())
+    for f in files:
         try:
             rel = f.relative_to(PACKAGE.parent) if f.is_relative_to(PACKAGE.parent) else Path(f.name)
             h.update(rel.as_posix().encode() + b"\0" + f.read_bytes() + b"\0")
@@ -78,10 +84,16 @@ def source_key() -> str:
     return h.hexdigest()[:24]
 
 
+def source_keys() -> dict[str, str]:
+    """The hashes the products are keyed by (a few tens of ms: no conversion): ``pack`` of the pack's
+    sources, ``font`` of the font's sources and the packages that change its glyphs."""
+    return {"pack": _hash(pack_sources(), ()), "font": _hash(font_sources(), FONT_PACKAGES)}
+
+
 def _key_record() -> dict | None:
     try:
         got = json.loads((PREBUILT / KEY_FILE).read_text(encoding="utf-8"))
-        return got if isinstance(got, dict) else None
+        return got if isinstance(got, dict) and isinstance(got.get("source_keys"), dict) else None
     except (OSError, ValueError):
         return None
 
@@ -89,24 +101,25 @@ def _key_record() -> dict | None:
 _current: dict[str, bool] = {}
 
 
-def current() -> dict | None:
-    """The key record when the shipped products were made from exactly these sources, else None."""
+def current(kind: str = "pack") -> dict | None:
+    """The key record when the shipped ``kind`` ("pack" or "font") was made from exactly these sources."""
     if os.environ.get("XIANGSHELI_NO_SHIPPED"):        # benches and tests: what an edited checkout pays
         return None
     rec = _key_record()
     if rec is None:
         return None
-    if "ok" not in _current:
-        _current["ok"] = rec.get("source_key") == source_key()
-        if not _current["ok"]:
-            log.info("shipped build products are stale (the sources changed): building instead")
-    return rec if _current["ok"] else None
+    if kind not in _current:
+        _current.update({k: rec["source_keys"].get(k) == v for k, v in source_keys().items()})
+        for k in ("pack", "font"):
+            if not _current[k]:
+                log.info("the shipped %s is stale (its sources changed): it will be built", k)
+    return rec if _current.get(kind) else None
 
 
 def font_key() -> str | None:
     """The font subset's key when the shipped one is current (so a first start need not read every source
     to learn it), else None."""
-    rec = current()
+    rec = current("font")
     key = rec.get("font_key") if rec else None
     return key if isinstance(key, str) else None
 
@@ -124,7 +137,7 @@ def _copy_into(src: Path, tmp: Path) -> None:
 def pack_for(r, seed) -> Path | None:
     """The shipped pack folder when it is this reading's and current, else None."""
     from ...geometry import readings
-    if seed != SEED or current() is None:
+    if seed != SEED or current("pack") is None:
         return None
     if readings.to_query(r) != readings.to_query(readings.get(READING)):
         return None
@@ -166,7 +179,7 @@ def write(out: Path = PREBUILT) -> dict:
     from ...geometry import readings
     from ...rite.timeline import build_rite
     r = readings.get(READING)
-    key = source_key()
+    keys = source_keys()
     tmp = out.with_name(out.name + ".tmp")
     shutil.rmtree(tmp, ignore_errors=True)
     (tmp / f"pack-{READING}").mkdir(parents=True)
@@ -177,13 +190,13 @@ def write(out: Path = PREBUILT) -> dict:
     write_manifest(tmp / f"pack-{READING}")
     write_font(tmp / "webfont" / "cjk.otf")
     write_manifest(tmp / "webfont")
-    rec = {"source_key": key,
+    rec = {"source_keys": keys,
            "font_key": hashlib.sha256(font_chars().encode()).hexdigest()[:12],
            "pack": {"reading": READING, "seed": SEED, "bytes": len(data) + len(dumps(manifest))},
            "built_with": {"python": ".".join(map(str, sys.version_info[:3])), "numpy": np.__version__,
-                          **_versions()}}
+                          **_versions(FONT_PACKAGES)}}
     (tmp / KEY_FILE).write_text(json.dumps(rec, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-    if source_key() != key:
+    if source_keys() != keys:
         shutil.rmtree(tmp, ignore_errors=True)
         raise RuntimeError("the sources changed while the products were built: run it again")
     shutil.rmtree(out, ignore_errors=True)
@@ -201,17 +214,18 @@ def main(argv=None) -> int:
     a = ap.parse_args(argv)
     if a.write:
         rec = write()
-        print(f"assets/prebuilt/: source key {rec['source_key']}, pack {rec['pack']['bytes']:,} bytes, "
+        print(f"assets/prebuilt/: source keys {rec['source_keys']}, pack {rec['pack']['bytes']:,} bytes, "
               f"font key {rec['font_key']}")
         return 0
     rec = _key_record()
     if rec is None:
         print("assets/prebuilt/: missing (python -m scene.web.pack.shipped --write)")
         return 1
-    now = source_key()
-    if rec.get("source_key") != now:
-        print(f"assets/prebuilt/: stale (made from {rec.get('source_key')}, the sources are {now}); "
-              f"python -m scene.web.pack.shipped --write")
+    now = source_keys()
+    stale = [k for k, v in now.items() if rec["source_keys"].get(k) != v]
+    if stale:
+        print(f"assets/prebuilt/: the {' and the '.join(stale)} {'are' if len(stale) > 1 else 'is'} stale "
+              f"(the sources changed): python -m scene.web.pack.shipped --write")
         return 1
     print(f"assets/prebuilt/: current ({now})")
     return 0
