@@ -1,6 +1,6 @@
-"""Adaptive playback (assets/web/adaptive.js) in real headless Chromium on llvmpipe: when frames come more
-slowly than the budget the player draws fewer pixels (and then drops the extras), says so on the 畫質 line,
-and takes the steps back when there is room; ?adaptive=0 keeps the full picture."""
+"""What each frame of the player draws, in real headless Chromium on llvmpipe: the adaptive render scale
+(assets/web/adaptive.js) — fewer pixels when frames come more slowly than the budget, said on the 畫質 line,
+undone with room to spare, kept with ?adaptive=0 — and the labels over the heads of kneeling and bowing men."""
 from __future__ import annotations
 
 import pytest
