@@ -11,6 +11,7 @@ import importlib
 import importlib.abc
 import importlib.machinery
 import sys
+import types
 
 #: old flat name → the module it now is
 ALIASES: dict[str, str] = {
@@ -44,20 +45,20 @@ ALIASES: dict[str, str] = {
 
 class _Alias(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     def __init__(self) -> None:
-        self._specs: dict[str, object] = {}
+        self._specs: dict[str, importlib.machinery.ModuleSpec | None] = {}
 
-    def find_spec(self, fullname, path=None, target=None):
+    def find_spec(self, fullname: str, path: object = None, target: object = None) -> importlib.machinery.ModuleSpec | None:
         pkg, _, name = fullname.rpartition(".")
         if pkg != "scene" or name not in ALIASES:
             return None
         return importlib.machinery.ModuleSpec(fullname, self)
 
-    def create_module(self, spec):
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> types.ModuleType:
         real = importlib.import_module(ALIASES[spec.name.rpartition(".")[2]])
         self._specs[real.__name__] = real.__spec__
         return real
 
-    def exec_module(self, module):
+    def exec_module(self, module: types.ModuleType) -> None:
         # the import machinery has stamped the alias's spec on the real module: give it its own back
         module.__spec__ = self._specs.pop(module.__name__, module.__spec__)
 

@@ -33,7 +33,13 @@ class PlaceBuilder:
             facing: str | None = None, **extra: Any) -> Place:
         if pid in self.places:
             raise ValueError(f"duplicate place id {pid!r}")
-        p = Place(pid, name, tuple(float(c) for c in xyz), source, derivation, status, commentary,
-                  None if size is None else tuple(float(s) for s in size), facing, extra)
+        p = Place(pid, name, _triple(xyz), source, derivation, status, commentary,
+                  None if size is None else _triple(size), facing, extra)
         self.places[pid] = p
         return p
+
+
+def _triple(v: Iterable[float]) -> tuple[float, float, float]:
+    """Three numbers as floats (a position or a size); anything else is a programming error."""
+    x, y, z = (float(c) for c in v)
+    return (x, y, z)

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from .readings import DEFAULT, Reading, get as _get_reading
 
@@ -245,9 +246,9 @@ class _Parser:
         return j + 1, float(count), self.at(j)
 
     # compound quantities: 丈有六尺, 尺二寸, 尺有握, 寸有半 --------------------
-    def quantity(self, i: int) -> tuple[int, list[list]]:
+    def quantity(self, i: int) -> tuple[int, list[list[Any]]]:
         j, count, unit = self.component(i)
-        terms = [[count, unit]]
+        terms: list[list[Any]] = [[count, unit]]
         while True:
             c = self.at(j)
             try:
@@ -273,7 +274,7 @@ class _Parser:
             terms.append([count, unit])
             j = k
 
-    def terms_expr(self, terms: list[list]) -> tuple[float, str]:
+    def terms_expr(self, terms: list[list[Any]]) -> tuple[float, str]:
         chi = sum(n * self.unit_chi[u] for n, u in terms)
         parts = [f"{_g(n)} 尺" if u == "尺" else f"{_g(n)} {u} × {_g(self.unit_chi[u])} 尺"
                  for n, u in terms]
@@ -292,7 +293,7 @@ class _Parser:
                        f"(pass refs={{'{rest}': <尺>}}; known: {known})")
 
     # one expression ---------------------------------------------------
-    def parse(self, i: int) -> tuple[int, float, str, list[list] | None]:
+    def parse(self, i: int) -> tuple[int, float, str, list[list[Any]] | None]:
         c, nxt = self.at(i), self.at(i + 1)
         if not c:
             raise _Stop(i, "expected a length (numeral + unit, e.g. 五十弓)")
@@ -448,7 +449,7 @@ def find_measures(sentence: str, reading: Reading | str = DEFAULT,
     return found
 
 
-def _learn(text: str, start: int, end: int, chi: float, terms: list[list] | None,
+def _learn(text: str, start: int, end: int, chi: float, terms: list[list[Any]] | None,
            learned: dict[str, float]) -> None:
     """Record the 侯 part a length names: 侯道五十弓, 中十尺, …以為侯中."""
     names = [name for name in _PART_NAMES if text.endswith(name, 0, start)][:1]

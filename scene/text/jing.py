@@ -45,6 +45,7 @@ def _sections(filename: str) -> dict[Key, tuple[str, str]]:
             # The bare '## 記' heading only opens the 記; it carries no text.
             key = None if m is None else int(m[1]) if m[1] else f"記{int(m[3]):02d}"
             if key is not None:
+                assert m is not None                  # a key comes only from a heading's match
                 out[key] = (m[2] or m[4] or "", "")
         elif key is not None and not line.startswith("# "):
             title, text = out[key]
