@@ -31,19 +31,22 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .frame_rules import ASPECT, FIGURE_M, PAD_M, SAFE_BOTTOM, SAFE_TOP, Occluders, min_height, sight_points
 from .views import Camera
 
-ASPECT = 16 / 9
-FIGURE_M = 1.6        # the height of a figure the framing keeps readable (feet to crown)
-MIN_FIG = 0.06        # of the frame height
+MIN_FIG = 0.06        # of the frame height: the least any shot keeps (a group wider than the court)
+# the vertical band the framing fits the people into (of the half frame, with a little margin inside the
+# free part the page leaves between its toolbar and its caption band: frame_rules.SAFE_TOP / SAFE_BOTTOM)
+FIT_CENTRE = (SAFE_TOP + SAFE_BOTTOM) / 2
+FIT_HALF = (SAFE_TOP - SAFE_BOTTOM) / 2 * 0.94
 WINDOW_S = 8.0
 EASE_S = 1.5
 MARGIN = 0.9          # of the half frame
-PAD_M = 2.2           # ground kept around each person (what he stands by and acts on)
 BEARINGS = (180, 160, 200, 140, 220, 120, 240, 90, 270, 60, 300, 0, 20, 340, 30, 330)
 ELEVATIONS = (26.0, 14.0, 40.0, 6.0)
 ANGLES = (30.0, 48.0, 66.0)
 TITLE = "導演"
+FOCUS_M = 30.0        # steps under way further apart than this: frame the one that began last
 OPEN_S = 2.4          # the establishing shot holds this long at the start of the rite (while the 主人 is inside)
 OPEN_Z = 3.5          # its height (m): above the people's heads, under the roof line
 
@@ -95,6 +98,7 @@ class _World:
         self.lintel = 9.6 * chi
         self.hou = np.array(lay.xyz_m("target.hou"))
         self.hou_top = lay["target.east_post"].size_chi[2] * chi
+        self.occluders = Occluders(rite)
 
     def allows(self, pos: np.ndarray) -> bool:
         x, y, z = pos
@@ -156,6 +160,14 @@ def _frames(v: np.ndarray, pts: np.ndarray, margin: float = 0.97) -> bool:
     return bool(np.all(depth > 0.3) and np.all(np.abs(u) <= margin) and np.all(np.abs(w) <= margin))
 
 
+def _in_band(v: np.ndarray, pts: np.ndarray) -> bool:
+    """All the points in front of the camera, within the side margin and the vertical band the page leaves
+    free (frame_rules.SAFE_TOP / SAFE_BOTTOM)."""
+    u, w, depth = project(v, pts)
+    return bool(np.all(depth > 0.3) and np.all(np.abs(u) <= 0.97) and np.all(w <= SAFE_TOP)
+                and np.all(w >= SAFE_BOTTOM))
+
+
 def _candidates() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     c = [(b, e, a) for e in ELEVATIONS for a in ANGLES for b in BEARINGS]
     b, e, a = (np.array(x, dtype=float) for x in zip(*c))
@@ -202,9 +214,16 @@ def _fit_all(pts: np.ndarray, b: np.ndarray, e: np.ndarray, a: np.ndarray, margi
     P = [pts[None, :, k] for k in range(3)]                    # (1, P) each
     f0 = (pts.min(0) + pts.max(0)) / 2
     focal = [np.full((len(b), 1), f0[k]) for k in range(3)]   # (C, 1) each
+    # vertically the points go into the band [FIT_CENTRE - FIT_HALF, FIT_CENTRE + FIT_HALF] of the half
+    # frame (the page's toolbar above, its captions below): above the centre line a point needs the
+    # distance y / (c + h), below it −y / (h − c)
+    tan = rig.tv / margin
+    inv_up, inv_down = 1.0 / (tan * (FIT_CENTRE + FIT_HALF)), -1.0 / (tan * (FIT_HALF - FIT_CENTRE))
+    inv_th = 1.0 / rig.th
 
     def distance(x, y, z):
-        return np.maximum(np.abs(x) / rig.th - z, np.abs(y) / rig.tv - z).max(1)
+        # (one of y·inv_up and y·inv_down is negative: the larger is the one that binds)
+        return (np.maximum(np.maximum(np.abs(x) * inv_th, np.maximum(y * inv_up, y * inv_down)), 0.0) - z).max(1)
     rel = [P[k] - focal[k] for k in range(3)]
     x, y, z = ((rel[0] * v[0] + rel[2] * v[2]) + rel[1] * v[1] for v in rig.cols)
     dist = distance(x, y, z)
@@ -212,7 +231,7 @@ def _fit_all(pts: np.ndarray, b: np.ndarray, e: np.ndarray, a: np.ndarray, margi
         D = dist[:, None] + z
         sx, sy = x / D, y / D
         cx = (sx.max(1) + sx.min(1)) / 2
-        cy = (sy.max(1) + sy.min(1)) / 2
+        cy = (sy.max(1) + sy.min(1)) / 2 - (tan[:, 0] * FIT_CENTRE)      # the band's middle, not the frame's
         mx, my = (cx * dist)[:, None], (cy * dist)[:, None]
         focal = [(focal[k] + rig.cols[0][k] * mx) + rig.cols[1][k] * my for k in range(3)]
         # the focal point moved by mx along right and my along up (orthonormal, with fwd): the points'
@@ -287,8 +306,10 @@ def _heights_all(pos: np.ndarray, foc: np.ndarray, a: np.ndarray, feet: np.ndarr
     return (np.abs(out[1] - out[0]) / 2).min(1)
 
 
-def frame(world: _World, feet: np.ndarray, extra: np.ndarray, prev_bearing: float | None):
-    """The best shot of figures at ``feet`` (and the ``extra`` points): (camera vector, bearing, min height)."""
+def frame(world: _World, feet: np.ndarray, extra: np.ndarray, prev_bearing: float | None,
+          others: np.ndarray | None = None):
+    """The best shot of figures at ``feet`` (and the ``extra`` points), seen past the ``others`` (the
+    people not named, and the 乏 and the 侯): (camera vector, bearing, min height)."""
     pad = np.array([(0, 0, 0), (0, 0, FIGURE_M), (PAD_M, 0, 0), (-PAD_M, 0, 0), (0, PAD_M, 0), (0, -PAD_M, 0)])
     pts = (feet[:, None] + pad[None]).reshape(-1, 3)
     if len(extra):
@@ -296,7 +317,7 @@ def frame(world: _World, feet: np.ndarray, extra: np.ndarray, prev_bearing: floa
     b, e, a = _CAND
     pos, foc = _fit_all(pts, b, e, a)
     ok = _allowed(world, pos, outside=bool(len(feet) and feet[:, 1].min() < world.gate_y))
-    mids = feet + (0.0, 0.0, FIGURE_M * 0.6)
+    mids = sight_points(feet)
     if ok.any() and len(mids):
         ok[ok] = ~_hidden_all(world, pos[ok], mids)
     if ok.any():
@@ -304,7 +325,17 @@ def frame(world: _World, feet: np.ndarray, extra: np.ndarray, prev_bearing: floa
         turn = np.zeros(len(b)) if prev_bearing is None else np.abs((b - prev_bearing + 180) % 360 - 180) / 180
         score = np.minimum(h, 0.2) - 0.02 * turn + np.where(e >= 14, 0.004, 0.0)
         score[~ok] = -1e9
-        k = int(np.argmax(score))
+        # the best camera that also sees past the other people, the 乏 and the 侯 (asked in the order of the
+        # score, a few at a time: most shots find one among the first); none: the best of the building's test
+        order = np.argsort(-score, kind="stable")[:int(ok.sum())]
+        k = int(order[0])
+        bodies = others if others is not None else np.zeros((0, 3))
+        for c0 in range(0, len(order), 12) if len(mids) else ():
+            cand = order[c0:c0 + 12]
+            clear = ~world.occluders.blocked(pos[cand], mids, bodies)
+            if clear.any():
+                k = int(cand[int(np.argmax(clear))])
+                break
         return np.array([*pos[k], *foc[k], a[k]]), float(b[k]), float(h[k])
     # nothing fits inside: from the court's south-east corner, as wide as it takes
     pos = np.array([world.cw - 0.5, world.gate_y + 0.5, world.ridge])
@@ -368,6 +399,11 @@ class _Needs:
         feet = []
         for i in ids:
             feet.extend(xyz[visible[:, i], i])
+        # the people a shot must see past: those not named, where they stand at the window's middle
+        mid = len(xyz) // 2
+        named = set(ids)
+        self.others = xyz[mid][[i for i in np.flatnonzero(visible[mid]) if i not in named]]
+        self.n = sum(1 for i in ids if visible[:, i].any())
         extra = []
         if shooting or self.flying(t0, t1):
             w = self.world
@@ -377,18 +413,34 @@ class _Needs:
 
 def _segments(rite) -> list[tuple[float, float, tuple[str, ...], bool]]:
     """The rite cut at every step's start and end: (t0, t1, everyone named by the steps under way, shooting),
-    long pieces in an odd number of windows (a step's middle is never at the start of an ease)."""
+    long pieces in an odd number of windows (a step's middle is never at the start of an ease).
+
+    When the steps under way are far apart (the 主人 going down to the 洗 while the 眾賓 stand at the 門),
+    one frame would draw everybody tiny: the piece frames the step that began last — the act the caption
+    names — instead (:data:`FOCUS_M`)."""
     spans = [s for s in rite.spans if s.end_s - s.start_s > 1e-3]
     cuts = sorted({round(x, 4) for s in spans for x in (s.start_s, s.end_s)})
     starts = np.array([s.start_s for s in spans])
     ends = np.array([s.end_s for s in spans])
+    pieces = [(t0, t1) for t0, t1 in zip(cuts, cuts[1:])]
+    mids = np.array([(a + b) / 2 for a, b in pieces])
+    where = rite.sample(mids)["actor_xyz_m"] if len(mids) else None
+    idx = {a: i for i, a in enumerate(rite.actor_ids)}
+
+    def spread(k: int, who) -> float:
+        return spread_m(where[k][[idx[a] for a in who if a in idx]])
     out = []
-    for t0, t1 in zip(cuts, cuts[1:]):
-        m = (t0 + t1) / 2
+    for k, (t0, t1) in enumerate(pieces):
+        m = mids[k]
         on = [spans[i] for i in np.flatnonzero((starts <= m) & (ends >= m))]
         if not on:
             continue
         who = tuple(dict.fromkeys(a for s in on for a in s.who))
+        if len(on) > 1:
+            last = max(on, key=lambda s: s.start_s)
+            own = spread(k, last.who)
+            if spread(k, who) > max(FOCUS_M, 2 * own + 6.0):
+                who = tuple(dict.fromkeys(last.who))
         shooting = any(s.do == "shoot" for s in on)
         for w0, w1 in ([(t0, t1)] if shooting else _windows(t0, t1)):
             out.append((w0, w1, who, shooting))
@@ -411,10 +463,13 @@ def build_track(rite) -> Track:
             need = np.vstack([feet, feet + (0, 0, FIGURE_M), extra])
             hc = float(figure_heights(cur, feet).min()) if len(feet) else 1.0
             same_side = (cur[1] < world.gate_y) == bool(len(feet) and feet[:, 1].min() < world.gate_y)
-            if same_side and _frames(cur, need) and (hc >= MIN_FIG or spread_m(feet) > 2 * world.cw) and hc <= 0.45 \
-                    and not world.hidden(cur[:3], feet + (0, 0, FIGURE_M * 0.6)):
+            spread = spread_m(np.vstack([feet, extra]) if len(extra) else feet)
+            big = hc >= min_height(needs.n, spread) or spread > 2 * world.cw
+            sight = sight_points(feet)
+            if same_side and _in_band(cur, need) and big and hc <= 0.45 and not world.hidden(cur[:3], sight) \
+                    and not world.occluders.blocked(cur[None, :3], sight, needs.others)[0]:
                 continue                             # hold: the action is still in the shot, big enough
-        v, b, h = frame(world, feet, extra, bearing)
+        v, b, h = frame(world, feet, extra, bearing, needs.others)
         if cur is not None:
             dist = np.linalg.norm(cur[:3] - cur[3:6])
             near = (np.linalg.norm(v[3:6] - cur[3:6]) < 0.35 * dist and np.linalg.norm(v[:3] - cur[:3]) < 0.5 * dist)

@@ -1,0 +1,99 @@
+"""What a shot of the rite must do for a class, as numbers the director (:mod:`.shots`) and its audit
+(:mod:`.shot_audit`) share: the part of the picture the page leaves free (the app's toolbar above, the
+caption band below), the occluders a camera must see past (the other people, the 乏 and the 侯), and how
+large a figure must be drawn to read a gesture, by the number of people a step names (issue 27)."""
+from __future__ import annotations
+
+import numpy as np
+
+FIGURE_M = 1.6        # the height of a standing figure the framing keeps readable (feet to crown), m
+SAFE_TOP = 0.84       # the app's toolbar and badges above this (of the half frame, from the centre)
+SAFE_BOTTOM = -0.66   # the caption band below this
+SAFE_SIDE = 0.95
+BODY_R = 0.2          # a person, as an occluder (m)
+BODY_H = 1.7
+
+
+ASPECT = 16 / 9
+PAD_M = 2.2           # ground kept around each person (what he stands by and acts on), m
+
+
+def min_height(n: int, spread_m: float = 0.0) -> float:
+    """The smallest standing figure (fraction of the frame height) that reads a gesture when a step names
+    ``n`` people: one or two 0.11 (80 px of a 720-px picture), up to four 0.09, up to eight 0.07, more 0.05 —
+    or, for people (and what they act on: the 侯 while they shoot) standing
+    ``spread_m`` apart, 0.6 of the tallest a 16:9 frame holding them all side by side can draw them (the 主人
+    at the 阼階 and the 賓 at the 西階 are 9 m apart; an archer and the 侯 70 m)."""
+    rule = 0.11 if n <= 2 else 0.09 if n <= 4 else 0.07 if n <= 8 else 0.05
+    if spread_m <= 0.0:
+        return rule
+    return min(rule, 0.6 * FIGURE_M * ASPECT * 0.9 / (spread_m + 2 * PAD_M))
+
+
+class Occluders:
+    """What can stand between a camera and a person at one moment: the other people and the big things."""
+
+    def __init__(self, rite) -> None:
+        lay = rite.layout
+        chi = lay.reading.chi_m
+        self.boxes = []                                      # (x0, x1, y0, y1, z0, z1) in m
+        for pid in ("range.fa", "target.hou"):
+            if pid in lay and lay[pid].size_chi:
+                x, y, z = lay.xyz_m(pid)
+                sx, sy, sz = (s * chi for s in lay[pid].size_chi)
+                z0 = z - sz / 2 if pid == "target.hou" else z     # the 侯 hangs: its place is its middle
+                self.boxes.append((x - sx / 2, x + sx / 2, y - sy / 2 - 0.05, y + sy / 2 + 0.05, z0, z0 + sz))
+        self.boxes = np.array(self.boxes, float).reshape(-1, 6)
+
+    def blocked(self, cams: np.ndarray, pts: np.ndarray, bodies: np.ndarray) -> np.ndarray:
+        """(C,) True where a sight line from a camera (C, 3) to any point (P, 3) passes through a body
+        (feet (Q, 3), as upright cylinders) or a box."""
+        out = np.zeros(len(cams), dtype=bool)
+        if not len(pts):
+            return out
+        c = cams[:, None, :]                                  # (C, 1, 3)
+        d = pts[None, :, :] - c                               # (C, P, 3)
+        # only what is inside the box that holds every camera and point can be in the way
+        ends = np.vstack([cams, pts])
+        lo, hi = ends[:, :2].min(0) - BODY_R, ends[:, :2].max(0) + BODY_R
+        if len(bodies):
+            bodies = bodies[np.all((bodies[:, :2] >= lo) & (bodies[:, :2] <= hi), axis=1)]
+        if len(bodies):
+            # every body at once: (C, P, Q) planes, the nearest approach of each sight line to each axis
+            dx, dy, dz = (d[..., k][..., None] for k in range(3))                 # (C, P, 1)
+            cx, cy, cz = (c[..., k][..., None] for k in range(3))                 # (C, 1, 1)
+            qx, qy, qz = (bodies[None, None, :, k] for k in range(3))              # (1, 1, Q)
+            dd = np.maximum(dx * dx + dy * dy, 1e-9)
+            s = ((qx - cx) * dx + (qy - cy) * dy) / dd
+            near = np.hypot(cx + s * dx - qx, cy + s * dy - qy)
+            z = cz + s * dz
+            hit = (s > 0.02) & (s < 0.97) & (near < BODY_R) & (z > qz) & (z < qz + BODY_H)
+            out |= hit.any(axis=(1, 2))
+        for x0, x1, y0, y1, z0, z1 in self.boxes:
+            if x1 < lo[0] or x0 > hi[0] or y1 < lo[1] or y0 > hi[1]:
+                continue
+            out |= np.any(_through_box(c, d, (x0, x1, y0, y1, z0, z1)), axis=1)
+        return out
+
+
+def _through_box(c: np.ndarray, d: np.ndarray, box) -> np.ndarray:
+    """(C, P): the segment c → c + d passes through the axis-aligned box (slab test; its last 3 % — the
+    person himself — does not count)."""
+    lo, hi = np.full(d.shape[:2], 0.02), np.full(d.shape[:2], 0.97)
+    for k, (a, b) in enumerate(((box[0], box[1]), (box[2], box[3]), (box[4], box[5]))):
+        dk = d[..., k]
+        ck = np.broadcast_to(c[..., k], dk.shape)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t0, t1 = (a - ck) / dk, (b - ck) / dk
+        tmin, tmax = np.minimum(t0, t1), np.maximum(t0, t1)
+        par = np.abs(dk) < 1e-12
+        inside = (ck >= a) & (ck <= b)
+        tmin = np.where(par, np.where(inside, -np.inf, np.inf), tmin)
+        tmax = np.where(par, np.where(inside, np.inf, -np.inf), tmax)
+        lo, hi = np.maximum(lo, tmin), np.minimum(hi, tmax)
+    return lo < hi
+
+
+def sight_points(feet: np.ndarray) -> np.ndarray:
+    """The points of each person a camera must see: his middle and his head."""
+    return np.vstack([feet + (0.0, 0.0, FIGURE_M * 0.55), feet + (0.0, 0.0, FIGURE_M * 0.92)])
