@@ -45,10 +45,10 @@ class Occluders:
                 self.boxes.append((x - sx / 2, x + sx / 2, y - sy / 2 - 0.05, y + sy / 2 + 0.05, z0, z0 + sz))
         self.boxes = np.array(self.boxes, float).reshape(-1, 6)
 
-    def blocked(self, cams: np.ndarray, pts: np.ndarray, bodies: np.ndarray) -> np.ndarray:
-        """(C,) True where a sight line from a camera (C, 3) to any point (P, 3) passes through a body
-        (feet (Q, 3), as upright cylinders) or a box."""
-        out = np.zeros(len(cams), dtype=bool)
+    def hits(self, cams: np.ndarray, pts: np.ndarray, bodies: np.ndarray) -> np.ndarray:
+        """(C, P) True where the sight line from a camera (C, 3) to a point (P, 3) passes through a body
+        (feet (Q, 3), as upright cylinders; the body standing at the point itself excepted) or a box."""
+        out = np.zeros((len(cams), len(pts)), dtype=bool)
         if not len(pts):
             return out
         c = cams[:, None, :]                                  # (C, 1, 3)
@@ -68,12 +68,21 @@ class Occluders:
             near = np.hypot(cx + s * dx - qx, cy + s * dy - qy)
             z = cz + s * dz
             hit = (s > 0.02) & (s < 0.97) & (near < BODY_R) & (z > qz) & (z < qz + BODY_H)
-            out |= hit.any(axis=(1, 2))
+            # a man does not hide himself: the body standing at a sight point is not in its way
+            own = np.hypot(pts[:, None, 0] - bodies[None, :, 0], pts[:, None, 1] - bodies[None, :, 1]) < 0.3
+            out |= (hit & ~own[None]).any(axis=2)
         for x0, x1, y0, y1, z0, z1 in self.boxes:
             if x1 < lo[0] or x0 > hi[0] or y1 < lo[1] or y0 > hi[1]:
                 continue
-            out |= np.any(_through_box(c, d, (x0, x1, y0, y1, z0, z1)), axis=1)
+            out |= _through_box(c, d, (x0, x1, y0, y1, z0, z1))
         return out
+
+    def blocked(self, cams: np.ndarray, pts: np.ndarray, bodies: np.ndarray) -> np.ndarray:
+        """(C,) True where a camera cannot see a person of the :func:`sight_points` ``pts``: both his points
+        (his middle and his head) hidden — half a man behind another still shows his bow."""
+        h = self.hits(cams, pts, bodies)
+        n = len(pts) // 2
+        return (h[:, :n] & h[:, n:]).any(axis=1) if n else np.zeros(len(cams), dtype=bool)
 
 
 def _through_box(c: np.ndarray, d: np.ndarray, box) -> np.ndarray:

@@ -93,7 +93,7 @@ def audit(rite, track=None) -> list[Verdict]:
         if not ids:
             continue
         feet = xyz[ids]
-        others = xyz[[i for i in np.flatnonzero(vis) if i not in ids]]
+        others = xyz[np.flatnonzero(vis)]          # everyone on stage (a man does not hide himself)
         v = track.at(float(mids[k]))
         target = world.hou[None] if sp.do == "shoot" else None          # what they act on: the 侯
         # how large they can be drawn depends on everyone acting with them (賓序西主人序東皆釋弓: the 賓's

@@ -399,10 +399,10 @@ class _Needs:
         feet = []
         for i in ids:
             feet.extend(xyz[visible[:, i], i])
-        # the people a shot must see past: those not named, where they stand at the window's middle
+        # the people a shot must see past, where they stand at the window's middle: everyone on stage (the
+        # ones it names too: one of a pair can hide the other)
         mid = len(xyz) // 2
-        named = set(ids)
-        self.others = xyz[mid][[i for i in np.flatnonzero(visible[mid]) if i not in named]]
+        self.others = xyz[mid][np.flatnonzero(visible[mid])]
         self.n = sum(1 for i in ids if visible[:, i].any())
         extra = []
         if shooting or self.flying(t0, t1):
