@@ -63,10 +63,17 @@ def test_a_person_in_front_or_the_fa_hides_and_the_band_leaves_the_captions_free
     assert not world.occluders.blocked(cam, sight, np.zeros((0, 3)))[0]
     assert world.occluders.blocked(cam, sight, np.array([[0.0, -15.0, 0.0]]))[0]
     assert not world.occluders.blocked(cam, sight, np.array([[1.0, -15.0, 0.0]]))[0]
+    # the 乏 (5 尺) hides a man's middle, not his head; the 侯 hides all of him
     fa = np.array(rite.layout.xyz_m("range.fa"))
     behind = np.array([[fa[0], fa[1] - 1.0, 0.0]])
-    front = np.array([[fa[0], fa[1] + 12.0, 1.5]])
-    assert world.occluders.blocked(front, shot_audit.sight_points(behind), np.zeros((0, 3)))[0]
+    front = np.array([[fa[0], fa[1] + 12.0, 1.0]])
+    hit = world.occluders.hits(front, shot_audit.sight_points(behind), np.zeros((0, 3)))[0]
+    assert hit[0] and not hit[1]
+    assert not world.occluders.blocked(front, shot_audit.sight_points(behind), np.zeros((0, 3)))[0]
+    hou = np.array(rite.layout.xyz_m("target.hou"))
+    south = np.array([[hou[0], hou[1] - 2.0, 0.0]])
+    assert world.occluders.blocked(np.array([[hou[0], hou[1] + 15.0, 1.5]]), shot_audit.sight_points(south),
+                                   np.zeros((0, 3)))[0]
     v = np.array([0.0, -20.0, 1.5, 0.0, 0.0, 1.5, 40.0])             # looking north, level
     _, w_top, _ = shots.project(v, np.array([[0.0, 0.0, 1.5]]))
     low = np.array([[0.0, 0.0, 1.5 - 20.0 * np.tan(np.radians(20)) * 0.8]])   # 0.8 of the half frame down
