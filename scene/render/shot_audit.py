@@ -9,6 +9,8 @@ each step the people the step names must be
 * **unoccluded**: no 楹, 序 or court wall (``shots._World``), no other person (a standing body is a
   cylinder of :data:`BODY_R` m to :data:`BODY_H` m) and none of the big things of the court — the 乏 and
   the 侯 — between the camera and their middle and head;
+* **with what they act on in sight**: the 中 and the piles while the 釋獲者 counts, the 豐 while a loser
+  drinks (``shots.MARKS``);
 * **large enough to read a gesture**: a standing figure at least :func:`min_height` of the frame height,
   which depends on how many people the step names (one man bowing must be big; the eight 眾賓 filing in
   can be smaller), unless they stand further apart than the court is wide (no frame shows them all big).
@@ -105,6 +107,10 @@ def audit(rite, track=None) -> list[Verdict]:
         else:
             n, width = len(ids), feet
         inside, seen, tall, h, why = judge(world, v, feet, others, n, target, width)
+        marks = shots.mark_points(rite.layout, shots._marks(sp))            # the tally, the 豐
+        if len(marks) and not (in_safe_area(v, marks) and not world.occluders.hits(v[None, :3], marks, others).any()):
+            inside = False
+            why = ("" if why == "ok" else why + "; ") + "the tally or the 豐 not in sight"
         out.append(Verdict(sp.section, sp.index, sp.phrase, tuple(rite.actor_ids[i] for i in ids),
                            float(mids[k]), inside, seen, tall, h, why))
     return out

@@ -34,6 +34,7 @@ import numpy as np
 from .frame_rules import ASPECT, FIGURE_M, PAD_M, SAFE_BOTTOM, SAFE_TOP, Occluders, min_height, sight_points
 from .views import Camera
 
+PAD_Y_M = 1.0         # the ground kept north and south of each person, m
 MIN_FIG = 0.06        # of the frame height: the least any shot keeps (a group wider than the court)
 # the vertical band the framing fits the people into (of the half frame, with a little margin inside the
 # free part the page leaves between its toolbar and its caption band: frame_rules.SAFE_TOP / SAFE_BOTTOM)
@@ -307,10 +308,13 @@ def _heights_all(pos: np.ndarray, foc: np.ndarray, a: np.ndarray, feet: np.ndarr
 
 
 def frame(world: _World, feet: np.ndarray, extra: np.ndarray, prev_bearing: float | None,
-          others: np.ndarray | None = None):
-    """The best shot of figures at ``feet`` (and the ``extra`` points), seen past the ``others`` (the
-    people not named, and the 乏 and the 侯): (camera vector, bearing, min height)."""
-    pad = np.array([(0, 0, 0), (0, 0, FIGURE_M), (PAD_M, 0, 0), (-PAD_M, 0, 0), (0, PAD_M, 0), (0, -PAD_M, 0)])
+          others: np.ndarray | None = None, seen: np.ndarray | None = None):
+    """The best shot of figures at ``feet`` (and the ``extra`` points), seen past the ``others`` (everyone
+    on stage, and the 乏 and the 侯), with the ``seen`` points (the tally, the 豐) in sight too: (camera
+    vector, bearing, min height)."""
+    # ground around each person: what he stands by and acts on (less of it towards and away from the camera
+    # of a high view, where it would fill the frame with floor and push the people to its top edge)
+    pad = np.array([(0, 0, 0), (0, 0, FIGURE_M), (PAD_M, 0, 0), (-PAD_M, 0, 0), (0, PAD_Y_M, 0), (0, -PAD_Y_M, 0)])
     pts = (feet[:, None] + pad[None]).reshape(-1, 3)
     if len(extra):
         pts = np.vstack([pts, extra])
@@ -333,6 +337,8 @@ def frame(world: _World, feet: np.ndarray, extra: np.ndarray, prev_bearing: floa
         for c0 in range(0, len(order), 12) if len(mids) else ():
             cand = order[c0:c0 + 12]
             clear = ~world.occluders.blocked(pos[cand], mids, bodies)
+            if seen is not None and len(seen):
+                clear &= ~world.occluders.hits(pos[cand], seen, bodies).any(axis=1)
             if clear.any():
                 k = int(cand[int(np.argmax(clear))])
                 break
@@ -411,8 +417,9 @@ class _Needs:
         return np.array(feet).reshape(-1, 3), np.array(extra, dtype=float).reshape(-1, 3)
 
 
-def _segments(rite) -> list[tuple[float, float, tuple[str, ...], bool]]:
-    """The rite cut at every step's start and end: (t0, t1, everyone named by the steps under way, shooting),
+def _segments(rite) -> list[tuple[float, float, tuple[str, ...], bool, tuple[str, ...]]]:
+    """The rite cut at every step's start and end: (t0, t1, everyone named by the steps under way, shooting,
+    the marks a class must see: :data:`MARKS`),
     long pieces in an odd number of windows (a step's middle is never at the start of an ease).
 
     When the steps under way are far apart (the 主人 going down to the 洗 while the 眾賓 stand at the 門),
@@ -442,9 +449,35 @@ def _segments(rite) -> list[tuple[float, float, tuple[str, ...], bool]]:
             if spread(k, who) > max(FOCUS_M, 2 * own + 6.0):
                 who = tuple(dict.fromkeys(last.who))
         shooting = any(s.do == "shoot" for s in on)
+        marks = tuple(dict.fromkeys(m for s in on for m in _marks(s)))
         for w0, w1 in ([(t0, t1)] if shooting else _windows(t0, t1)):
-            out.append((w0, w1, who, shooting))
+            out.append((w0, w1, who, shooting, marks))
     return out
+
+
+#: what a class must see besides the people, by the act: the tally — the 中 and the piles the 釋獲者 lays
+#: before him (數獲) — and the 豐 the cup is taken from and set back on (飲不勝者)
+MARKS = {"count": ("court.zhong", "pos.shihuozhe@piles"), "tell_count": ("court.zhong",),
+         "forfeit": ("tang.feng",)}
+
+
+def _marks(span) -> tuple[str, ...]:
+    if span.do in MARKS:
+        return MARKS[span.do]
+    return ("tang.feng",) if "豐" in span.phrase else ()
+
+
+def mark_points(lay, marks) -> np.ndarray:
+    """The points of the marks (m): a little above the thing (the piles: 0.3 m east of the 釋獲者, on the
+    ground, as the count lays them before him)."""
+    out = []
+    for m in marks:
+        pid, _, what = m.partition("@")
+        if pid not in lay:
+            continue
+        x, y, z = lay.xyz_m(pid)
+        out.append((x + 0.3, y, z + 0.05) if what == "piles" else (x, y, z + 0.15))
+    return np.array(out, dtype=float).reshape(-1, 3)
 
 
 def build_track(rite) -> Track:
@@ -455,8 +488,11 @@ def build_track(rite) -> Track:
     cur, bearing = None, None
     segments = _segments(rite)
     needs.preload(segments)
-    for k, (t0, t1, who, shooting) in enumerate(segments):
+    for k, (t0, t1, who, shooting, marks) in enumerate(segments):
         feet, extra = needs.of(k, who, t0, t1, shooting)
+        seen = mark_points(rite.layout, marks)
+        if len(seen):
+            extra = np.vstack([extra, seen])
         if not len(feet) and not len(extra):
             continue
         if cur is not None:
@@ -467,9 +503,10 @@ def build_track(rite) -> Track:
             big = hc >= min_height(needs.n, spread) or spread > 2 * world.cw
             sight = sight_points(feet)
             if same_side and _in_band(cur, need) and big and hc <= 0.45 and not world.hidden(cur[:3], sight) \
-                    and not world.occluders.blocked(cur[None, :3], sight, needs.others)[0]:
+                    and not world.occluders.blocked(cur[None, :3], sight, needs.others)[0] \
+                    and not world.occluders.hits(cur[None, :3], seen, needs.others).any():
                 continue                             # hold: the action is still in the shot, big enough
-        v, b, h = frame(world, feet, extra, bearing, needs.others)
+        v, b, h = frame(world, feet, extra, bearing, needs.others, seen)
         if cur is not None:
             dist = np.linalg.norm(cur[:3] - cur[3:6])
             near = (np.linalg.norm(v[3:6] - cur[3:6]) < 0.35 * dist and np.linalg.norm(v[:3] - cur[:3]) < 0.5 * dist)
