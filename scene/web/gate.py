@@ -15,7 +15,7 @@ under other spellings (``/./index.html``, ``/index.html/``), sends no ``Content-
   ``connect-src`` this server), no framing, no referrer, no store;
 * **connections** — a connection not inside a handler (idle, or still sending its request line and headers)
   for :data:`HEADER_TIMEOUT` s is closed; one address may hold :data:`IDLE_PER_ADDRESS` such connections (a
-  newer one closes its oldest) and :data:`CONNS_PER_ADDRESS` in all;
+  newer one closes its oldest, once that one had :data:`IDLE_GRACE` s to speak) and :data:`CONNS_PER_ADDRESS` in all;
 * **log** — aiohttp's own error lines become one short escaped line each, rate limited (:mod:`.quietlog`).
 """
 from __future__ import annotations
@@ -35,6 +35,8 @@ HEADER_TIMEOUT = 10.0
 IDLE_PER_ADDRESS = 24
 #: connections of one address in all (websockets included; more are closed at once)
 CONNS_PER_ADDRESS = 160
+#: seconds a new connection has to send its request before a newer one may close it to make room
+IDLE_GRACE = 1.0
 
 #: every live connection: protocol → [address, since (monotonic), busy]
 _conns: dict = {}
@@ -172,14 +174,21 @@ def _patch_server() -> None:
     def connection_made(self, handler, transport):
         made(self, handler, transport)
         addr = _address(transport)
+        now = time.monotonic()
         mine = [(p, e) for p, e in _conns.items() if e[0] == addr]
-        if len(mine) >= CONNS_PER_ADDRESS:
-            note("conns", "closed a connection of %s: %d open already", addr, len(mine))
-            transport.abort()
-            return
-        idle = sorted((e[1], id(p), p) for p, e in mine if not e[2])
-        if len(idle) >= IDLE_PER_ADDRESS:                 # the oldest half-open one makes room
-            _drop(idle[0][2])
+        idle = [e for p, e in mine if not e[2]]
+        if len(idle) >= IDLE_PER_ADDRESS or len(mine) >= CONNS_PER_ADDRESS:
+            # the oldest connection that had IDLE_GRACE s to send its request and did not makes room (not a
+            # young one: forty tabs opening at once are young together, and their requests are on the way)
+            # — unless the address is at its cap: then the oldest idle one, however young
+            old = sorted((e[1], id(p), p) for p, e in mine
+                         if not e[2] and (now - e[1] > IDLE_GRACE or len(mine) >= CONNS_PER_ADDRESS))
+            if old:
+                _drop(old[0][2])
+            elif len(mine) >= CONNS_PER_ADDRESS:
+                note("conns", "closed a connection of %s: %d open already", addr, len(mine))
+                transport.abort()
+                return
         _conns[handler] = [addr, time.monotonic(), False]
         _sweep_soon()
 

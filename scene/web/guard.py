@@ -185,11 +185,14 @@ def _guard_handler(handler, allowed, tab_left, sessions) -> None:
             note("origin", "refused a websocket from origin %s", request.headers.get("Origin"))
             return web.Response(status=403, text="origin not allowed")
         addr = str(request.remote)
-        if sum(1 for c in list(handler.connections) if sockets.address_of(c) == addr) >= sockets.SOCKETS_PER_ADDRESS:
-            note("sockets", "refused a websocket of %s: %d open", addr, sockets.SOCKETS_PER_ADDRESS)
+        mine = [c for c in list(handler.connections) if sockets.address_of(c) == addr]
+        waiting = sorted((c for c in mine if c not in handler.authentified_client_ids),
+                         key=lambda c: sockets.peers[c].opened if c in sockets.peers else 0)
+        extra = max(len(waiting) - sockets.PENDING_PER_ADDRESS + 1, len(mine) - sockets.SOCKETS_PER_ADDRESS + 1, 0)
+        if extra > len(waiting):
+            note("sockets", "refused a websocket of %s: %d open", addr, len(mine))
             return web.Response(status=429, text="too many connections from this address")
-        waiting = sorted(pending(addr), key=lambda c: sockets.peers[c].opened if c in sockets.peers else 0)
-        for c in waiting[:max(0, len(waiting) - sockets.PENDING_PER_ADDRESS + 1)]:
+        for c in waiting[:extra]:
             sockets.drop(c)                               # the oldest silent sockets make room
         if len(handler.connections) >= MAX_CONNECTIONS:
             silent = sorted(pending(), key=lambda c: sockets.peers[c].opened if c in sockets.peers else 0)

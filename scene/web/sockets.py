@@ -25,10 +25,11 @@ OUTBOX_BYTES = 4 * 1024 * 1024
 STALL = 10.0
 #: seconds from the upgrade to the hello
 HELLO_TIMEOUT = 5.0
-#: sockets of one address before their hello (a newer one closes the oldest)
-PENDING_PER_ADDRESS = 8
-#: sockets of one address in all
-SOCKETS_PER_ADDRESS = 64
+#: sockets of one address before their hello (a newer one closes the oldest: a tab says hello at once, so
+#: the oldest silent one is a stranger's; 48, as forty tabs of one classroom behind one address open at once)
+PENDING_PER_ADDRESS = 48
+#: sockets of one address in all (at the cap, a silent one of that address makes room, else 429)
+SOCKETS_PER_ADDRESS = 96
 #: the session cookie's name
 COOKIE = "xsl_session"
 
