@@ -512,3 +512,29 @@ def test_bad_options_are_one_line(argv, word):
                        timeout=60)
     lines = [ln for ln in (p.stdout + p.stderr).splitlines() if ln.strip()]
     assert p.returncode == 2 and len(lines) == 1 and word in lines[0], (p.returncode, lines)
+
+
+# --------------------------------------------------------------------------- the cache's budget
+def test_every_cache_file_counts_against_the_budget(tmp_path, monkeypatch):
+    """Compiled rites and baked light count (they were counted against nothing); a pack handed out is kept
+    GRACE s, not for the life of the server; the pinned default is kept."""
+    from scene.web.pack import store
+    monkeypatch.setenv("XIANGSHELI_CACHE", str(tmp_path / "c"))
+    monkeypatch.setattr(store, "_handed", {})
+    monkeypatch.setattr(store, "_pinned", set())
+    served, _ = store.roots()
+    packs = []
+    for name in ("pack-default", "pack-old", "pack-fresh"):
+        d = served / name
+        d.mkdir(parents=True)
+        (d / "scene.bin").write_bytes(b"x" * 1000)
+        (d / store.MANIFEST).write_text("{}")
+        packs.append(d)
+    baked = served.parent / "bake-123.npz"
+    baked.write_bytes(b"y" * 5000)
+    store.pin(packs[0])
+    store._handed[packs[1]] = time.time() - store.GRACE - 1      # handed out long ago
+    store._handed[packs[2]] = time.time()                        # just handed out
+    gone = store.evict(budget=2500)
+    assert baked in gone and packs[1] in gone
+    assert packs[0].exists() and packs[2].exists()

@@ -17,7 +17,14 @@ seams wslink offers, without forking either library:
 * **state writes** — only the keys of :data:`WRITABLE` (the page writes none: every per-tab key is
   client-only) are accepted from a client; every other write is dropped, and logged once per key;
 * **RPCs** — only the ones the page uses are callable (``application.exit`` is not); a trigger that raises
-  answers ``{error: one line}``, never a traceback; unknown triggers and lifecycle names are refused.
+  answers ``{error: one line}``, never a traceback; unknown triggers and lifecycle names are refused;
+* **sockets** (issue 26, :mod:`.sockets`) — each socket writes through its own bounded outbox (a tab that
+  does not read is dropped, never waited for); a socket says hello within seconds, and before it has, any
+  other message closes it; every message is checked (an object, its depth and size bounded) before wslink
+  sees it; a text frame, a malformed message or a flood of calls closes the socket with one log line;
+  the sockets of one address are capped (silent ones make room, oldest first);
+* **HTTP** (:mod:`.gate`) — the Host allow-list, one spelling per path, the page's CSP and ``nosniff``,
+  header timeouts and per-address caps; the page sets a signed session cookie (fairness goes by session).
 """
 from __future__ import annotations
 
