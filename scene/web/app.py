@@ -164,6 +164,7 @@ class Service:
 
     def abandon(self) -> None:
         """Stop the workers of a build still running (the app is stopping: nobody will see it)."""
+        self.builds.close()
         pool = getattr(self, "_pool", None)
         for proc in list((getattr(pool, "_processes", None) or {}).values()):
             proc.kill()

@@ -47,7 +47,8 @@ _sweeper = None
 def own_names(host: str, extra=()) -> frozenset[str]:
     """The host names this server answers to: localhost, this machine's names, the --host name, --allow-host."""
     names = {"localhost", "localhost.localdomain"}
-    for n in (socket.gethostname(), socket.getfqdn(), host, *extra):
+    me = socket.gethostname()
+    for n in (me, f"{me.split('.')[0]}.local", socket.getfqdn(), host, *extra):     # .local: mDNS
         if n:
             names.add(n.strip().lower().rstrip("."))
     return frozenset(names)

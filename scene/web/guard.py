@@ -327,7 +327,8 @@ def _safe(name: str, fn):
         except TypeError as exc:
             return _one_line(name, TypeError(f"wrong arguments ({exc})"))
         except Exception as exc:
-            log.warning("%s failed: %s", name, short(str(exc), 200))
+            from .quietlog import note
+            note("rpc", "%s failed: %s", name, str(exc))
             return _one_line(name, exc)
     return call
 
@@ -372,7 +373,8 @@ def _guard_rpcs(handler) -> None:
         return life(self, name) if name in LIFECYCLES else None
 
     def client_error(self, message=None):
-        log.info("a page reported: %s", short(message, 200))
+        from .quietlog import note
+        note("page", "a page reported: %s", message, level=logging.INFO)
 
     for name, fn in (("trame.state.update", state_update), ("trame.trigger", guarded_trigger),
                      ("trame.lifecycle.update", lifecycle), ("trame.error.client", client_error),
