@@ -7,14 +7,20 @@ wire protocol), and for the duration: a presenter (one more websocket client, wi
 state twice a second; every ``--switch-every`` s a viewer asks for a reading (the presets in turn); every
 ``--export-every`` s a viewer asks for a PNG export. Prints the server's memory (start, end, peak), every
 error, the disconnects, and the lag from the presenter's publish to each viewer's receipt (median, p95, max).
-Exit 1 when a viewer saw an error or a disconnect, or the memory grew more than 25 % after the warm-up.
+Two hostile clients run beside them the whole time (issue 26): a tab that says hello and then never reads
+its socket while it keeps calling (the server must drop it, and it comes back), and a slowloris that keeps
+up to 200 half-sent HTTP requests open. Every 2 s five viewers in turn ask a small call (their place in the
+export queue): the slowest answer is printed. Exit 1 when a viewer saw an error or a disconnect, the memory
+grew more than 25 % after the warm-up, or a tab waited more than 1 s for an answer.
 """
 from __future__ import annotations
 
 import argparse
 import asyncio
+import socket
 import statistics
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -23,6 +29,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 from webtools import free_port, rss_mb, start_app  # noqa: E402
+from test_hostile_server import raw_ws, rpc, secret_and_cookie  # noqa: E402
 
 KEY = "soak-presenter-key"
 READINGS = ("xiang", "wu1991", "zheng", "zhou8cun", "wangzhi")
@@ -41,10 +48,63 @@ async def ask(v, method, args, timeout=300.0):
     return {"error": f"{method}: no answer in {timeout:.0f} s"}
 
 
+def non_reader(port: int, halt: threading.Event, out: dict) -> None:
+    """A tab that stops reading: hello, then calls whose answers it never reads; dropped, it comes back."""
+    burst = b"".join(rpc("trame.state.get", [], n=i) for i in range(100))
+    while not halt.is_set():
+        try:
+            secret, cookie = secret_and_cookie(port)
+            s = raw_ws(port, cookie, rcvbuf=4096)
+            if not isinstance(s, socket.socket):
+                out["refused"] = out.get("refused", 0) + 1
+                time.sleep(1)
+                continue
+            s.sendall(rpc("wslink.hello", [{"secret": secret}], system=True))
+            s.settimeout(20)
+            while not halt.is_set():
+                s.sendall(burst)
+                time.sleep(0.05)
+        except OSError:
+            out["dropped"] = out.get("dropped", 0) + 1
+        time.sleep(0.5)
+
+
+def slowloris(port: int, halt: threading.Event, out: dict, n: int = 200) -> None:
+    """Up to ``n`` half-sent HTTP requests, a header byte now and then; the closed ones are reopened."""
+    socks: list[socket.socket] = []
+    i = 0
+    while not halt.is_set():
+        while len(socks) < n and not halt.is_set():
+            try:
+                s = socket.create_connection(("127.0.0.1", port), 2)
+                s.sendall(f"GET /index.html HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n".encode())
+                socks.append(s)
+            except OSError:
+                break
+        alive = []
+        for s in socks:
+            try:
+                i += 1
+                s.sendall(f"X-{i}: y\r\n".encode())
+                alive.append(s)
+            except OSError:
+                out["closed"] = out.get("closed", 0) + 1
+                s.close()
+        socks = alive
+        halt.wait(2.0)
+    for s in socks:
+        s.close()
+
+
 async def soak(port: int, pid: int, n: int, seconds: float, export_every: float, switch_every: float) -> dict:
     from scene.web.wsviewer import classroom
     stop = asyncio.Event()
     viewers, tasks = await classroom(f"ws://127.0.0.1:{port}/ws", n + 1, stop)
+    # the hostile clients come once the class is in (on loopback they share its address, and so its caps)
+    halt, hostile = threading.Event(), {}
+    threads = [threading.Thread(target=f, args=(port, halt, hostile), daemon=True) for f in (non_reader, slowloris)]
+    for th in threads:
+        th.start()
     presenter, crowd = viewers[0], viewers[1:]
     mem = [(0.0, rss_mb(pid))]
     errors: list[str] = []
@@ -58,7 +118,16 @@ async def soak(port: int, pid: int, n: int, seconds: float, export_every: float,
         if "error" in res or "error" in (res.get("result") or {}):
             errors.append(f"{name}: {res.get('error') or res['result']['error']}")
 
-    k = 0
+    answers: list[float] = []
+
+    async def ping(v):
+        t1 = time.time()
+        res = await ask(v, "trame.trigger", ["xsl_queue", [], {}], 30)
+        answers.append(time.time() - t1)
+        if "error" in res:
+            errors.append(f"queue: {res['error']}")
+
+    k, next_ping = 0, t0 + 2
     while time.time() - t0 < seconds:
         seq += 1
         now = time.time()
@@ -81,12 +150,21 @@ async def soak(port: int, pid: int, n: int, seconds: float, export_every: float,
             busy.add(t)
             t.add_done_callback(busy.discard)
             next_export = now + export_every
+        if now >= next_ping:
+            for j in range(5):
+                t = asyncio.create_task(ping(crowd[(seq * 5 + j) % len(crowd)]))
+                busy.add(t)
+                t.add_done_callback(busy.discard)
+            next_ping = now + 2
         if now >= next_mem:
             mem.append((now - t0, rss_mb(pid)))
             next_mem = now + 5
         await asyncio.sleep(0.5)
     if busy:
         await asyncio.wait(busy, timeout=300)
+    halt.set()
+    for th in threads:
+        th.join(10)
     mem.append((time.time() - t0, rss_mb(pid)))
     stop.set()
     await asyncio.gather(*tasks)
@@ -95,7 +173,8 @@ async def soak(port: int, pid: int, n: int, seconds: float, export_every: float,
         for at, live in v.received:
             lags.append(at - live["server_ms"])
     return {"mem": mem, "errors": errors, "viewer_errors": [e for v in viewers for e in v.errors],
-            "lags": lags, "sent": seq, "received": [len(v.received) for v in crowd]}
+            "lags": lags, "sent": seq, "received": [len(v.received) for v in crowd], "answers": answers,
+            "hostile": hostile}
 
 
 def main(argv=None) -> int:
@@ -123,10 +202,17 @@ def main(argv=None) -> int:
           f"p95 {lags[int(0.95 * (len(lags) - 1))]:.1f} ms, max {lags[-1]:.1f} ms")
     print(f"errors: {len(out['errors'])} {out['errors'][:5]}; viewer errors/disconnects: "
           f"{len(out['viewer_errors'])} {out['viewer_errors'][:5]}")
+    ans = sorted(out["answers"]) or [float("nan")]
+    print(f"small calls: {len(ans)}, median {1000 * statistics.median(ans):.0f} ms, max {1000 * ans[-1]:.0f} ms; "
+          f"hostile: the non-reading tab dropped {out['hostile'].get('dropped', 0)} times, slowloris requests "
+          f"closed by the server {out['hostile'].get('closed', 0)}")
     grew = mem[-1] > 1.25 * warm
     if grew:
         print("memory grew more than 25 % after the warm-up")
-    return 1 if out["errors"] or out["viewer_errors"] or grew else 0
+    slow = ans[-1] > 1.0
+    if slow:
+        print("a tab waited more than 1 s for an answer")
+    return 1 if out["errors"] or out["viewer_errors"] or grew or slow else 0
 
 
 if __name__ == "__main__":

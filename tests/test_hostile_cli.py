@@ -32,6 +32,13 @@ def spots(tmp_path_factory):
     (d / "link.json").symlink_to(d / "target.json")
     (d / "folder.png").mkdir()
     (d / "bom.toml").write_bytes("\ufeffbase = \"zheng\"\nname = \"bom\"\n".encode("utf-8"))
+    # folders of the user's (issue 26): their files are never replaced, no link in them is followed
+    for name, own in (("usersite", "index.html"), ("userstills", "index.html"), ("userpack", "scene.json")):
+        (d / name).mkdir()
+        (d / name / own).write_text("the user's own")
+    (d / "linksite").mkdir()
+    (d / "linksite" / "index.html").symlink_to(d / "target.json")
+    os.mkfifo(d / "fifo.pdf")
     return d
 
 
@@ -74,6 +81,11 @@ def cases(d: Path) -> list[tuple[str, list[str], str]]:
         ("captions --out a directory", ["captions", "--out", str(d / "folder.png")], ".vtt"),
         ("captions --out under a file", ["captions", "--out", str(d / "a_file" / "r.vtt")], "not a folder"),
         ("captions --lang latin", ["captions", "--out", str(d / "r.vtt"), "--lang", "latin"], "--lang"),
+        ("site --out a user's index.html", ["site", "--out", str(d / "usersite")], "not a file this program wrote"),
+        ("site --out a link out of it", ["site", "--out", str(d / "linksite")], "symbolic link"),
+        ("stills --out a user's index.html", ["stills", "--out", str(d / "userstills")], "not a file this program wrote"),
+        ("pack --out a user's scene.json", ["pack", "--out", str(d / "userpack")], "not a file this program wrote"),
+        ("book --out a FIFO", ["book", "--out", str(d / "fifo.pdf")], "special file"),
         ("40 KB input with escapes", ["layout", "--reading", "\x1b[31m" + "a" * 40000], "reading"),
     ]
 
@@ -94,6 +106,69 @@ def test_every_hostile_command_line_is_one_line_and_exit_2(spots):
     assert stat.S_ISFIFO(os.lstat(spots / "fifo").st_mode)          # special files are never replaced
     assert (spots / "link.json").is_symlink() and (spots / "target.json").read_text() == before
     assert not (spots / "x.png").exists()
+    for name, own in (("usersite", "index.html"), ("userstills", "index.html"), ("userpack", "scene.json")):
+        assert (spots / name / own).read_text() == "the user's own" and len(list((spots / name).iterdir())) == 1
+
+
+def test_an_out_folder_of_its_own_is_written_again_and_a_changed_file_is_not(tmp_path):
+    """The folder check: a folder the program wrote (its list of files) is its own; a file the user changed
+    or added there is not, nor is a FIFO (one line each)."""
+    from scene.cli.checks import mark_dir, own_dir
+    out = tmp_path / "site"
+    own_dir(out)
+    out.mkdir()
+    (out / "index.html").write_text("made by the program")
+    (out / "pack").mkdir()
+    (out / "pack" / "scene.json").write_text("{}")
+    mark_dir(out)
+    assert own_dir(out) == out                                   # a rerun may replace its own files
+    (out / "notes.txt").write_text("the user's")
+    with pytest.raises(ValueError, match="notes.txt is not a file this program wrote"):
+        own_dir(out)
+    (out / "notes.txt").unlink()
+    (out / "index.html").write_text("edited by the user")
+    with pytest.raises(ValueError, match="index.html is not a file this program wrote"):
+        own_dir(out)
+    mark_dir(out)
+    os.mkfifo(out / "pack" / "pipe")
+    with pytest.raises(ValueError, match="special file"):
+        own_dir(out)
+
+
+def test_the_cache_trusts_only_its_own_signed_entries(tmp_path, monkeypatch, capsys):
+    """A cache folder others may write is refused (one line); a planted pickle is never run, and an entry of
+    the wrong type is rebuilt (one line)."""
+    import pickle
+    from scene.rite import cache, timeline
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    os.chmod(shared, 0o1777)
+    monkeypatch.setenv("XIANGSHELI_CACHE", str(shared))
+    monkeypatch.setattr(cache, "_rites", {})
+    with pytest.raises(cache.CacheError, match="others may write into it"):
+        cache.load_rite("zheng")
+    mine = tmp_path / "mine"
+    monkeypatch.setenv("XIANGSHELI_CACHE", str(mine))
+    marker = tmp_path / "ran"
+
+    class Planted:
+        def __reduce__(self):
+            return (open, (str(marker), "w"))
+    built = []
+    monkeypatch.setattr(timeline, "build_rite", lambda r, s: built.append(r) or object.__new__(timeline.Rite))
+    from scene.geometry import readings
+    r = readings.get("zheng")
+    f = cache.cache_dir() / f"rite-{r.name}-{cache.rite_key(r, None)}.pickle"
+    f.write_bytes(pickle.dumps(Planted()))
+    rite = cache.load_rite("zheng")
+    assert not marker.exists() and isinstance(rite, timeline.Rite) and len(built) == 1
+    assert "not a signed entry" in capsys.readouterr().err
+    monkeypatch.setattr(cache, "_rites", {})
+    cache.signed_dump({"not": "a rite"}, f)                      # signed, but of the wrong type
+    cache.load_rite("zheng")
+    err = capsys.readouterr().err
+    assert len(built) == 2 and "not a compiled rite" in err and len(err.strip().splitlines()) == 1
+    assert stat.S_IMODE(os.stat(cache.cache_dir() / cache.KEY_FILE).st_mode) == 0o600
 
 
 def test_a_toml_reading_with_a_bom_is_read(spots):

@@ -109,3 +109,99 @@ def out_dir(path, opt: str = "--out") -> Path:
 def out_kind(path, suffixes: tuple[str, ...], opt: str = "--out") -> None:
     if Path(path).suffix.lower() not in suffixes:
         raise ValueError(f"{opt} {short(path)}: name it {' or '.join(suffixes)}")
+
+
+#: the list of the files a command wrote into its --out folder (so a later run knows which are its own)
+MARK = ".xiangsheli-out.json"
+#: entries an --out folder may hold for the check (a site has ~40 files, the stills ~60)
+MAX_ENTRIES = 20000
+
+
+def _read_mark(folder: Path) -> dict:
+    import json
+    f = folder / MARK
+    try:
+        st = os.lstat(f)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > 4 * 1024 * 1024:
+            return {}
+        got = json.loads(f.read_text(encoding="utf-8"))
+        return got.get("files", {}) if isinstance(got, dict) and isinstance(got.get("files"), dict) else {}
+    except (OSError, ValueError):
+        return {}
+
+
+def own_dir(path, opt: str = "--out") -> Path:
+    """A folder the command will write into and may replace files in: new, empty, or one it wrote before
+    whose every file is still as it left it (:data:`MARK` lists them). A file of the user's there — or one
+    changed since — a symbolic link anywhere in it (a write would follow it out of the folder), a FIFO or
+    a device: refused with one line, before any work."""
+    p = out_dir(path, opt)
+    if p.is_symlink():
+        raise ValueError(f"{opt} {short(p)}: is a symbolic link (give the folder itself)")
+    if not p.exists():
+        return p
+    listed = _read_mark(p)
+    seen = 0
+    for root, dirs, files in os.walk(p, followlinks=False):
+        for name in [*dirs, *files]:
+            seen += 1
+            if seen > MAX_ENTRIES:
+                raise ValueError(f"{opt} {short(p)}: holds more than {MAX_ENTRIES:,} files (choose an empty or new folder)")
+            f = Path(root) / name
+            rel = f.relative_to(p).as_posix()
+            if rel == MARK:
+                continue
+            try:
+                st = os.lstat(f)
+            except OSError:
+                continue
+            if stat.S_ISLNK(st.st_mode):
+                raise ValueError(f"{opt} {short(p)}: {short(rel, 60)} is a symbolic link (not followed; "
+                                 "choose an empty or new folder)")
+            if stat.S_ISDIR(st.st_mode):
+                continue
+            if not stat.S_ISREG(st.st_mode):
+                raise ValueError(f"{opt} {short(p)}: {short(rel, 60)} is a special file (choose an empty or new folder)")
+            if listed.get(rel) != [st.st_size, st.st_mtime_ns]:
+                raise ValueError(f"{opt} {short(p)}: {short(rel, 60)} is not a file this program wrote (not "
+                                 "replaced; choose an empty or new folder)")
+    return p
+
+
+def mark_dir(path) -> None:
+    """Record every file of an --out folder as this program's (after a command wrote it, or failed in it:
+    :func:`own_dir` made sure nothing else was there)."""
+    import json
+    p = Path(path)
+    if not p.is_dir() or p.is_symlink():
+        return
+    files = {}
+    for root, _dirs, names in os.walk(p, followlinks=False):
+        for name in names:
+            f = Path(root) / name
+            try:
+                st = os.lstat(f)
+            except OSError:
+                continue
+            rel = f.relative_to(p).as_posix()
+            if stat.S_ISREG(st.st_mode) and rel != MARK:
+                files[rel] = [st.st_size, st.st_mtime_ns]
+    tmp = p / f".{MARK}.{os.getpid()}"
+    try:
+        tmp.write_text(json.dumps({"files": files}, ensure_ascii=False), encoding="utf-8")
+        os.replace(tmp, p / MARK)
+    except OSError:
+        pass
+
+
+class owned:
+    """``with owned(args.out):`` — the folder checked by :func:`own_dir` first, its files marked after."""
+
+    def __init__(self, path, opt: str = "--out") -> None:
+        self.path = own_dir(path, opt)
+
+    def __enter__(self) -> Path:
+        return self.path
+
+    def __exit__(self, *exc) -> None:
+        mark_dir(self.path)

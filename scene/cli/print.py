@@ -35,7 +35,9 @@ def cmd_sheets(args: argparse.Namespace) -> None:
 def cmd_book(args: argparse.Namespace) -> None:
     from ..geometry import readings
     from ..print import run
+    from .checks import out_file
     readings.get(args.reading)
+    out_file(args.out)                         # never a FIFO (it would hang), a device or a symlink
     out, fmt = run.check_book_file(args.out)
     from ..rite.cache import load_rite
     t0 = time.perf_counter()

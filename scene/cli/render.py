@@ -6,7 +6,7 @@ import time
 from pathlib import Path
 from typing import Sequence
 
-from .checks import number, out_dir, out_file, out_kind
+from .checks import number, out_file, out_kind, own_dir, mark_dir
 from .common import add_reading, check_stage
 
 
@@ -61,12 +61,15 @@ def cmd_still(args: argparse.Namespace) -> None:
 
 def cmd_stills(args: argparse.Namespace) -> None:
     from ..render import stills
-    out_dir(args.out)
+    own_dir(args.out)                          # never a file of the user's replaced, no link followed
     size, views = _render_args(args, args.stage.split(",") if args.stage else [])
     t0 = time.perf_counter()
-    done = stills.export_stills(args.out, views, size, args.reading,
-                                args.stage.split(",") if args.stage else None, args.labels, args.caption,
-                                args.roof, progress=(lambda st, v, f: print(f, flush=True)) if args.verbose else None)
+    try:
+        done = stills.export_stills(args.out, views, size, args.reading,
+                                    args.stage.split(",") if args.stage else None, args.labels, args.caption,
+                                    args.roof, progress=(lambda st, v, f: print(f, flush=True)) if args.verbose else None)
+    finally:
+        mark_dir(args.out)
     n = len(done)
     dt = time.perf_counter() - t0
     print(f"{n} stills in {args.out} ({dt:.1f} s, {dt / max(n, 1):.2f} s a still); contact sheet: "

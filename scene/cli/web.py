@@ -5,7 +5,7 @@ import argparse
 import gzip
 import time
 
-from .checks import number, out_dir, out_file, out_kind
+from .checks import number, out_file, out_kind, owned
 from .common import add_reading, add_seed, check_stage
 
 
@@ -13,9 +13,9 @@ def cmd_pack(args: argparse.Namespace) -> None:
     from ..geometry import readings
     from ..web import pack as webpack
     readings.get(args.reading)                 # a bad reading fails before anything is built
-    out_dir(args.out)
-    t0 = time.perf_counter()
-    files = webpack.write_playable(args.out, args.reading, args.seed)
+    with owned(args.out):                      # never a file of the user's replaced, no link followed
+        t0 = time.perf_counter()
+        files = webpack.write_playable(args.out, args.reading, args.seed)
     dt = time.perf_counter() - t0
     for f in files:
         raw = f.read_bytes()
@@ -27,9 +27,9 @@ def cmd_site(args: argparse.Namespace) -> None:
     from ..geometry import readings
     from ..web import pack as webpack
     readings.get(args.reading)
-    out_dir(args.out)
-    t0 = time.perf_counter()
-    out = webpack.write_site(args.out, args.reading, args.seed)
+    with owned(args.out):                      # never a file of the user's replaced, no link followed
+        t0 = time.perf_counter()
+        out = webpack.write_site(args.out, args.reading, args.seed)
     files = [f for f in out.rglob("*") if f.is_file()]
     size = sum(f.stat().st_size for f in files)
     print(f"{out}/index.html: the static web edition, {len(files)} files, {size / 1e6:.1f} MB "

@@ -53,16 +53,18 @@ def fallback_font_path() -> str | None:
 def _cmap(path: str) -> frozenset[int]:
     """The code points a font file has (read once with fontTools, then kept in the disk cache)."""
     import os
-    import pickle
+    from ..rite.cache import CacheEntryError, CacheError, cache_dir, signed_dump, signed_load
     st = os.stat(path)
-    base = os.environ.get("XIANGSHELI_CACHE") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "xiangsheli-scene")
-    cache = Path(base) / f"cmap-{Path(path).stem}-{st.st_size}-{int(st.st_mtime)}.pickle"
+    cache = None
     try:
-        with open(cache, "rb") as fh:
-            return pickle.load(fh)
-    except (OSError, pickle.UnpicklingError, EOFError):
+        cache = cache_dir() / f"cmap-{Path(path).stem}-{st.st_size}-{int(st.st_mtime)}.pickle"
+        got = signed_load(cache)          # signed by this user's key: a planted pickle is never run
+        if isinstance(got, frozenset):
+            return got
+    except CacheEntryError:               # an old or planted entry: rewritten below
         pass
+    except (OSError, CacheError):
+        cache = None
     from fontTools.ttLib import TTFont
     f = TTFont(path, lazy=True)
     try:
@@ -70,12 +72,9 @@ def _cmap(path: str) -> frozenset[int]:
     finally:
         f.close()
     try:
-        cache.parent.mkdir(parents=True, exist_ok=True)
-        tmp = cache.with_suffix(f".tmp{os.getpid()}")
-        with open(tmp, "wb") as fh:
-            pickle.dump(cps, fh, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, cache)
-    except OSError:
+        if cache is not None:
+            signed_dump(cps, cache)
+    except (OSError, CacheError):
         pass
     return cps
 

@@ -1,20 +1,133 @@
 """The compiled rite, cached on disk: keyed by the reading, the seed and the bytes of everything the
 compilation reads (the choreography, the texts and the code of the pure layers), so a cold start does
-not pay for the whole rite's compilation again, and any edit of those makes a new entry."""
+not pay for the whole rite's compilation again, and any edit of those makes a new entry.
+
+The cache is trusted only as far as it is ours (issue 26): a folder not owned by the user, or writable by
+others (a shared ``/tmp/x`` of mode 1777), is refused with one line (:func:`cache_dir`); an entry is a pickle
+**signed** with HMAC-SHA256 under a per-user key file (``.hmac-key``, mode 0600, in the folder), and its
+signature is checked before a byte is unpickled — a planted or altered entry, or one of the wrong type,
+is rebuilt with one log line, never run."""
 from __future__ import annotations
 
 import hashlib
+import hmac
+import logging
 import os
 import pickle
+import secrets
+import stat
 import sys
 from pathlib import Path
 
 import numpy as np
 
-from ..paths import ASSETS, PACKAGE, SEEDS, cache_dir  # noqa: F401  (cache_dir re-exported)
+from ..paths import ASSETS, PACKAGE, SEEDS
+from ..paths import cache_dir as _cache_path
+
+log = logging.getLogger("xiangsheli.cache")
 
 #: the layers a compiled rite depends on (the cache key hashes every module in them)
 PURE_LAYERS = ("text", "geometry", "rite")
+MAGIC = b"XSLSIG1\n"
+KEY_FILE = ".hmac-key"
+
+
+class CacheError(ValueError):
+    """A cache folder or key that is not safely ours (one line)."""
+
+
+_checked: set[str] = set()
+
+
+def cache_dir() -> Path:
+    """The cache folder (``XIANGSHELI_CACHE``, else ``~/.cache/xiangsheli-scene``), made 0700 when missing;
+    refused when another user owns it or others may write into it."""
+    d = _cache_path()
+    tag = str(d)
+    if tag in _checked:
+        return d
+    try:
+        d.mkdir(mode=0o700, parents=True, exist_ok=True)
+        st = os.stat(d)
+    except OSError as exc:
+        raise CacheError(f"cache folder {_short(d)}: {exc.strerror or exc}") from None
+    if not stat.S_ISDIR(st.st_mode):
+        raise CacheError(f"cache folder {_short(d)}: not a folder")
+    if hasattr(os, "getuid") and st.st_uid != os.getuid():
+        raise CacheError(f"cache folder {_short(d)}: owned by another user (set XIANGSHELI_CACHE to a folder of yours)")
+    if st.st_mode & 0o022:
+        raise CacheError(f"cache folder {_short(d)}: others may write into it (mode {stat.S_IMODE(st.st_mode):o}; "
+                         f"chmod go-w it, or set XIANGSHELI_CACHE to a folder of yours)")
+    _checked.add(tag)
+    return d
+
+
+def _short(p) -> str:
+    text = str(p)
+    text = text if text.isprintable() else text.encode("unicode_escape").decode("ascii")
+    return text if len(text) <= 80 else text[:79] + "…"
+
+
+def _key() -> bytes:
+    """The per-user signing key (made once, 0600; refused when it is not a private file of ours)."""
+    f = cache_dir() / KEY_FILE
+    try:
+        fd = os.open(f, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(secrets.token_bytes(32))
+    except FileExistsError:
+        pass
+    try:
+        fd = os.open(f, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError as exc:
+        raise CacheError(f"cache key {_short(f)}: {exc.strerror or exc}") from None
+    with os.fdopen(fd, "rb") as fh:
+        st = os.fstat(fh.fileno())
+        if not stat.S_ISREG(st.st_mode) or (hasattr(os, "getuid") and st.st_uid != os.getuid()) \
+                or st.st_mode & 0o077:
+            raise CacheError(f"cache key {_short(f)}: not a private file of yours (remove it)")
+        key = fh.read(64)
+    if len(key) < 32:
+        raise CacheError(f"cache key {_short(f)}: too short (remove it)")
+    return key
+
+
+def signed_dump(obj, f: Path) -> None:
+    """Write ``obj`` as a signed pickle (atomically: a temporary file, then a rename)."""
+    data = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
+    mac = hmac.new(_key(), data, hashlib.sha256).digest()
+    tmp = f.with_name(f".{f.name}.tmp{os.getpid()}")
+    with open(tmp, "wb") as fh:
+        fh.write(MAGIC + mac + data)
+    os.replace(tmp, f)
+
+
+def signed_load(f: Path):
+    """The object of a signed pickle, or None when there is none; :class:`CacheEntryError` when the file is
+    not what this user wrote (its signature is checked before anything is unpickled)."""
+    try:
+        fd = os.open(f, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise CacheEntryError(f"cannot be read ({exc.strerror or exc})") from None
+    with os.fdopen(fd, "rb") as fh:
+        if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+            raise CacheEntryError("not a regular file")
+        blob = fh.read()
+    if not blob.startswith(MAGIC) or len(blob) < len(MAGIC) + 32:
+        raise CacheEntryError("not a signed entry")
+    mac, data = blob[len(MAGIC):len(MAGIC) + 32], blob[len(MAGIC) + 32:]
+    if not hmac.compare_digest(mac, hmac.new(_key(), data, hashlib.sha256).digest()):
+        raise CacheEntryError("its signature is wrong")
+    try:
+        return pickle.loads(data)
+    except Exception as exc:                 # noqa: BLE001  (our own entry from another version)
+        raise CacheEntryError(f"does not load ({type(exc).__name__})") from None
+
+
+class CacheEntryError(ValueError):
+    """A cache entry that is not trusted (rebuilt)."""
 
 
 def source_files(layers=PURE_LAYERS) -> list[Path]:
@@ -42,7 +155,7 @@ _rites: dict[tuple, object] = {}
 def load_rite(reading=None, seed: int | None = None):
     """The compiled rite under a reading, from the disk cache when its inputs are unchanged."""
     from ..geometry import readings
-    from .timeline import build_rite
+    from .timeline import Rite, build_rite
     r = readings.get(reading)
     key = (r, seed)
     if key in _rites:
@@ -54,20 +167,17 @@ def load_rite(reading=None, seed: int | None = None):
     d = cache_dir()
     f = d / f"rite-{r.name}-{rite_key(r, seed)}.pickle"
     rite = None
-    if f.exists():
-        try:
-            with open(f, "rb") as fh:
-                rite = pickle.load(fh)
-        except Exception:     # a stale or broken cache entry is rebuilt, never trusted
-            rite = None
+    try:
+        rite = signed_load(f)
+        if rite is not None and not isinstance(rite, Rite):
+            raise CacheEntryError(f"a {type(rite).__name__}, not a compiled rite")
+    except CacheEntryError as exc:     # a planted, altered or stale entry is rebuilt, never trusted
+        print(f"cache: {f.name}: {exc}; rebuilding it", file=sys.stderr, flush=True)
+        rite = None
     if rite is None:
         rite = build_rite(r, seed)
         try:
-            d.mkdir(parents=True, exist_ok=True)
-            tmp = f.with_suffix(f".tmp{os.getpid()}")
-            with open(tmp, "wb") as fh:
-                pickle.dump(rite, fh, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(tmp, f)
+            signed_dump(rite, f)
             old = sorted(d.glob(f"rite-{r.name}-*.pickle"), key=lambda p: p.stat().st_mtime)
             for stale in old[:-4]:
                 stale.unlink(missing_ok=True)

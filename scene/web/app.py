@@ -43,9 +43,6 @@ from .guard import short as guard_short
 #: sizes the export button offers: name → (w, h)
 EXPORT_SIZES = {"1080p": (1920, 1080), "4K": (3840, 2160)}
 
-#: readings being built at once, at most (more: "try again")
-MAX_BUILDS = 6
-
 #: per-tab state: never sent to the server, never shared between tabs
 CLIENT_ONLY = (
     "t", "t_label", "duration", "stage_n", "stage_title", "step_phrase", "playing", "speed",
@@ -96,10 +93,14 @@ class Service:
         self.store = store
         self.out_dir = out_dir
         from .guard import tell
-        self.jobs = Jobs(out_dir, tell=tell)
+        from .sockets import session_of
+        self.jobs = Jobs(out_dir, tell=tell, session_of=session_of)
         self.presenter_key = presenter_key
-        self._building: dict[str, asyncio.Future] = {}
-        self._builder = None
+        from .builds import Builds
+        from .sockets import session_of
+        from .appargs import KeyGuesses
+        self.builds = Builds(store, self.pack_url, session_of)
+        self.guesses = KeyGuesses()
         self.built: set[str] = set(readings_mod.PRESETS)     # readings a presenter may send followers to
         store.clean_tmp()
         self.reading = reading
@@ -163,6 +164,7 @@ class Service:
 
     def abandon(self) -> None:
         """Stop the workers of a build still running (the app is stopping: nobody will see it)."""
+        self.builds.close()
         pool = getattr(self, "_pool", None)
         for proc in list((getattr(pool, "_processes", None) or {}).values()):
             proc.kill()
@@ -170,7 +172,8 @@ class Service:
     def _ready(self, fonts) -> None:
         store = self.store
         first = store.pack_dir(self.reading)                               # verified, and kept by this process
-        store.ready(fonts[0].name, lambda tmp: None, ("cjk.otf",))        # verified, and kept by this process
+        store.pin(first)
+        store.pin(store.ready(fonts[0].name, lambda tmp: None, ("cjk.otf",)))   # verified, and kept
         self.built.add(readings_mod.to_query(store.normalise(self.reading)))
         self.fonts()
         self.default_url = self._url(first)
@@ -184,49 +187,33 @@ class Service:
     def known_reading(self, query) -> str | None:
         """The normalised query of a reading a follower may be sent to (a preset or built), else None."""
         try:
-            q = readings_mod.to_query(self.store.normalise(readings_mod.from_query(query)))
+            q = readings_mod.to_query(self.store.normalise(_reading_of(query)))
         except (readings_mod.ReadingError, ValueError):
             return None
         return q if q in self.built else None
 
     async def pack(self, query=None) -> dict:
         """{url, query, title} of the reading the query names, or {error} (one line)."""
-        if query is not None and not isinstance(query, str):
-            return {"error": "reading: not a reading's query"}
+        from .builds import BuildRefused
+        from .guard import CLIENT
         try:
-            r = self.store.normalise(readings_mod.from_query(query or "zheng"))
+            r = self.store.normalise(_reading_of(query))
         except readings_mod.ReadingError as exc:
             return {"error": str(exc)}
         q = readings_mod.to_query(r)
-        if q not in self._building:       # one build per reading, however many tabs ask at once
-            if len(self._building) >= MAX_BUILDS:
-                return {"error": f"the server is building {len(self._building)} other readings: try again in a minute"}
-            fut = asyncio.ensure_future(self._build(r))
-            fut.add_done_callback(lambda _f: self._building.pop(q, None))   # the disk cache answers next time
-            self._building[q] = fut
         try:
-            url = await asyncio.shield(self._building[q])
+            url = await self.builds.get(r, q, CLIENT.get())
+        except BuildRefused as exc:
+            return {"error": str(exc)}
         except Exception as exc:           # a reading that cannot be timed: say so, keep serving
-            return {"error": f"reading {q}: {str(exc).splitlines()[0]}"}
+            return {"error": f"reading {q}: {guard_short(str(exc).splitlines()[0] if str(exc) else exc, 200)}"}
         self.built.add(q)
         return {"url": url, "query": q, "title": r.title}
 
-    async def _build(self, r) -> str:
-        """A pack from the cache when it is there and sound; else built in a child process (its memory goes
-        back when it ends; one build at a time), then verified and kept here."""
-        loop = asyncio.get_running_loop()
-        if await loop.run_in_executor(None, self.store.existing, r) is not None:
-            return await loop.run_in_executor(None, self.pack_url, r)
-        if self._builder is None:
-            import multiprocessing
-            self._builder = concurrent.futures.ProcessPoolExecutor(
-                1, mp_context=multiprocessing.get_context("spawn"), max_tasks_per_child=1)
-        try:
-            await loop.run_in_executor(self._builder, self.store.build_elsewhere, r, sorted(map(str, self.store._handed)))
-        except concurrent.futures.process.BrokenProcessPool:
-            self._builder = None
-            raise RuntimeError("the pack builder stopped") from None
-        return await loop.run_in_executor(None, self.pack_url, r)
+    def left(self, client: str) -> None:
+        """A tab left: its exports and the builds only it waited for are cancelled."""
+        self.jobs.cancel(client)
+        self.builds.left(client)
 
     def _served(self, out: Path, folder: Path) -> str:
         return f"xslout/{folder.name}/{out.name}"
@@ -244,9 +231,7 @@ class Service:
         if not isinstance(roof, str) or roof not in ("cutaway", "solid", "ghost", "none"):
             return {"error": f"roof {guard_short(roof)}: cutaway, solid, ghost or none"}
         try:
-            r = readings_mod.from_query(query or "zheng") if isinstance(query, (str, type(None))) else None
-            if r is None:
-                raise readings_mod.ReadingError("reading: not a reading's query")
+            r = _reading_of(query)
             cam = live_mod.clean_camera(camera)
             if cam is not None:
                 views_mod.camera_from_json(cam, "free")
@@ -307,8 +292,15 @@ class Service:
         return self.jobs.position(CLIENT.get())
 
     def present(self, payload=None, key=None) -> dict:
-        """A presenter's state, checked, for every follower (needs the presenter key)."""
+        """A presenter's state, checked, for every follower (needs the presenter key; wrong keys are counted
+        per address, and an address with too many waits a minute before its keys are even compared)."""
+        from .guard import CLIENT
+        from .sockets import address_of
+        addr = address_of(CLIENT.get())
+        if self.guesses.locked(addr):
+            return {"error": "too many wrong presenter keys from this computer: wait a minute"}
         if not live_mod.key_ok(key, self.presenter_key):
+            self.guesses.failed(addr)
             return {"error": "presenting needs the presenter key (printed when the app starts)"}
         try:
             return {"live": live_mod.clean_payload(payload, self.known_reading)}
@@ -352,10 +344,17 @@ async def _publish(server, service: Service, building: concurrent.futures.Future
     print(f"鄉射禮 app: scene ready in {time.perf_counter() - t0:.1f} s", flush=True)
 
 
+#: the longest reading query a tab may send (every key of a reading: ~400 characters; the parser echoes the
+#: whole query in each error, so its work grows with the square of the length — capped before it runs)
+MAX_QUERY = 1024
+
+
 def _reading_of(query):
     """A tab's reading query (a string or nothing), or ReadingError (one line)."""
     if not isinstance(query, (str, type(None))):
         raise readings_mod.ReadingError("reading: not a reading's query")
+    if query is not None and len(query) > MAX_QUERY:
+        raise readings_mod.ReadingError(f"reading {guard_short(query, 40)}: {len(query):,} characters is not a reading")
     return readings_mod.from_query(query or "zheng")
 
 
@@ -474,14 +473,16 @@ def _main(argv: list[str] | None) -> int:
                             help="the key a tab needs to present (default: a fresh one, printed at start)")
     server.cli.add_argument("--allow-origin", action="append", default=[],
                             help="another origin whose pages may open the websocket (repeatable; * for any)")
+    server.cli.add_argument("--allow-host", action="append", default=[],
+                            help="another host name the pages may be asked for (repeatable; addresses and "
+                                 "this machine's names need none)")
+    from .appargs import one_line_errors, check_args
+    one_line_errors(server.cli)
     args, _ = server.cli.parse_known_args(argv)
     building = None                     # a first start's build, once it runs
     try:
-        port = int(args.port)
+        port = check_args(args)
         check_port(args.host, port)
-        if args.presenter_key is not None and not (4 <= len(args.presenter_key) <= 100
-                                                   and args.presenter_key.isprintable()):
-            raise AppError("--presenter-key: 4 to 100 printable characters")
         reading = readings_mod.from_query(args.reading)
         t0 = time.perf_counter()
         with concurrent.futures.ThreadPoolExecutor(1) as ex:   # the GL probe while the scene loads
@@ -497,8 +498,10 @@ def _main(argv: list[str] | None) -> int:
             gl.result()
         build(server, service)
         secret = args.authKey if getattr(args, "authKey", None) not in (None, "", "wslink-secret") else guard.new_secret()
-        guard.install(server, secret, args.allow_origin, on_close=service.jobs.cancel)
-    except (AppError, readings_mod.ReadingError, ValueError, OSError) as exc:
+        from .gate import own_names
+        guard.install(server, secret, args.allow_origin, on_close=service.left,
+                      hosts=own_names(args.host, args.allow_host))
+    except (AppError, readings_mod.ReadingError, ValueError, OSError, RuntimeError) as exc:
         print(f"app.py: error: {guard_short(str(exc).splitlines()[0] if str(exc) else type(exc).__name__, 200)}",
               file=sys.stderr, flush=True)
         if building is not None and not building.done():    # do not wait for a build nobody will see

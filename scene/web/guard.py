@@ -17,7 +17,14 @@ seams wslink offers, without forking either library:
 * **state writes** — only the keys of :data:`WRITABLE` (the page writes none: every per-tab key is
   client-only) are accepted from a client; every other write is dropped, and logged once per key;
 * **RPCs** — only the ones the page uses are callable (``application.exit`` is not); a trigger that raises
-  answers ``{error: one line}``, never a traceback; unknown triggers and lifecycle names are refused.
+  answers ``{error: one line}``, never a traceback; unknown triggers and lifecycle names are refused;
+* **sockets** (issue 26, :mod:`.sockets`) — each socket writes through its own bounded outbox (a tab that
+  does not read is dropped, never waited for); a socket says hello within seconds, and before it has, any
+  other message closes it; every message is checked (an object, its depth and size bounded) before wslink
+  sees it; a text frame, a malformed message or a flood of calls closes the socket with one log line;
+  the sockets of one address are capped (silent ones make room, oldest first);
+* **HTTP** (:mod:`.gate`) — the Host allow-list, one spelling per path, the page's CSP and ``nosniff``,
+  header timeouts and per-address caps; the page sets a signed session cookie (fairness goes by session).
 """
 from __future__ import annotations
 
@@ -37,6 +44,8 @@ PRE_AUTH_MESSAGE = 4096
 MAX_CONNECTIONS = 200
 #: a tab's calls under way at once (more wait their turn)
 MAX_INFLIGHT = 4
+#: a tab's calls waiting or under way (a tab that sends more is dropped)
+BACKLOG = 64
 #: state keys a client may write (none: every per-tab key is client-only and never sent)
 WRITABLE: frozenset[str] = frozenset()
 #: the RPCs the page calls
@@ -60,10 +69,10 @@ def new_secret() -> str:
 
 
 def short(value, limit: int = 80) -> str:
-    """An echoed input: shortened, and escaped (no control characters reach a terminal or a log)."""
-    text = value if isinstance(value, str) else repr(value)
-    text = text.encode("unicode_escape").decode("ascii") if not text.isprintable() else text
-    return text if len(text) <= limit else text[:limit - 1] + "…"
+    """An echoed input: shortened first (linear in ``limit``, whatever the input), then escaped (no control
+    characters reach a terminal or a log)."""
+    from .quietlog import clean
+    return clean(value, limit)
 
 
 # --------------------------------------------------------------------------- message size
@@ -88,7 +97,11 @@ def bounded_unchunker():
                 if total + claimed > self.max_message_size:
                     self.pending_messages = {}
                     raise GuardError(f"a message of {total:,} bytes (the cap is {self.max_message_size:,})")
-            return super().process_chunk(chunk)
+            try:
+                return super().process_chunk(chunk)
+            except Exception as exc:                   # noqa: BLE001  (msgpack's errors, a bad header)
+                self.pending_messages = {}
+                raise GuardError(f"a malformed message ({type(exc).__name__})") from None
 
     return BoundedUnChunker
 
@@ -118,12 +131,14 @@ def origin_ok(request, allowed: frozenset[str]) -> bool:
     return origin in own or origin in allowed or "*" in allowed
 
 
-def install(server, secret: str, allowed_origins=(), on_close=None) -> None:
-    """Wire the guard into a trame server before it starts (``on_close(client_id)``: a tab left)."""
+def install(server, secret: str, allowed_origins=(), on_close=None, hosts=frozenset()) -> None:
+    """Wire the guard into a trame server before it starts (``on_close(client_id)``: a tab left; ``hosts``:
+    the host names the server answers to, :func:`.gate.own_names`)."""
     import aiohttp.web as web
     import wslink.protocol as wsproto
 
     from trame_server.protocol import CoreServer
+    from . import gate, sockets
     CoreServer.authentication_token = secret
     server.cli.set_defaults(authKey=secret, authKeyFile=None)   # trame's start() reads the secret from the CLI
     try:
@@ -132,15 +147,18 @@ def install(server, secret: str, allowed_origins=(), on_close=None) -> None:
         pass
     wsproto.UnChunker = bounded_unchunker()            # the handler makes one per connection
     allowed = frozenset(allowed_origins)
+    sessions = sockets.Sessions(secret)
 
     def bind(wsserver) -> None:
         www = Path(server._www)
         page = page_html(www, secret)
+        gate.install(wsserver.app, frozenset(hosts) or gate.own_names("127.0.0.1"), page.decode("utf-8"))
 
         async def index(request):
-            return web.Response(body=page, content_type="text/html", charset="utf-8",
-                                headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer",
-                                         "X-Frame-Options": "DENY"})
+            resp = web.Response(body=page, content_type="text/html", charset="utf-8", headers=dict(gate.PAGE_HEADERS))
+            if sessions.check(request.cookies.get(sockets.COOKIE)) is None:
+                resp.set_cookie(sockets.COOKIE, sessions.new(), httponly=True, samesite="Strict", path="/")
+            return resp
 
         async def root(request):
             q = f"?{request.query_string}" if request.query_string else ""
@@ -149,63 +167,141 @@ def install(server, secret: str, allowed_origins=(), on_close=None) -> None:
         wsserver.app.router.add_get("/", root)
         wsserver.app.router.add_get("/index.html", index)
         for handler in wsserver._ws_handlers:
-            _guard_handler(handler, allowed, on_close)
+            _guard_handler(handler, allowed, on_close, sessions)
             _handlers.append(handler)
 
     server.controller.on_server_bind.add(bind)
 
 
-def _guard_handler(handler, allowed, tab_left) -> None:
+def _guard_handler(handler, allowed, tab_left, sessions) -> None:
     import aiohttp.web as web
+    from . import sockets
+    from .quietlog import note
     plain_ws = handler.handleWsRequest
-    plain_message = handler.onMessage
+    plain_complete = handler.onCompleteMessage
+    plain_connect = handler.onConnect
     plain_close = handler.onClose
+    sockets.install_outboxes(handler)
+
+    def pending(addr=None):
+        return [c for c in list(handler.connections) if c not in handler.authentified_client_ids
+                and (addr is None or sockets.address_of(c) == addr)]
 
     async def ws_request(request):
         if not origin_ok(request, allowed):
-            log.warning("refused a websocket from origin %s", short(request.headers.get("Origin")))
+            note("origin", "refused a websocket from origin %s", request.headers.get("Origin"))
             return web.Response(status=403, text="origin not allowed")
+        addr = str(request.remote)
+        mine = [c for c in list(handler.connections) if sockets.address_of(c) == addr]
+        waiting = sorted((c for c in mine if c not in handler.authentified_client_ids),
+                         key=lambda c: sockets.peers[c].opened if c in sockets.peers else 0)
+        extra = max(len(waiting) - sockets.PENDING_PER_ADDRESS + 1, len(mine) - sockets.SOCKETS_PER_ADDRESS + 1, 0)
+        if extra > len(waiting):
+            note("sockets", "refused a websocket of %s: %d open", addr, len(mine))
+            return web.Response(status=429, text="too many connections from this address")
+        for c in waiting[:extra]:
+            sockets.drop(c)                               # the oldest silent sockets make room
         if len(handler.connections) >= MAX_CONNECTIONS:
-            return web.Response(status=503, text="too many connections")
+            silent = sorted(pending(), key=lambda c: sockets.peers[c].opened if c in sockets.peers else 0)
+            if not silent:
+                return web.Response(status=503, text="too many connections")
+            sockets.drop(silent[0])
         return await plain_ws(request)
 
-    async def handle(is_binary, msg, client_id):
-        try:
-            await plain_message(is_binary, msg, client_id)
-        except GuardError as exc:
-            log.warning("closed a client: %s", exc)
-            ws = handler.connections.get(client_id)
-            if ws is not None:
-                await ws.close(code=1009, message=b"message too big")
-        except ValueError as exc:                     # a malformed chunk: the same answer
-            log.warning("closed a client: %s", short(str(exc).splitlines()[0] if str(exc) else exc))
-            ws = handler.connections.get(client_id)
-            if ws is not None:
-                await ws.close(code=1002, message=b"bad message")
-        except (KeyError, ConnectionError):            # the tab left while its call ran
-            pass
+    async def on_connect(request, client_id):
+        sid = sessions.check(request.cookies.get(sockets.COOKIE))
+        peer = sockets.Peer(str(request.remote), f"s:{sid}" if sid else f"a:{request.remote}", request.transport)
+        peer.outbox = sockets.Outbox(client_id, handler.connections[client_id], sockets.drop)
+        sockets.peers[client_id] = peer
+        await plain_connect(request, client_id)
 
-    inflight: dict[str, set] = {}
+        def silent():
+            if client_id in handler.connections and client_id not in handler.authentified_client_ids:
+                note("hello", "closed a websocket of %s: no hello in %.0f s", peer.address, sockets.HELLO_TIMEOUT)
+                sockets.drop(client_id)
+        asyncio.get_running_loop().call_later(sockets.HELLO_TIMEOUT, silent)
+
+    def refuse(client_id, why, *args):
+        note("refused", "closed a websocket of %s: " + why, sockets.address_of(client_id), *args)
+        sockets.drop(client_id)
+
+    async def dispatch(full, client_id):
+        try:
+            with handler.network_monitor:
+                await on_complete(full, client_id)
+        except (KeyError, ConnectionError, asyncio.CancelledError):   # the tab left while its call ran
+            pass
+        except Exception as exc:                      # noqa: BLE001  (never a traceback: one line)
+            refuse(client_id, "%s", f"{type(exc).__name__}: {exc}")
+
+    async def on_complete(rpc, client_id):
+        problem = sockets.rpc_problem(rpc)
+        if problem is not None:
+            refuse(client_id, "%s", problem)
+            return
+        if client_id not in handler.authentified_client_ids:
+            if rpc["method"] != "wslink.hello" or not rpc["id"].startswith("system:"):
+                refuse(client_id, "%s before its hello", rpc["method"])
+                return
+            await plain_complete(rpc, client_id)
+            if client_id not in handler.authentified_client_ids:
+                note("secret", "a websocket of %s gave a wrong secret", sockets.address_of(client_id))
+                asyncio.get_running_loop().call_later(0.5, sockets.drop, client_id)
+            return
+        await plain_complete(rpc, client_id)
+
+    inflight: dict[str, list] = {}
 
     async def on_message(is_binary, msg, client_id):
         """An authenticated tab's calls run beside its socket's reader (wslink awaits each one before it reads
-        the next message), so a tab that leaves mid-export is seen at once; at most MAX_INFLIGHT at a time."""
-        mine = inflight.setdefault(client_id, set())
-        if client_id not in handler.authentified_client_ids or len(mine) >= MAX_INFLIGHT:
-            await handle(is_binary, msg, client_id)
+        the next message), so a tab that leaves mid-export is seen at once: at most MAX_INFLIGHT run at a
+        time, BACKLOG wait; a tab that sends more is dropped. A text frame closes the socket (one line)."""
+        import aiohttp
+        if msg.type != aiohttp.WSMsgType.BINARY:
+            refuse(client_id, "a %s frame of %d bytes", msg.type.name.lower(), len(msg.data or b""))
             return
-        task = asyncio.ensure_future(handle(is_binary, msg, client_id))
-        mine.add(task)
-        task.add_done_callback(mine.discard)
+        try:
+            full = handler.unchunkers[client_id].process_chunk(msg.data)
+        except GuardError as exc:
+            refuse(client_id, "%s", str(exc))
+            return
+        except KeyError:                                  # closed meanwhile
+            return
+        if full is None:
+            return
+        if client_id not in handler.authentified_client_ids:
+            await dispatch(full, client_id)               # the hello, in order
+            return
+        mine = inflight.setdefault(client_id, [asyncio.Semaphore(MAX_INFLIGHT), 0])
+        if mine[1] >= BACKLOG:
+            refuse(client_id, "%d calls waiting", mine[1])
+            return
+        mine[1] += 1
+
+        async def run():
+            try:
+                async with mine[0]:
+                    await dispatch(full, client_id)
+            finally:
+                mine[1] -= 1
+        asyncio.ensure_future(run())
 
     async def on_close(client_id):
         inflight.pop(client_id, None)
-        await plain_close(client_id)
+        peer = sockets.peers.pop(client_id, None)
+        if peer is not None and peer.outbox is not None:
+            peer.outbox.dead = True
+        try:
+            await plain_close(client_id)
+        except KeyError:
+            pass
         if tab_left is not None:
             tab_left(client_id)
 
     handler.handleWsRequest = ws_request
+    handler.onConnect = on_connect
     handler.onMessage = on_message
+    handler.onCompleteMessage = on_complete
     handler.onClose = on_close
     # the route was registered with the bound method: point it at the guarded one
     for route in list(handler.web_app.app.router.routes()):
@@ -231,7 +327,8 @@ def _safe(name: str, fn):
         except TypeError as exc:
             return _one_line(name, TypeError(f"wrong arguments ({exc})"))
         except Exception as exc:
-            log.warning("%s failed: %s", name, short(str(exc), 200))
+            from .quietlog import note
+            note("rpc", "%s failed: %s", name, str(exc))
             return _one_line(name, exc)
     return call
 
@@ -276,7 +373,8 @@ def _guard_rpcs(handler) -> None:
         return life(self, name) if name in LIFECYCLES else None
 
     def client_error(self, message=None):
-        log.info("a page reported: %s", short(message, 200))
+        from .quietlog import note
+        note("page", "a page reported: %s", message, level=logging.INFO)
 
     for name, fn in (("trame.state.update", state_update), ("trame.trigger", guarded_trigger),
                      ("trame.lifecycle.update", lifecycle), ("trame.error.client", client_error),

@@ -1,8 +1,10 @@
 """Exports, bounded per server and per tab.
 
 One export runs at a time (``workers``); the others wait in a queue whose position the waiting tab
-can ask for (``position(client)``); a tab may have ``per_tab`` exports queued or running; when a tab
-leaves, its exports are cancelled (the exporter's process group is killed, its work folder removed);
+can ask for (``position(client)``); a **session** (``session_of(client)``: the page's cookie, else the
+address — not the socket, so a student's eight sockets are one) may have ``per_tab`` exports queued or
+running, so nobody is more than one export per other session from the front; when a tab leaves, its
+exports are cancelled — a queued one taken out of the queue at once (the exporter's process group is killed, its work folder removed);
 a finished file lives in its own unguessable folder (``xslout/<token>/<name>``, the URL is given only
 to the tab that asked) and is deleted after ``ttl`` seconds.
 """
@@ -30,13 +32,17 @@ class Job:
     client: str
     kind: str
     folder: Path
+    session: str = ""
+    task: asyncio.Task | None = None
     proc: asyncio.subprocess.Process | None = None
     cancelled: bool = False
     started: asyncio.Event = field(default_factory=asyncio.Event)
 
 
 class Jobs:
-    def __init__(self, out_dir: Path, workers: int = 1, per_tab: int = 1, ttl: float = 900.0, tell=None) -> None:
+    def __init__(self, out_dir: Path, workers: int = 1, per_tab: int = 1, ttl: float = 900.0, tell=None,
+                 session_of=None) -> None:
+        self.session_of = session_of or (lambda client: client)
         self.tell = tell                    # tell(client, {"xsl_queue_pos": n}): the waiting tab sees its place
         self.out_dir = Path(out_dir)
         self.workers = max(1, workers)
@@ -72,6 +78,8 @@ class Jobs:
                         os.killpg(j.proc.pid, signal.SIGKILL)
                     except (ProcessLookupError, PermissionError):
                         pass
+                elif j in self.queue and j.task is not None and not j.task.done():
+                    j.task.cancel()                   # waiting for the slot: it goes now, not when its turn comes
         self.queue = [j for j in self.queue if not j.cancelled]
         if n:
             self._changed()
@@ -82,10 +90,11 @@ class Jobs:
         optionally a finishing coroutine. Returns (the served file, its token folder)."""
         if self._slot is None:
             self._slot = asyncio.Semaphore(self.workers)
-        if sum(1 for j in [*self.queue, *self.running] if j.client == client) >= self.per_tab:
+        session = self.session_of(client)
+        if sum(1 for j in [*self.queue, *self.running] if j.session == session) >= self.per_tab:
             raise JobError("one export at a time for this tab: wait for the one under way")
         folder = self.out_dir / secrets.token_urlsafe(16)
-        job = Job(client, kind, folder)
+        job = Job(client, kind, folder, session, asyncio.current_task())
         self.queue.append(job)
         self._changed()
         try:

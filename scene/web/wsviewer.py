@@ -49,7 +49,8 @@ class Viewer:
     async def run(self, stop: asyncio.Event) -> None:
         import aiohttp
         try:
-            async with aiohttp.ClientSession() as http:
+            # a browser keeps the page's cookie (the server's session) for the socket: so does a viewer
+            async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as http:
                 secret = await page_secret(http, self.url)
                 origin = self.url.replace("ws://", "http://", 1).rsplit("/ws", 1)[0]
                 async with http.ws_connect(self.url, max_msg_size=0, origin=origin) as ws:

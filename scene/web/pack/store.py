@@ -7,8 +7,10 @@
   step: a ``kill -9`` mid-build leaves nothing in the served folder (the next start removes the leftover).
 * A folder is **verified** against its manifest before it is handed out (hashes once per process and file
   version, sizes every time); a bad one is rebuilt, with one log line.
-* **Eviction** is least-recently-used under a disk budget (``XIANGSHELI_PACK_BUDGET_MB``, default 300);
-  the folders handed out by this process (the default among them) are never evicted.
+* **Eviction** is least-recently-used under a disk budget (``XIANGSHELI_PACK_BUDGET_MB``, default 300) that
+  counts every file of the cache (packs, fonts, compiled rites, baked light); the folders this process
+  pinned (the default pack, the font) are kept, and a folder handed out stays :data:`GRACE` s (its tab
+  loads it at once) — the others go, oldest use first.
 * Names in file names are sanitised (:func:`~scene.geometry.readings.safe_name`).
 """
 from __future__ import annotations
@@ -26,8 +28,14 @@ from . import shipped
 log = logging.getLogger("xiangsheli.packs")
 
 MANIFEST = "MANIFEST.json"
-#: folders this process handed out: never evicted while it runs
-_handed: set[Path] = set()
+#: folders this process handed out → when (kept GRACE s after)
+_handed: dict[Path, float] = {}
+#: folders never evicted while this process runs (the default pack, the font)
+_pinned: set[Path] = set()
+#: seconds a handed-out folder is kept from eviction (its tab fetches it at once)
+GRACE = 300.0
+#: files of the cache folder that are never evicted
+KEEP = frozenset({".hmac-key", "webfont-key.json", "packs", "packs-tmp"})
 #: (path, size, mtime_ns) → verified
 _verified: set[tuple[str, int, int]] = set()
 
@@ -160,8 +168,23 @@ def ready(name: str, build, want: tuple[str, ...]) -> Path:
     return out
 
 
+def pin(folder: Path) -> None:
+    """Keep a folder for as long as this process runs (the default pack, the font)."""
+    _pinned.add(Path(folder))
+
+
+def protected() -> list[str]:
+    """The folders eviction must keep now (pinned, or handed out within GRACE s)."""
+    now = time.time()
+    handed = _handed if isinstance(_handed, dict) else dict.fromkeys(_handed, now)   # tests give a set
+    return sorted({str(p) for p in _pinned} | {str(p) for p, t in handed.items() if now - t < GRACE})
+
+
 def _touch(folder: Path) -> None:
-    _handed.add(folder)
+    if isinstance(_handed, dict):
+        _handed[folder] = time.time()
+    else:
+        _handed.add(folder)
     try:
         os.utime(folder / MANIFEST)          # the LRU clock
     except OSError:
@@ -169,29 +192,54 @@ def _touch(folder: Path) -> None:
 
 
 def _size(folder: Path) -> int:
-    return sum(f.stat().st_size for f in folder.rglob("*") if f.is_file())
+    total = 0
+    for f in folder.rglob("*"):
+        try:
+            if f.is_file():
+                total += f.stat().st_size
+        except OSError:
+            pass
+    return total
 
 
 def evict(budget: int | None = None) -> list[Path]:
-    """Remove the least recently used folders not handed out by this process until the cache fits."""
+    """Remove the least recently used entries of the cache — pack and font folders, compiled rites, baked
+    light: every file counts — until it fits the budget; the protected folders are kept."""
     served, _ = roots()
+    top = served.parent
     budget = budget_bytes() if budget is None else budget
+    keep = {Path(p) for p in protected()}
     entries = []
     for d in served.iterdir() if served.exists() else ():
-        if d.is_dir():
-            try:
-                used = (d / MANIFEST).stat().st_mtime
-            except OSError:
-                used = 0.0
-            entries.append((used, d, _size(d)))
+        try:
+            if d.is_dir() and not d.is_symlink():
+                try:
+                    used = (d / MANIFEST).stat().st_mtime
+                except OSError:
+                    used = 0.0
+                entries.append((used, d, _size(d)))
+        except OSError:
+            pass
+    for f in top.iterdir() if top.exists() else ():
+        try:
+            st = f.lstat()
+            if f.name not in KEEP and not f.is_dir():
+                entries.append((max(st.st_mtime, st.st_atime), f, st.st_size))
+        except OSError:
+            pass
     total = sum(e[2] for e in entries)
     gone = []
     for used, d, size in sorted(entries, key=lambda e: e[0]):
         if total <= budget:
             break
-        if d in _handed:
+        if d in keep:
             continue
-        shutil.rmtree(d, ignore_errors=True)
+        if d.is_dir() and not d.is_symlink():
+            shutil.rmtree(d, ignore_errors=True)
+        else:
+            d.unlink(missing_ok=True)
+        if isinstance(_handed, dict):
+            _handed.pop(d, None)
         total -= size
         gone.append(d)
     return gone
@@ -231,7 +279,7 @@ def existing(reading=None, seed: int | None = None) -> Path | None:
 
 def build_elsewhere(reading, protect: list[str], seed: int | None = None) -> str:
     """:func:`pack_dir` in a child process, keeping the folders the parent handed out."""
-    _handed.update(Path(p) for p in protect)
+    _pinned.update(Path(p) for p in protect)
     return str(pack_dir(reading, seed))
 
 

@@ -1,0 +1,85 @@
+"""The app's command line and its presenter key, checked (issue 26): one line for each bad input.
+
+argparse answers ``--port abc`` with its usage (ten lines); trame's parser is wrapped so any error is one
+line. ``--host ''`` would listen on every interface (the README promises loopback unless told): refused, as
+are a port or a timeout that are not whole numbers in range and a presenter key shorter than
+:data:`MIN_KEY` characters. Wrong presenter keys are counted per address (:class:`KeyGuesses`).
+"""
+from __future__ import annotations
+
+import sys
+import time
+
+from .quietlog import clean, note
+
+#: the shortest presenter key (a guess a second for a year does not find 12 random url-safe characters)
+MIN_KEY = 12
+#: wrong presenter keys an address may give in WINDOW seconds; then it waits
+GUESSES = 5
+WINDOW = 60.0
+
+
+class ArgError(ValueError):
+    """A bad command-line value (one line)."""
+
+
+def one_line_errors(parser) -> None:
+    """argparse's errors as one line and exit 2 (not the usage block)."""
+    def error(message: str):
+        print(f"app.py: error: {clean(message, 200)} (python app.py --help lists the options)",
+              file=sys.stderr, flush=True)
+        sys.exit(2)
+    parser.error = error
+
+
+def _whole(opt: str, value, lo: int, hi: int) -> int:
+    try:
+        text = str(value).strip()
+        if len(text) > 12:
+            raise ValueError
+        n = int(text)
+    except ValueError:
+        raise ArgError(f"{opt} {clean(value, 40)!r}: not a whole number") from None
+    if not lo <= n <= hi:
+        raise ArgError(f"{opt} {n}: outside {lo}–{hi}")
+    return n
+
+
+def check_args(args) -> int:
+    """The port, after every check of the app's own options."""
+    host = args.host
+    if not isinstance(host, str) or not host.strip():
+        raise ArgError("--host '': give an address (127.0.0.1: this machine only; 0.0.0.0: every interface)")
+    if len(host) > 253 or not host.isprintable() or any(c.isspace() for c in host):
+        raise ArgError(f"--host {clean(host, 60)!r}: not an address or a host name")
+    port = _whole("--port", args.port, 0, 65535)
+    _whole("--timeout", getattr(args, "timeout", 0), 0, 10 ** 7)
+    key = args.presenter_key
+    if key is not None and not (MIN_KEY <= len(key) <= 100 and key.isprintable() and not any(c.isspace() for c in key)):
+        raise ArgError(f"--presenter-key: {MIN_KEY} to 100 printable characters without spaces "
+                       "(leave it out for a fresh one)")
+    return port
+
+
+class KeyGuesses:
+    """Wrong presenter keys per address: after GUESSES in WINDOW s, that address's keys are not even
+    compared until the window passes; every wrong key is logged (rate-limited, one line)."""
+
+    def __init__(self) -> None:
+        self.wrong: dict[str, list[float]] = {}
+
+    def locked(self, address: str) -> bool:
+        now = time.monotonic()
+        times = [t for t in self.wrong.get(address, ()) if now - t < WINDOW]
+        if times:
+            self.wrong[address] = times
+        else:
+            self.wrong.pop(address, None)
+        return len(times) >= GUESSES
+
+    def failed(self, address: str) -> None:
+        if len(self.wrong) > 4096:
+            self.wrong.clear()
+        self.wrong.setdefault(address, []).append(time.monotonic())
+        note("presenter-key", "a wrong presenter key from %s (%d in the last minute)", address,
+             len(self.wrong[address]))
