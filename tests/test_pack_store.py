@@ -14,7 +14,8 @@ from scene.web.pack import store
 
 @pytest.fixture
 def fake(tmp_path, monkeypatch):
-    """build_pack replaced by a small deterministic one that counts its calls; a fresh cache."""
+    """build_pack replaced by a small deterministic one that counts its calls; a fresh cache; the shipped
+    build products out of the way (these tests are of the build path: test_shipped.py tests the copy)."""
     calls = []
 
     def build(reading=None, seed=None):
@@ -22,6 +23,7 @@ def fake(tmp_path, monkeypatch):
         return {"format": webpack.FORMAT, "key": "k", "who": repr(reading)[:40]}, bytes(range(256)) * 64
 
     monkeypatch.setenv("XIANGSHELI_CACHE", str(tmp_path))
+    monkeypatch.setenv("XIANGSHELI_NO_SHIPPED", "1")
     monkeypatch.setattr(webpack, "build_pack", build)
     monkeypatch.setattr(store, "_handed", set())
     monkeypatch.setattr(store, "_verified", set())
