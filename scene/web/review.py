@@ -1,0 +1,182 @@
+"""The scholar's report of a section (考) as one HTML page: a table a reader can scan, one row per clause
+(anchor ``#c<k>``), the section's 經 at the top with each clause linked to its row.
+
+The Chinese is drawn in the shipped CJK font, named by the page: in the static site and the app, the pack's
+subset beside it (``font_urls``); alone (``python -m scene review --html``), a subset of just the page's
+characters embedded as a data URL, so the one file shows glyphs anywhere.  A link from the player's 經 panel
+names the phrase by its offset in the 經 (``#p<offset>``); the page's few lines of script take it to the
+clause that covers it (the clauses of the coverage need not be the steps' phrases).
+"""
+from __future__ import annotations
+
+import base64
+import html
+import json
+import tempfile
+from pathlib import Path
+
+CSS = """
+body { font-family: 'XSLCJK', 'XSLCJK Fallback', serif; margin: 1.2em 2em; color: #2b2118; background: #fbf8f1;
+  line-height: 1.45; }
+h1 { font-size: 1.4em; margin: 0 0 .2em; } .meta { color: #6b5d4f; font-size: .9em; }
+.jing { font-size: 1.15em; letter-spacing: .05em; max-width: 60em; }
+.jing a { color: inherit; text-decoration: none; border-bottom: 1px dotted #a08060; }
+.jing a:hover { background: #f1e3c6; }
+table { border-collapse: collapse; width: 100%; font-size: .9em; }
+th, td { border-top: 1px solid #d9cdb8; padding: 4px 6px; vertical-align: top; text-align: left; }
+th { position: sticky; top: 0; background: #efe6d4; z-index: 1; }
+tr:target, tr.target { background: #fff1c9; outline: 2px solid #d2a24c; }
+td.words { font-size: 1.1em; min-width: 9em; } .src { color: #8a6d4b; font-size: .8em; }
+td.num { font-variant-numeric: tabular-nums; white-space: nowrap; }
+.ev { font-size: .85em; } .ev b { font-weight: 600; }
+.stated { color: #1f6b3a; } .commentary { color: #2d5591; } .assumed { color: #8a5a00; }
+.fail { color: #a11d1d; } .ok { color: #1f6b3a; } .dim { color: #8d8073; }
+ul { margin: 0; padding-left: 1.1em; }
+"""
+
+#: finds the clause row of a ``#p<offset>`` link (a phrase of the player's 經 panel) and goes there
+SCRIPT = """
+(function () {
+  var spans = JSON.parse(document.getElementById('xsl-clauses').textContent);
+  function go() {
+    var m = /^#p(\\d+)$/.exec(location.hash);
+    if (!m) return;
+    var at = +m[1], best = null;
+    spans.forEach(function (s) { if (s[0] <= at && at < s[1] && (!best || s[1] - s[0] < best[1] - best[0])) best = s; });
+    if (best) location.replace('#c' + best[2]);
+  }
+  go();
+  window.addEventListener('hashchange', go);
+})();
+"""
+
+
+def esc(x) -> str:
+    return html.escape(str(x), quote=True)
+
+
+def _font_face(font_urls: list[str] | None, text: str) -> str:
+    if font_urls is None:
+        font_urls = _embedded(text)
+    names = ["XSLCJK", "XSLCJK Fallback"]
+    return "".join(f"@font-face {{ font-family: '{names[min(i, 1)]}'; src: url('{u}'); }}\n"
+                   for i, u in enumerate(font_urls))
+
+
+def _embedded(text: str) -> list[str]:
+    """Data URLs of a subset of the CJK font (and of its fallback for what it lacks) with ``text``'s characters."""
+    from ..render.labels import _cmap, fallback_font_path, font_path
+    from .pack.font import _subset
+    want = {ord(c) for c in text if ord(c) > 0x7F} | set(range(0x20, 0x7F))
+    out = []
+    with tempfile.TemporaryDirectory() as tmp:
+        main = font_path()
+        have = _cmap(main)
+        for src, cps in ((main, want & have), (fallback_font_path(), (want - have))):
+            if not src or not cps or not (cps & _cmap(src)):
+                continue
+            f = Path(tmp) / f"f{len(out)}.otf"
+            _subset(src, cps & _cmap(src), f, None)
+            out.append("data:font/otf;base64," + base64.b64encode(f.read_bytes()).decode("ascii"))
+    return out
+
+
+def _who(c) -> str:
+    ids = ", ".join(f"{esc(a.name)} <span class=dim>{esc(a.id)}</span>" for a in c.actors) or \
+        esc(", ".join(c.actor_ids)) or "<span class=dim>nobody played</span>"
+    return f"{esc(c.subject) or '<span class=dim>(implicit)</span>'}<br>→ {ids}"
+
+
+def _per_actor(c, fn) -> str:
+    if not c.actors:
+        return ""
+    if len(c.actors) == 1:
+        return fn(c.actors[0])
+    return "<ul>" + "".join(f"<li>{esc(a.name)}: {fn(a)}</li>" for a in c.actors) + "</ul>"
+
+
+def _evidence(c) -> str:
+    out = []
+    for e in c.evidence:
+        items = "".join(f"<li><b>{esc(a)}</b> <span class={esc(s)}>{esc(s)}</span> — {esc(src)}</li>"
+                        for a, s, src in e.evidence)
+        out.append(f"<details><summary>step {e.index + 1} {esc(e.verb)} ({esc(', '.join(e.who))}) "
+                   f"{''.join(esc(s[0]) for _, s, _ in e.evidence)}</summary><ul>{items}</ul></details>")
+    return "".join(out)
+
+
+def _checks(rv, c) -> str:
+    out = [f"<span class=ok>✓ {esc(x)}</span>" for x in c.checks]
+    if not c.checks and rv.basis == "steps" and c.steps and not c.failures:
+        out.append("<span class=ok>no finding of the checker on its steps</span>")
+    out += [f"<span class=fail>✗ {esc(f)}</span>" for f in c.failures]
+    out += [f"<span class=dim>excepted: {esc(f)}</span>" for f in c.excepted]
+    if c.reason and c.status != "checked":
+        out.append(f"<span class=dim>{esc(c.reason)}</span>")
+    return "<br>".join(out)
+
+
+def _row(rv, c) -> str:
+    words = f"<span class=src>{esc(c.source)}</span> {esc(c.text)}"
+    if c.ji:
+        words += "".join(f"<br><span class=src>{esc(j)}</span> {esc(rv.ji_texts.get(j, ''))}" for j in c.ji)
+    where = _per_actor(c, lambda a: f"{a.xyz_chi[0]:.2f}, {a.xyz_chi[1]:.2f}, {a.xyz_chi[2]:.2f} 尺<br>"
+                                    f"{esc(a.place_name)} <span class=dim>({a.place_dist_chi:g} 尺)</span>")
+    facing = _per_actor(c, lambda a: f"{esc(a.facing_word)} {a.heading_deg:.0f}°")
+    posture = _per_actor(c, lambda a: esc(" → ".join(a.postures)))
+    holds = _per_actor(c, lambda a: f"{esc(a.holding_before or '—')} → {esc(a.holding_after or '—')}")
+    t = "—" if c.t0 is None else f"{c.t0:.1f}–{c.t1:.1f}"
+    return (f'<tr id="c{c.k}" data-status="{esc(c.status)}"><td class=num><a href="#c{c.k}">c{c.k}</a></td>'
+            f"<td class=words>{words}</td><td>{_who(c)}</td><td class=num>{where}</td><td>{facing}</td>"
+            f"<td>{posture}</td><td>{holds}</td><td class=num>{t}</td><td class=ev>{_evidence(c)}</td>"
+            f"<td class=ev>{_checks(rv, c)}</td></tr>")
+
+
+def _jing(rv) -> str:
+    """The 經 with each clause a link to its row (the shortest clause at each character wins)."""
+    text = rv.jing
+    owner = [None] * len(text)
+    for c in sorted((c for c in rv.clauses if c.source == "經"), key=lambda c: -len(c.text)):
+        for i in range(c.start, min(c.start + len(c.text), len(text))):
+            owner[i] = c.k
+    out, i = [], 0
+    while i < len(text):
+        j = i
+        while j < len(text) and owner[j] == owner[i]:
+            j += 1
+        seg = esc(text[i:j])
+        out.append(f'<a href="#c{owner[i]}">{seg}</a>' if owner[i] else seg)
+        i = j
+    return "".join(out)
+
+
+def basis_line(rv) -> str:
+    """Where the clauses and their checks come from."""
+    if rv.basis == "coverage":
+        return "clauses: the checker's clause coverage (scene.rite.grammar.coverage)"
+    return ("clauses: the steps grouped by the phrase they act (the clause coverage is not available); checks: "
+            "the grammar's findings on their steps")
+
+
+def page(rv, font_urls: list[str] | None = None, back: str | None = None) -> str:
+    """The report as one HTML page.  ``font_urls``: the CJK font files (relative to the page); None embeds a
+    subset of the page's characters; ``back``: a link back to the player at this section."""
+    when = (f"{rv.start_s:.1f}–{rv.end_s:.1f} s in the rite" if rv.start_s is not None
+            else "not played under this reading")
+    head = ["#", "words 經 / 記", "who", "where (尺)", "facing", "posture", "holds", "time s", "evidence",
+            "checks"]
+    spans = [[c.start, c.start + len(c.text), c.k] for c in rv.clauses if c.source == "經"]
+    body = (f"<h1>§{rv.n} {esc(rv.title)} <span class=dim>{esc(rv.id)}</span></h1>"
+            f"<p class=meta>reading {esc(rv.reading)} — {when} — {esc(basis_line(rv))}"
+            + (f' — <a href="{esc(back)}">播放 play</a>' if back else "") + "</p>"
+            f"<p class=jing lang=zh-Hant>{_jing(rv)}</p>"
+            + "".join(f"<p class=fail>section: ✗ {esc(f)}</p>" for f in rv.section_failures)
+            + "<table><thead><tr>" + "".join(f"<th>{esc(h)}</th>" for h in head) + "</tr></thead><tbody>"
+            + "".join(_row(rv, c) for c in rv.clauses) + "</tbody></table>"
+            + f'<script type="application/json" id="xsl-clauses">{json.dumps(spans)}</script>'
+            + f"<script>{SCRIPT}</script>")
+    fonts = _font_face(font_urls, body)
+    return (f'<!doctype html>\n<html lang="zh-Hant"><head><meta charset="utf-8">'
+            f'<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f"<title>§{rv.n} {esc(rv.title)} · 考 review</title><style>{fonts}{CSS}</style></head>"
+            f"<body>{body}</body></html>\n")
