@@ -108,16 +108,16 @@ def coverage_source():
     return section_clauses
 
 
-def review_section(rite, n: int, section_clauses=None) -> SectionReview:
+def review_section(rite, n: int, section_clauses=...) -> SectionReview:
     """The report of section ``n`` (1..51) of a compiled rite.  ``section_clauses``: the coverage
-    function to use (default: :func:`coverage_source`; the fallback when it is None)."""
+    function to use (default: :func:`coverage_source`); None: the fallback from the steps."""
     from ..text import passage
     from ..text.jing import ji_items
     sec = rite.choreography.section(int(n))
     n = sec.n
     stage = next((s for s in rite.stages if s.n == n), None)
     spans = {sp.index: sp for sp in rite.spans if sp.section == n}
-    fn = section_clauses if section_clauses is not None else coverage_source()
+    fn = coverage_source() if section_clauses is ... else section_clauses
     section_failures: tuple[str, ...] = ()
     if fn is not None:
         rows = [_from_coverage(r) for r in fn(rite, n)]
@@ -161,7 +161,7 @@ def _from_coverage(c) -> dict:
 def _from_steps(rite, sec, spans) -> tuple[list[dict], tuple[str, ...]]:
     """The fallback: one clause per distinct phrase the steps act (offset, phrase), in text order; one row
     per 記 item the steps' notes or evidence cite, after the first clause that cites it."""
-    from .grammar.phrase import segments
+    from .grammar.phrase import named
     left, excused = section_findings(rite, sec.n)
     groups: dict[tuple[int, str], list[int]] = {}
     for i, st in enumerate(sec.steps):
@@ -170,8 +170,8 @@ def _from_steps(rite, sec, spans) -> tuple[list[dict], tuple[str, ...]]:
     placed: set[str] = set()
     for (off, phrase), idx in sorted(groups.items(), key=lambda kv: (kv[0][0], len(kv[0][1]))):
         played = [i for i in idx if i in spans]
-        segs = segments(sec.n, off, phrase)
-        subject = next((s.subject for s in segs if s.subject), "") or ""
+        names = named(sec.n, off, phrase)           # the names the phrase itself gives; else implicit
+        subject = "、".join(names)
         fails = tuple(f.line() for f in left if f.step in idx)
         exc = tuple(f"{f.line()} — excepted: {e.reason}" for f, e in excused if f.step in idx)
         rows.append({"source": "經", "text": phrase, "start": off, "subject": subject,
