@@ -272,7 +272,8 @@ def test_a_phrase_of_the_players_jing_panel_opens_its_clause_in_the_review(site)
         with chromium() as b:
             page = b.new_page(viewport={"width": 1280, "height": 720})
             page.goto(base + "?stage=10")
-            page.wait_for_function("window.__xslPlayer && window.__xslPlayer.state().stage === 10", timeout=60000)
+            page.wait_for_function("window.__xslPlayer && window.__xslPlayer.stats().frames > 0", timeout=60000)
+            assert page.evaluate("window.__xslPlayer.state().stage") == 10
             link = page.locator("#xsl-jing a.xsl-review", has_text="拜至").first
             link.wait_for(timeout=20000)
             assert link.inner_text() == "拜至"
@@ -289,3 +290,17 @@ def test_a_phrase_of_the_players_jing_panel_opens_its_clause_in_the_review(site)
             assert rev.evaluate("document.fonts.check('16px XSLCJK', '拜至')")
     finally:
         srv.terminate()
+
+
+def test_the_app_serves_its_own_review_pages_naming_its_font(rite, tmp_path, monkeypatch):
+    """The app's hook: pages for its reading in their folder (served as xslreview/), naming the font as the app
+    serves it (xslfont/), and the 經 panel's 考 link to the clause of the phrase (ui.py)."""
+    import inspect
+    from scene.web import app, review, ui
+    monkeypatch.setenv("XIANGSHELI_CACHE", str(tmp_path))
+    files = review.write_app_pages(None, ["xslfont/cjk.otf", "xslfont/cjk-fallback.otf"])
+    assert len(files) == 51 and all(f.parent == review.app_folder(None) for f in files)
+    text = (review.app_folder(None) / "10.html").read_text(encoding="utf-8")
+    assert "url('../xslfont/cjk.otf')" in text and 'href="../?stage=10"' in text
+    assert '"xslreview": str(_review_folder(service.reading))' in inspect.getsource(app.build)
+    assert "xslreview/${text.n}.html#p${" in inspect.getsource(ui._text_panel)

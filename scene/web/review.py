@@ -208,3 +208,57 @@ def page(rv, font_urls: list[str] | None = None, back: str | None = None) -> str
             f'<meta name="viewport" content="width=device-width, initial-scale=1">'
             f"<title>{title}</title><style>{fonts}{CSS}</style></head>"
             f"<body>{body}</body></html>\n")
+
+
+def section_pages(rite, font_urls: list[str], back: str | None = None) -> dict[int, str]:
+    """n → the page of every section of a compiled rite (``back``: the player's address, ``{n}`` the section)."""
+    from ..rite.review import review_section
+    return {s.n: page(review_section(rite, s.n), font_urls, back.format(n=s.n) if back else None)
+            for s in rite.choreography.sections}
+
+
+def write_pages(folder: Path, pages: dict[int, str]) -> list[Path]:
+    """``<n>.html`` in ``folder``, each replaced whole (a reader never sees half a page)."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    out = []
+    for n, text in pages.items():
+        f = folder / f"{n}.html"
+        tmp = folder / f".{n}.html.tmp{os.getpid()}"
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, f)
+        out.append(f)
+    return out
+
+
+def app_folder(reading) -> Path:
+    """Where the app keeps the review pages of its reading (served as ``xslreview/``)."""
+    from ..geometry import readings
+    from ..paths import cache_dir
+    return cache_dir() / "review-pages" / readings.get(reading).name
+
+
+def write_app_pages(reading, font_urls: list[str]) -> list[Path]:
+    """The app's review pages (its reading; the font as the app serves it, ``xslfont/``): made after the
+    scene is ready, in the background — the 經 panel's 考 link opens them."""
+    from ..rite.cache import load_rite
+    pages = section_pages(load_rite(reading), [f"../{u}" for u in font_urls], "../?stage={n}")
+    return write_pages(app_folder(reading), pages)
+
+
+def spawn_app_pages(reading, font_urls: list[str]):
+    """Make the app's review pages in a child process below the server's priority (nice 10): the server's
+    GIL and its first paint are not touched; the pages appear a few seconds after the scene is ready (the
+    first time the checker's findings take ~10 s, then they are cached).  Returns the process."""
+    import subprocess
+    import sys
+    from ..geometry import readings
+    app_folder(reading).mkdir(parents=True, exist_ok=True)
+    return subprocess.Popen([sys.executable, "-m", "scene.web.review", readings.to_query(readings.get(reading)),
+                             *font_urls], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            preexec_fn=lambda: os.nice(10), start_new_session=True)
+
+
+if __name__ == "__main__":          # the app's child: python -m scene.web.review QUERY FONT_URL…
+    import sys
+    write_app_pages(sys.argv[1], sys.argv[2:])

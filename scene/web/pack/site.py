@@ -34,17 +34,12 @@ def write_reviews(out: Path, fonts: list[Path], reading=None, seed: int | None =
     site's font subset; a character the subset lacks (a report quotes the rules' and the data's words)
     is added to it (the subset is made again with them)."""
     from ...rite.cache import load_rite
-    from ...rite.review import review_section
-    from ..review import page
+    from ..review import section_pages
     from .font import write_font
     rite = load_rite(reading, seed)
-    folder = out / "review"
-    folder.mkdir(parents=True, exist_ok=True)
-    pages = {}
-    for st in rite.choreography.sections:
-        rv = review_section(rite, st.n)
-        urls = [f"../{f.relative_to(out).as_posix()}" for f in fonts]
-        pages[st.n] = page(rv, font_urls=urls, back=f"../index.html?stage={st.n}")
+    def urls(fs):
+        return [f"../{f.relative_to(out).as_posix()}" for f in fs]
+    pages = section_pages(rite, urls(fonts), "../index.html?stage={n}")
     have = _font_chars(fonts)
     missing = {c for text in pages.values() for c in text if ord(c) > 0x2E7F and ord(c) not in have}
     if missing and fonts:
@@ -52,15 +47,9 @@ def write_reviews(out: Path, fonts: list[Path], reading=None, seed: int | None =
         extra = (main.parent.parent / "scene.json").read_text(encoding="utf-8") + "".join(sorted(missing))
         new = write_font(main, extra)
         if [f.name for f in new] != [f.name for f in fonts]:      # a fallback file appeared: name it too
-            urls = [f"../{f.relative_to(out).as_posix()}" for f in new]
-            pages = {n: page(review_section(rite, n), font_urls=urls, back=f"../index.html?stage={n}")
-                     for n in pages}
-    written = []
-    for n, text in pages.items():
-        f = folder / f"{n}.html"
-        f.write_text(text, encoding="utf-8")
-        written.append(f)
-    return written
+            pages = section_pages(rite, urls(new), "../index.html?stage={n}")
+    from ..review import write_pages
+    return write_pages(out / "review", pages)
 
 
 def _font_chars(fonts: list[Path]) -> set[int]:
