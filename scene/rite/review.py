@@ -161,6 +161,7 @@ def _from_coverage(c) -> dict:
 def _from_steps(rite, sec, spans) -> tuple[list[dict], tuple[str, ...]]:
     """The fallback: one clause per distinct phrase the steps act (offset, phrase), in text order; one row
     per 記 item the steps' notes or evidence cite, after the first clause that cites it."""
+    from ..text.jing import ji_items
     from .grammar.phrase import named
     left, excused = section_findings(rite, sec.n)
     groups: dict[tuple[int, str], list[int]] = {}
@@ -192,7 +193,6 @@ def _from_steps(rite, sec, spans) -> tuple[list[dict], tuple[str, ...]]:
                        if any(f"記{int(m.group(1)):02d}" == j for m in _JI_CITED.finditer(
                            st.note + " ".join(e[2] for e in st.evidence)))]
             played_j = [i for i in all_idx if i in spans]
-            from ..text.jing import ji_items
             rows.append({"source": j, "text": ji_items().get(int(j[1:]), ""), "start": 0, "subject": "",
                          "actors": tuple(dict.fromkeys(a for i in played_j for a in spans[i].who)),
                          "steps": tuple(played_j), "status": "acted" if played_j else "not-acted", "checks": (),
