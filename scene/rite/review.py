@@ -215,12 +215,18 @@ def section_findings(rite, n: int):
     return exceptions.apply(raw)
 
 
+def findings_file(rite):
+    """The disk cache of the rules' findings on this rite (None: caching is off)."""
+    from .cache import cache_dir, rite_key
+    if os.environ.get("XIANGSHELI_NO_CACHE"):
+        return None
+    return cache_dir() / f"findings-{rite.reading.name}-{rite_key(rite.reading, None)}.pickle"
+
+
 def _all_findings(rite) -> list:
     from . import grammar
-    from .cache import cache_dir, rite_key
-    f = None
-    if not os.environ.get("XIANGSHELI_NO_CACHE"):
-        f = cache_dir() / f"findings-{rite.reading.name}-{rite_key(rite.reading, None)}.pickle"
+    f = findings_file(rite)
+    if f is not None:
         if f.exists():
             try:
                 with open(f, "rb") as fh:

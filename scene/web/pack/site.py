@@ -24,9 +24,30 @@ def write_site(out_dir, reading=None, seed: int | None = None) -> Path:
     for name in SITE_FILES:
         shutil.copyfile(web / name, out / name)
     shutil.copytree(web / "vendor", out / "vendor", dirs_exist_ok=True)
+    aside = _findings_aside(reading, seed)
     files = write_playable(out / "pack", reading, seed)
+    if aside is not None:
+        aside.join()
     write_reviews(out, [f for f in files if f.parent.name == "font"], reading, seed)
     return out
+
+
+def _findings_aside(reading, seed):
+    """The checker's findings the fallback's review pages need (~10 s over the whole rite), made by a forked
+    child while the pack is built, into their disk cache; None when they are cached already, when the clause
+    coverage gives the checks, or with no fork here."""
+    import multiprocessing
+    from ...rite.cache import load_rite
+    from ...rite.review import coverage_source, findings_file, section_findings
+    if "fork" not in multiprocessing.get_all_start_methods() or coverage_source() is not None:
+        return None                                 # the clause coverage gives the checks itself
+    rite = load_rite(reading, seed)                 # compiled once, here: the child inherits it
+    f = findings_file(rite)
+    if f is None or f.exists():
+        return None
+    p = multiprocessing.get_context("fork").Process(target=section_findings, args=(rite, 1), daemon=True)
+    p.start()
+    return p
 
 
 def write_reviews(out: Path, fonts: list[Path], reading=None, seed: int | None = None) -> list[Path]:
