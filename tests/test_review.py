@@ -254,6 +254,13 @@ def test_the_site_writes_a_review_page_for_each_section_naming_its_font(site):
             assert (f.parent / url).resolve().is_file(), (f.name, url)
         assert "data:font" not in text                  # the site's pages share the pack's subset
     assert 'href="../index.html?stage=10"' in (site / "review" / "10.html").read_text(encoding="utf-8")
+    # every CJK character of the pages is in the font subset they name (no box)
+    from fontTools.ttLib import TTFont
+    have = set()
+    for f in site.glob("pack/font/*.otf"):
+        have |= set(TTFont(str(f)).getBestCmap())
+    shown = {c for f in pages for c in f.read_text(encoding="utf-8") if ord(c) > 0x2E7F}
+    assert shown and not {c for c in shown if ord(c) not in have}
 
 
 @pytest.mark.skipif(chromium_missing_reason() is not None, reason=str(chromium_missing_reason()))
