@@ -162,7 +162,7 @@ class FakeClause:
     reason: str
 
 
-def test_the_coverage_is_used_when_it_can_be_imported(rite, monkeypatch):
+def test_the_coverage_is_used_when_it_can_be_imported(rite, monkeypatch, tmp_path):
     from scene.rite import review
     from scene.text import passage
     jing = passage(10).text
@@ -179,9 +179,14 @@ def test_the_coverage_is_used_when_it_can_be_imported(rite, monkeypatch):
     fake = types.ModuleType("scene.rite.grammar.coverage")
     fake.section_clauses = section_clauses
     monkeypatch.setitem(sys.modules, "scene.rite.grammar.coverage", fake)
+    monkeypatch.setenv("XIANGSHELI_CACHE", str(tmp_path))     # the fake's rows never reach the real cache
     assert review.coverage_source() is section_clauses
     rv = review.review_section(rite, 10)
-    assert calls == [10] and rv.basis == "coverage" and [c.text for c in rv.clauses] == ["拜至", "不去加席", "醢以豆出自東房"]
+    # every section's rows at the first miss, kept on disk: a report of another section asks nothing more
+    assert sorted(calls) == list(range(1, 52)) and list(tmp_path.glob("coverage-*.pickle"))
+    review.review_section(rite, 21)
+    assert len(calls) == 51
+    assert rv.basis == "coverage" and [c.text for c in rv.clauses] == ["拜至", "不去加席", "醢以豆出自東房"]
     c1 = rv.clauses[0]
     assert c1.checks == ("verb:拜", "order") and c1.ji == ("記08",) and c1.actors[0].id == "zhuren"
     _, want = _act_point(rite, 10, "拜至", "zhuren")

@@ -120,7 +120,7 @@ def review_section(rite, n: int, section_clauses=...) -> SectionReview:
     fn = coverage_source() if section_clauses is ... else section_clauses
     section_failures: tuple[str, ...] = ()
     if fn is not None:
-        rows = [_from_coverage(r) for r in fn(rite, n)]
+        rows = _coverage_rows(rite, n) if section_clauses is ... else [_from_coverage(r) for r in fn(rite, n)]
         basis = "coverage"
     else:
         rows, section_failures = _from_steps(rite, sec, spans)
@@ -201,6 +201,49 @@ def _from_steps(rite, sec, spans) -> tuple[list[dict], tuple[str, ...]]:
     return rows, whole
 
 
+def _coverage_rows(rite, n: int) -> list[dict]:
+    """The coverage's rows of section ``n``: on a miss, every section's at once (its first call reads the
+    whole rite: seconds; each further section is a fraction of that), kept on disk beside the compiled rite
+    (the key hashes the coverage's code and data too) — a second report of any section does not pay again."""
+    f = _cache_file(rite, "coverage")
+    every = _read_cache(f) if f is not None else None
+    if every is None or n not in every:
+        fn = coverage_source()
+        every = {s.n: [_from_coverage(r) for r in fn(rite, s.n)] for s in rite.choreography.sections}
+        _write_cache(f, every)
+    return every[n]
+
+
+def _cache_file(rite, what: str):
+    from .cache import cache_dir, rite_key
+    if os.environ.get("XIANGSHELI_NO_CACHE"):
+        return None
+    return cache_dir() / f"{what}-{rite.reading.name}-{rite_key(rite.reading, None)}.pickle"
+
+
+def _read_cache(f):
+    if f is None or not f.exists():
+        return None
+    try:
+        with open(f, "rb") as fh:
+            return pickle.load(fh)
+    except Exception:       # a broken entry is rebuilt, never trusted
+        return None
+
+
+def _write_cache(f, value) -> None:
+    if f is None:
+        return
+    try:
+        f.parent.mkdir(parents=True, exist_ok=True)
+        tmp = f.with_suffix(f".tmp{os.getpid()}")
+        with open(tmp, "wb") as fh:
+            pickle.dump(value, fh, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, f)
+    except OSError:
+        pass
+
+
 # ---------------------------------------------------------------- the rules' findings, cached
 _FOUND: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
@@ -215,34 +258,33 @@ def section_findings(rite, n: int):
     return exceptions.apply(raw)
 
 
+def warm_file(rite):
+    """The disk cache the reports of this rite need (the coverage's rows, or the findings without it); None:
+    caching is off."""
+    return _cache_file(rite, "coverage" if coverage_source() is not None else "findings")
+
+
+def warm(rite) -> None:
+    """Fill :func:`warm_file` and the evidence's cache (a site's forked child does it while the pack is built)."""
+    _all_evidence(rite)
+    if coverage_source() is not None:
+        _coverage_rows(rite, rite.choreography.sections[0].n)
+    else:
+        _all_findings(rite)
+
+
 def findings_file(rite):
     """The disk cache of the rules' findings on this rite (None: caching is off)."""
-    from .cache import cache_dir, rite_key
-    if os.environ.get("XIANGSHELI_NO_CACHE"):
-        return None
-    return cache_dir() / f"findings-{rite.reading.name}-{rite_key(rite.reading, None)}.pickle"
+    return _cache_file(rite, "findings")
 
 
 def _all_findings(rite) -> list:
     from . import grammar
     f = findings_file(rite)
-    if f is not None:
-        if f.exists():
-            try:
-                with open(f, "rb") as fh:
-                    return pickle.load(fh)
-            except Exception:       # a broken entry is rebuilt, never trusted
-                pass
-    found = grammar.findings(rite)
-    if f is not None:
-        try:
-            f.parent.mkdir(parents=True, exist_ok=True)
-            tmp = f.with_suffix(f".tmp{os.getpid()}")
-            with open(tmp, "wb") as fh:
-                pickle.dump(found, fh, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(tmp, f)
-        except OSError:
-            pass
+    found = _read_cache(f)
+    if found is None:
+        found = grammar.findings(rite)
+        _write_cache(f, found)
     return found
 
 
@@ -311,10 +353,24 @@ def _actor_part(rite, aid: str, sps, t0: float, t1: float, base: float) -> Actor
 
 
 def _evidence_by_step(rite, n: int) -> dict[int, StepEvidence]:
-    from .evidence import ASPECTS, rite_evidence
-    out = {}
-    for sp, ev in zip(rite.spans, rite_evidence(rite)):
-        if sp.section == n:
-            out[sp.index] = StepEvidence(sp.index, sp.do, tuple(sp.who),
-                                         tuple((a, ev[a].status, ev[a].source) for a in ASPECTS))
+    return {i: e for (sec, i), e in _all_evidence(rite).items() if sec == n}
+
+
+_EVIDENCE: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def _all_evidence(rite) -> dict[tuple[int, int], StepEvidence]:
+    """(section, index) → the evidence of every step (scene.rite.evidence), once per compiled rite, kept on
+    disk beside it: reading whose words a step's are takes the checker's subjects over the whole rite."""
+    if rite in _EVIDENCE:
+        return _EVIDENCE[rite]
+    f = _cache_file(rite, "evidence")
+    out = _read_cache(f)
+    if out is None:
+        from .evidence import ASPECTS, rite_evidence
+        out = {(sp.section, sp.index): StepEvidence(sp.index, sp.do, tuple(sp.who),
+                                                    tuple((a, ev[a].status, ev[a].source) for a in ASPECTS))
+               for sp, ev in zip(rite.spans, rite_evidence(rite))}
+        _write_cache(f, out)
+    _EVIDENCE[rite] = out
     return out

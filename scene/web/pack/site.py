@@ -33,19 +33,19 @@ def write_site(out_dir, reading=None, seed: int | None = None) -> Path:
 
 
 def _findings_aside(reading, seed):
-    """The checker's findings the fallback's review pages need (~10 s over the whole rite), made by a forked
-    child while the pack is built, into their disk cache; None when they are cached already, when the clause
-    coverage gives the checks, or with no fork here."""
+    """What the review pages need of the checker (the clause coverage's rows, or without it the rules'
+    findings: seconds over the whole rite), made by a forked child while the pack is built, into their disk
+    cache; None when it is cached already (or with no fork here)."""
     import multiprocessing
     from ...rite.cache import load_rite
-    from ...rite.review import coverage_source, findings_file, section_findings
-    if "fork" not in multiprocessing.get_all_start_methods() or coverage_source() is not None:
-        return None                                 # the clause coverage gives the checks itself
+    from ...rite.review import warm, warm_file
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return None
     rite = load_rite(reading, seed)                 # compiled once, here: the child inherits it
-    f = findings_file(rite)
+    f = warm_file(rite)
     if f is None or f.exists():
         return None
-    p = multiprocessing.get_context("fork").Process(target=section_findings, args=(rite, 1), daemon=True)
+    p = multiprocessing.get_context("fork").Process(target=warm, args=(rite,), daemon=True)
     p.start()
     return p
 
