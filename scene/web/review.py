@@ -195,7 +195,10 @@ def page(rv, font_urls: list[str] | None = None, back: str | None = None) -> str
     spans = [[c.start, c.start + len(c.text), c.k] for c in rv.clauses if c.source == "經"]
     body = (f"<h1>§{rv.n} {esc(rv.title)} <span class=dim>{esc(rv.id)}</span></h1>"
             f"<p class=meta>reading {esc(rv.reading)} — {when} — {esc(basis_line(rv))}"
-            + (f' — <a href="{esc(back)}">播放 play</a>' if back else "") + "</p>"
+            + (f' — <a href="{esc(back)}">播放 play</a>' if back else "") + "<br>evidence of each step, in the "
+            "order where, facing, posture, route, timing: <span class=stated>s stated</span>, "
+            "<span class=commentary>c commentary</span>, <span class=assumed>a assumed</span> (open a step for "
+            "the sources)</p>"
             f"<p class=jing lang=zh-Hant>{_jing(rv)}</p>"
             + "".join(f"<p class=fail>section: ✗ {esc(f)}</p>" for f in rv.section_failures)
             + "<table><thead><tr>" + "".join(f"<th>{esc(h)}</th>" for h in head) + "</tr></thead><tbody>"
