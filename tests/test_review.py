@@ -226,6 +226,11 @@ def test_the_fallback_groups_the_steps_by_phrase_in_text_order(rite):
     # posture words: 坐 then 興 in a clause that kneels and rises (主人坐奠爵于西楹南 … no 興; 坐祭卒爵拜: 坐 and 拜)
     c = next(c for c in jing if c.text == "坐祭卒爵拜")
     assert "坐" in c.actors[0].postures and "拜" in c.actors[0].postures
+    # 坐取爵興 (§5): he kneels, takes the 爵 and rises — 坐 → 興, and holds the 爵 after, not before
+    rv5 = review_section(rite, 5, section_clauses=None)
+    c = next(c for c in rv5.clauses if c.text == "主人坐取爵興")
+    a = c.actors[0]
+    assert a.id == "zhuren" and a.postures[-2:] == ("坐", "興") and a.holding_after == "爵" and not a.holding_before
 
 
 def test_a_section_report_takes_under_two_seconds_once_the_rite_is_compiled(rite, tmp_path, monkeypatch):

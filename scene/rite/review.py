@@ -321,6 +321,9 @@ def posture_sequence(rite, aid: str, t0: float, t1: float) -> tuple[str, ...]:
     # the next clause's
     last = {float(t): v for t, v in zip(ts, vs) if t0 < t < t1}
     seq = [_track_value((ts, vs), t0)] + [last[t] for t in sorted(last)]
+    at_end = [v for t, v in zip(ts, vs) if abs(t - t1) < 1e-6]
+    if seq[-1] == "sit" and any(v in ("stand", "walk") for v in at_end):
+        seq.append("stand")          # 坐X興: the rise closes the act, timed at its very end
     words: list[str] = []
     prev = None
     for v in seq:
