@@ -263,7 +263,9 @@ def test_the_site_writes_a_review_page_for_each_section_naming_its_font(site):
         for url in re.findall(r"url\('([^']+)'\)", text):
             assert (f.parent / url).resolve().is_file(), (f.name, url)
         assert "data:font" not in text                  # the site's pages share the pack's subset
-    assert 'href="../index.html?stage=10"' in (site / "review" / "10.html").read_text(encoding="utf-8")
+    ten = (site / "review" / "10.html").read_text(encoding="utf-8")
+    assert 'href="../index.html?stage=10"' in ten and 'href="9.html"' in ten and 'href="11.html"' in ten
+    assert 'href="52.html"' not in (site / "review" / "51.html").read_text(encoding="utf-8")
     # every CJK character of the pages is in the font subset they name (no box)
     from fontTools.ttLib import TTFont
     have = set()

@@ -240,6 +240,11 @@ def _write_cache(f, value) -> None:
         with open(tmp, "wb") as fh:
             pickle.dump(value, fh, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(tmp, f)
+        # as the compiled rites are kept (cache.py): the last four of a kind and reading, the rest removed
+        kind = f.name.rsplit("-", 1)[0]
+        old = sorted(f.parent.glob(f"{kind}-*.pickle"), key=lambda p: p.stat().st_mtime)
+        for stale in old[:-4]:
+            stale.unlink(missing_ok=True)
     except OSError:
         pass
 

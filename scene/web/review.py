@@ -85,6 +85,9 @@ def _embedded(text: str) -> list[str]:
         if not f.is_file():
             f.parent.mkdir(parents=True, exist_ok=True)
             _subset(src, cps, f)
+            kept = sorted(f.parent.glob("*.otf"), key=lambda p: p.stat().st_mtime)
+            for stale in kept[:-200]:            # a few tens of KB each: the last 200 pages' subsets
+                stale.unlink(missing_ok=True)
         out.append("data:font/otf;base64," + base64.b64encode(f.read_bytes()).decode("ascii"))
     return out
 
@@ -185,6 +188,16 @@ def basis_line(rv) -> str:
             "the grammar's findings on their steps")
 
 
+def _neighbours(rv, back: str | None) -> str:
+    """Links to the sections before and after (pages side by side: the site's and the app's, not a lone file)."""
+    if not back:
+        return ""
+    from ..text.jing import N_SECTIONS
+    out = [f'<a href="{n}.html">{label}</a>' for n, label in ((rv.n - 1, f"‹ §{rv.n - 1}"), (rv.n + 1, f"§{rv.n + 1} ›"))
+           if 1 <= n <= N_SECTIONS]
+    return " — " + " · ".join(out)
+
+
 def page(rv, font_urls: list[str] | None = None, back: str | None = None) -> str:
     """The report as one HTML page.  ``font_urls``: the CJK font files (relative to the page); None embeds a
     subset of the page's characters; ``back``: a link back to the player at this section."""
@@ -195,7 +208,7 @@ def page(rv, font_urls: list[str] | None = None, back: str | None = None) -> str
     spans = [[c.start, c.start + len(c.text), c.k] for c in rv.clauses if c.source == "經"]
     body = (f"<h1>§{rv.n} {esc(rv.title)} <span class=dim>{esc(rv.id)}</span></h1>"
             f"<p class=meta>reading {esc(rv.reading)} — {when} — {esc(basis_line(rv))}"
-            + (f' — <a href="{esc(back)}">播放 play</a>' if back else "") + "<br>evidence of each step, in the "
+            + (f' — <a href="{esc(back)}">播放 play</a>' if back else "") + _neighbours(rv, back) + "<br>evidence of each step, in the "
             "order where, facing, posture, route, timing: <span class=stated>s stated</span>, "
             "<span class=commentary>c commentary</span>, <span class=assumed>a assumed</span> (open a step for "
             "the sources)</p>"
