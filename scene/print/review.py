@@ -24,10 +24,6 @@ def table(rows: list[list[str]], indent: str = "") -> list[str]:
     return [indent + "  ".join(pad(c, w) for c, w in zip(r, widths)).rstrip() for r in rows]
 
 
-def _secs(t: float | None) -> str:
-    return "—" if t is None else f"{t:.1f}"
-
-
 def render_text(rv) -> str:
     """The report as lines for a terminal."""
     out = [f"§{rv.n} {rv.title} ({rv.id}) — reading {rv.reading}"
@@ -36,7 +32,8 @@ def render_text(rv) -> str:
            basis_line(rv), f"經 {rv.jing}", ""]
     for c in rv.clauses:
         head = f"[c{c.k}] {c.source} 「{c.text}」"
-        out.append(f"{head}  {_secs(c.t0)}–{_secs(c.t1)} s  {c.status}")
+        when = "not played" if c.t0 is None else f"{c.t0:.1f}–{c.t1:.1f} s"
+        out.append(f"{head}  {when}  {c.status}")
         if c.source != "經" and c.source in rv.ji_texts:
             out.append(f"  記      {c.source} {rv.ji_texts[c.source]}")
         if c.ji:

@@ -146,7 +146,8 @@ def review_section(rite, n: int, section_clauses=...) -> SectionReview:
             failures=tuple(r["failures"]), excepted=tuple(r.get("excepted", ())), reason=r["reason"], ji=ji,
             t0=None if t0 is None else t0 - base, t1=None if t1 is None else t1 - base, actors=parts,
             evidence=tuple(evs[i] for i in r["steps"] if i in evs)))
-    return SectionReview(n=n, id=sec.id, title=sec.title, jing=passage(n).text, reading=rite.reading.name,
+    from ..geometry.readings import to_query
+    return SectionReview(n=n, id=sec.id, title=sec.title, jing=passage(n).text, reading=to_query(rite.reading),
                          basis=basis, start_s=stage.start_s if stage else None,
                          end_s=stage.end_s if stage else None, clauses=tuple(out), ji_texts=ji_texts,
                          section_failures=section_failures)
