@@ -9,6 +9,7 @@ import { evidence } from './evidence.js';
 import { sound } from './sound.js';
 import { palette, PALETTE_NAME } from './palette.js';
 import { qualityControl } from './quality-ui.js';
+import { jingWithReviewLinks } from './review-links.js';
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -134,19 +135,12 @@ function showText(s) {
   shownSection = s.section;
   shownStep = s.stepIndex;
   if (!txt) return;
-  const chars = Array.from(txt.jing);            // offsets count characters, not UTF-16 units
   const step = s.stepIndex >= 0 ? player.steps[s.stepIndex] : null;
-  if (step && step.section === n && step.offset != null && step.phrase) {
-    const a = step.offset, b = a + Array.from(step.phrase).length;
-    p.append(chars.slice(0, a).join(''));
-    const mk = document.createElement('mark');
-    mk.textContent = chars.slice(a, b).join('');
-    p.append(mk);
-    p.append(chars.slice(b).join(''));
-    mk.scrollIntoView({ block: 'nearest' });
-  } else {
-    p.textContent = txt.jing;
-  }
+  const on = step && step.section === n && step.offset != null && step.phrase;
+  // offsets count characters, not UTF-16 units; each phrase links to its clause in review/<n>.html
+  const mk = jingWithReviewLinks(p, n, txt.jing, player.steps, on ? step.offset : -1,
+                                 on ? step.offset + Array.from(step.phrase).length : -1);
+  if (mk) mk.scrollIntoView({ block: 'nearest' });
 }
 
 function esc(x) {

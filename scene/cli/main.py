@@ -2,7 +2,7 @@
 
 Each module of this package registers its commands (``register(sub)``): ``geometry`` (measure, layout,
 readings), ``rite`` (stages, pose, audit), ``render`` (still, stills, clip), ``web`` (pack, site, export), ``print``
-(sheets, book).
+(sheets, book), ``review`` (review).
 Every failure the user can cause prints one line naming what was wrong and exits 2.
 """
 from __future__ import annotations
@@ -10,11 +10,11 @@ from __future__ import annotations
 import sys
 from typing import Sequence
 
-from . import geometry, render, rite, web
+from . import geometry, render, review, rite, web
 from . import print as printed
 from .common import Parser, fail
 
-COMMAND_MODULES = (geometry, rite, render, web, printed)
+COMMAND_MODULES = (geometry, rite, render, web, printed, review)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -177,6 +177,8 @@ class Service:
         self.built.add(readings_mod.to_query(store.normalise(self.reading)))
         self.fonts()
         self.default_url = self._url(first)
+        from .review import spawn_app_pages           # the 經 panel's 考 links: review pages, made aside
+        self.reviews = spawn_app_pages(self.reading, self.font_urls)
 
     def _url(self, d: Path) -> str:
         return f"xslpack/{d.relative_to(self.packs_root).as_posix()}/"
@@ -401,6 +403,13 @@ def field_table() -> list[dict]:
     return out
 
 
+def _review_folder(reading) -> Path:
+    from .review import app_folder
+    d = app_folder(reading)
+    d.mkdir(parents=True, exist_ok=True)
+    return d
+
+
 def build(server, service: Service) -> None:
     """State, triggers and the Vuetify layout."""
     from . import ui
@@ -429,7 +438,7 @@ def build(server, service: Service) -> None:
     state.client_only(*CLIENT_ONLY)
     server.enable_module({
         "serve": {"xsl": str(WEB), "xslpack": str(service.packs_root), "xslout": str(service.out_dir),
-                  "xslfont": str(service.fonts())},
+                  "xslfont": str(service.fonts()), "xslreview": str(_review_folder(service.reading))},
         "module_scripts": ["xsl/app.js"],
         "styles": ["xsl/app.css"],
     })

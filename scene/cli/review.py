@@ -1,0 +1,52 @@
+"""``python -m scene review --section N``: the scholar's report of one section (考), clause by clause."""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+from .checks import number, out_file, out_kind
+from .common import add_reading
+
+
+def cmd_review(args: argparse.Namespace) -> None:
+    from ..geometry import readings
+    from ..rite.cache import load_rite
+    from ..rite.review import review_section
+    as_html = args.html or (args.out is not None and str(args.out).lower().endswith((".html", ".htm")))
+    if args.out is not None:                     # a bad --out or --reading fails before the rite is compiled
+        if as_html:
+            out_kind(args.out, (".html", ".htm"))
+        out_file(args.out)
+    readings.get(args.reading)
+    rite = load_rite(args.reading)
+    t0 = time.perf_counter()
+    rv = review_section(rite, int(args.section))
+    if as_html:
+        from ..web.review import page
+        text = page(rv)
+    else:
+        from ..print.review import render_text
+        text = render_text(rv)
+    if args.out is None:
+        sys.stdout.write(text)
+        return
+    with open(args.out, "w", encoding="utf-8") as fh:
+        fh.write(text)
+    print(f"{args.out}: §{rv.n} {rv.title}, {len(rv.clauses)} clauses ({'HTML' if as_html else 'text'}, "
+          f"{time.perf_counter() - t0:.2f} s after the rite)")
+
+
+def register(sub) -> None:
+    from ..text.jing import N_SECTIONS
+    rv = sub.add_parser("review", help="a scholar's report of one section, clause by clause (考)",
+                        description="Clause by clause: the words (經, and the 記 items that apply), who acts, "
+                                    "where (尺, and the nearest named place), facing, the postures, what each "
+                                    "holds before and after, the times, the evidence of each step and the checks "
+                                    "that hold or fail.")
+    rv.add_argument("--section", required=True, type=number(1, N_SECTIONS, integer=True),
+                    help=f"the section, 1–{N_SECTIONS}")
+    rv.add_argument("--html", action="store_true", help="one self-contained HTML page instead of text")
+    rv.add_argument("--out", default=None, help="write to FILE (FILE.html: HTML) instead of the terminal")
+    add_reading(rv)
+    rv.set_defaults(func=cmd_review)
