@@ -9,15 +9,21 @@ import { classroom } from './classroom.js';
 import { evidence } from './evidence.js';
 import { sound } from './sound.js';
 import { palette, PALETTE_NAME } from './palette.js';
-import { qualityControl } from './quality-ui.js';
+import { qualityControl, store as storeQuality } from './quality-ui.js';
+import { installKeys } from './keys.js';
 
 const VIEWS = ['auto', 'overview', 'hall', 'range', 'plan', 'archer', 'target', 'guest'];
-const PARAMS = ['stage', 't', 'view', 'reading', 'classroom', 'present', 'follow', 'key', 'lesson', 'palette'];
+const PARAMS = ['stage', 't', 'view', 'reading', 'classroom', 'present', 'follow', 'key', 'lesson', 'palette', 'keys',
+  'quality'];
+// the address as the tab opened it: loading a reading rewrites the address (it follows the moment), and the
+// stage and t of the link must still be read from what was asked, not from the rewritten address
+const ASKED = location.search;
 let presenterKey = '';   // ?key= (the presenter key the server printed); never written back to the address
 
 let T = null;          // window.trame
 let player = null;
 let roles = null;        // the role palette (palette.js)
+let room = null;         // the classroom keys (classroom.js): blank, Shift+K, C / F5 / Esc
 let qualityUi = null;    // the 畫質 select and its line (quality-ui.js)
 let manifest = null;
 let lastUrlWrite = 0;
@@ -132,12 +138,13 @@ function linkParams() {
   const st = stageOf(s.stage);
   const p = new URLSearchParams();
   p.set('stage', String(s.stage));
-  p.set('t', (s.t - (st ? st.start : 0)).toFixed(1));
+  p.set('t', String(Number((s.t - (st ? st.start : 0)).toFixed(2))));
   p.set('view', s.view || get('view'));
   if (get('reading_q') && get('reading_q') !== 'zheng') p.set('reading', get('reading_q'));
   if (get('classroom')) p.set('classroom', '1');
   if (role) p.set(role, '1');
   if (roles && roles.on) p.set('palette', PALETTE_NAME);
+  if (room && !room.singleKeys) p.set('keys', '0');
   return p;
 }
 
@@ -150,7 +157,7 @@ function writeUrl(force) {
 
 // validate ?stage=&t=&view=&reading=&classroom= against the pack; problems -> one visible message
 function readParams() {
-  const q = new URLSearchParams(location.search);
+  const q = new URLSearchParams(ASKED);
   const out = { problems: [] };
   for (const k of q.keys()) if (!PARAMS.includes(k)) out.problems.push(`unknown parameter '${k}'`);
   if (q.has('reading')) out.reading = q.get('reading');
@@ -181,6 +188,12 @@ function readParams() {
   if (q.has('palette')) {
     if (![PALETTE_NAME, 'cast'].includes(q.get('palette'))) out.problems.push(`palette=${q.get('palette')} is not ${PALETTE_NAME} or cast`);
     else out.palette = q.get('palette') === PALETTE_NAME;
+  }
+  if (q.has('keys') && !['1', '0', 'on', 'off', 'true', 'false'].includes(q.get('keys'))) {
+    out.problems.push(`keys=${q.get('keys')} is not 0 or 1`);
+  }
+  if (q.has('quality') && !['auto', 'fast', 'high'].includes(q.get('quality'))) {
+    out.problems.push(`quality=${q.get('quality')} is not auto, fast or high`);
   }
   if (q.has('classroom')) {
     if (!['1', '0', 'true', 'false'].includes(q.get('classroom'))) out.problems.push(`classroom=${q.get('classroom')} is not 1 or 0`);
@@ -267,12 +280,22 @@ function onQueue(pos) {
   set('busy', pos > 0 ? `${queueWhat}: waiting, number ${pos} in the queue …` : `${queueWhat} …`);
 }
 
+// the moment to ask the still exporter for: the pack keeps each stage's and step's start to the ms
+// (rounded, so up to 0.5 ms early), the exporter reads the exact rite — at a start, the ms rounded down
+// falls in the stage before (§21 under xiang was drawn and labelled §20).  One ms on is the same picture.
+function exportTime(t) {
+  let start = -1;
+  for (const st of manifest.stages) if (st.start <= t && st.start > start) start = st.start;
+  for (const sp of manifest.steps || []) if (sp.start <= t && sp.start > start) start = sp.start;
+  return start >= 0 && t - start < 0.001 ? Math.round((start + 0.001) * 1000) / 1000 : t;
+}
+
 async function exportPng(size) {
   set('busy', `rendering a ${size} PNG with the still exporter …`);
   const stop = watchQueue(`rendering a ${size} PNG`);
   try {
     const s = player.state();
-    const res = await T.trigger('xsl_export', [get('reading_q'), s.t, player.camera(), s.view || get('view'), size, !!get('labels'), get('roof')]);
+    const res = await T.trigger('xsl_export', [get('reading_q'), exportTime(s.t), player.camera(), s.view || get('view'), size, !!get('labels'), get('roof')]);
     if (!res || res.error) { say(res ? res.error : 'the server did not answer'); return; }
     download(res.url, res.name);
   } finally { stop(); set('busy', ''); }
@@ -305,15 +328,6 @@ function setClassroom(on) {
   set('classroom', !!on);
   document.body.classList.toggle('xsl-classroom', !!on);
   writeUrl(true);
-}
-
-function onKey(ev) {
-  const tag = (ev.target && ev.target.tagName) || '';
-  if (['INPUT', 'TEXTAREA', 'SELECT'].includes(tag) || (ev.target && ev.target.isContentEditable)) return;
-  if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
-  if (ev.key === 'Escape' && get('classroom')) { setClassroom(false); ev.preventDefault(); return; }
-  if (ev.key === 'c' || ev.key === 'C') { setClassroom(!get('classroom')); ev.preventDefault(); return; }
-  if (player && player.handleKey(ev)) { ev.preventDefault(); ev.stopPropagation(); publish(false); }
 }
 
 // ---------------------------------------------------------------- a classroom on one server
@@ -406,9 +420,15 @@ async function boot() {
   // below 1280 px Vuetify lays the stage list over the view: start with it closed there
   set('nav_open', window.innerWidth >= 1280);
   const el = document.getElementById('xsl-view');
-  player = new Player(el, { fontUrl: get('xsl_font_urls')[0], onState, onPick, onError: (m) => say(String(m)) });
+  // ?quality=auto|fast|high forces the tier, and is remembered in this browser like the 畫質 select's choice
+  const askedQuality = new URLSearchParams(ASKED).get('quality');
+  const quality = ['auto', 'fast', 'high'].includes(askedQuality) ? askedQuality : undefined;
+  if (quality) storeQuality(quality);
+  player = new Player(el, { fontUrl: get('xsl_font_urls')[0], onState, onPick, quality,
+    onError: (m) => say(String(m)) });
   window.__xslPlayer = player;
-  player.use(classroom());
+  room = player.use(classroom({ setClassroom, isClassroom: () => !!get('classroom'),
+    onSingleKeys: (on) => { say(on ? 'Single-key shortcuts on (Shift+K turns them off)' : 'Single-key shortcuts off: Shift+K turns them on'); if (manifest) writeUrl(true); } }));
   const dir = director({ button: false });
   player.use(dir);
   player.use(lessons({ director: dir, onError: (m) => say(String(m)),
@@ -443,7 +463,7 @@ async function boot() {
   // a presenter's free camera (orbit, zoom) reaches the followers too, a few times a second
   setInterval(() => { if (role === 'present' && player.free) publish(false); }, 250);
   set('ready', true);
-  document.addEventListener('keydown', onKey, true);
+  installKeys({ player, after: () => publish(false) });
   // controls bound to state drive the player (unless the change came from the player itself)
   const w = (keys, fn) => T.state.watch(keys, (...v) => { if (!applying && player) fn(...v); });
   w(['view'], (v) => player.setView(v));

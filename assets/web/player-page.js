@@ -4,7 +4,8 @@ import { Player } from './player.js';
 import { director } from './director.js';
 import { lessons } from './lessons.js';
 import { captions } from './captions.js';
-import { classroom } from './classroom.js';
+import { classroom, keysParam } from './classroom.js';
+import { installKeys } from './keys.js';
 import { evidence } from './evidence.js';
 import { sound } from './sound.js';
 import { palette, PALETTE_NAME } from './palette.js';
@@ -51,6 +52,16 @@ if (params.has('quality')) {
   else { try { localStorage.setItem('xsl-quality', quality); } catch (e) { /* private mode */ } }
 }
 if (!(scale >= 0.25 && scale <= 1)) problems.push(`scale=${params.get('scale')} (0.25–1)`);
+if (keysParam() === undefined) problems.push(`keys=${params.get('keys')} (0 or 1)`);
+
+// classroom mode (C, F5, ?classroom=1): the picture alone, the stage and the phrase on it; Esc leaves
+function setClassroom(on) {
+  document.body.classList.toggle('xsl-classroom', !!on);
+  const u = new URL(location.href);
+  if (on) u.searchParams.set('classroom', '1'); else u.searchParams.delete('classroom');
+  history.replaceState(null, '', u.href);
+}
+const isClassroom = () => document.body.classList.contains('xsl-classroom');
 
 let scrubbing = false;
 let shownSection = null;
@@ -67,7 +78,8 @@ const player = new Player($('xsl-player'), {
   onPick: (info) => showInfo(info),
   onError: (e) => message(String(e && e.message || e)),
 });
-player.use(classroom());
+const room = player.use(classroom({ setClassroom, isClassroom,
+  onSingleKeys: (on) => message(on ? 'single-key shortcuts on (Shift+K)' : 'single-key shortcuts off: Shift+K turns them on') }));
 const dir = director();
 player.use(dir);
 player.use(lessons({ director: dir, onError: (m) => message(m) }));
@@ -236,12 +248,7 @@ function wire() {
   });
   $('xsl-text-toggle').addEventListener('click', () => $('xsl-text').classList.toggle('collapsed'));
   $('xsl-info-close').addEventListener('click', () => { $('xsl-info').hidden = true; });
-  window.addEventListener('keydown', (ev) => {
-    const tg = ev.target;
-    if (tg && (tg.tagName === 'SELECT' || tg.tagName === 'TEXTAREA' ||
-      (tg.tagName === 'INPUT' && tg.type !== 'range' && tg.type !== 'checkbox'))) return;
-    if (player.handleKey(ev)) ev.stopPropagation();
-  }, true);
+  installKeys({ player });
 }
 
 // deep link: stage (section number), t (absolute seconds; wins over stage), view, and the toggles
@@ -275,6 +282,7 @@ function applyParams() {
     if (!(s >= 0.5 && s <= 8)) problems.push(`speed=${p.get('speed')} (0.5–8)`); else player.setSpeed(s);
   }
   if (p.get('play') === '1') player.play();
+  if (p.has('classroom')) setClassroom(p.get('classroom') === '1');
 }
 
 async function main() {
