@@ -68,7 +68,7 @@ def test_every_control_then_the_clickers_keys(app_url):
         page.click("#xsl-dims")
         press_clicker_keys(page, "尺寸", f"{S}('dims')")
         # 屋頂 (a native select): clicked, a value chosen
-        page.focus("#xsl-roof")
+        page.click("#xsl-roof")
         page.select_option("#xsl-roof", "solid")
         press_clicker_keys(page, "屋頂", f"{S}('roof')")
         assert page.evaluate(f"{S}('roof')") == "solid"
@@ -97,7 +97,7 @@ def test_every_control_then_the_clickers_keys(app_url):
         page.wait_for_function(f"{PLAYER}.state().stage === 20")
         press_clicker_keys(page, "the stage list", "1")
         # the lesson picker: a lesson chosen, then PageDown goes to its next stop (not to another lesson)
-        page.focus(".xsl-lessons select")
+        page.click(".xsl-lessons select")
         page.select_option(".xsl-lessons select", "three_rounds_class")
         page.wait_for_function(f"{LESSONS}.i === 0")
         press_clicker_keys(page, "the lesson picker", "document.querySelector('.xsl-lessons select').value", lesson=True)

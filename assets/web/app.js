@@ -11,6 +11,8 @@ import { sound } from './sound.js';
 import { palette, PALETTE_NAME } from './palette.js';
 import { qualityControl, store as storeQuality } from './quality-ui.js';
 import { installKeys } from './keys.js';
+import { simplifier } from './simp.js';
+import { catalogue } from './inspector.js';
 
 const VIEWS = ['auto', 'overview', 'hall', 'range', 'plan', 'archer', 'target', 'guest'];
 const PARAMS = ['stage', 't', 'view', 'reading', 'classroom', 'present', 'follow', 'key', 'lesson', 'palette', 'keys',
@@ -23,6 +25,10 @@ let presenterKey = '';   // ?key= (the presenter key the server printed); never 
 let T = null;          // window.trame
 let player = null;
 let roles = null;        // the role palette (palette.js)
+let caps = null;         // the caption line (captions.js)
+let tours = null;        // the lessons (lessons.js)
+let simplify = null;     // 繁 → 简 for this pack's words (simp.js)
+let lastPick = null;     // the inspector's thing (shown again when 繁/简 changes)
 let room = null;         // the classroom keys (classroom.js): blank, Shift+K, C / F5 / Esc
 let qualityUi = null;    // the 畫質 select and its line (quality-ui.js)
 let manifest = null;
@@ -39,6 +45,8 @@ function fmtTime(s) {
 }
 
 function stageOf(n) { return manifest.stages.find((s) => s.n === n); }
+// every word of the pack the page shows goes through Z: 简 when the 简 switch is on (simp.js)
+const Z = (s) => (simplify && get('lang') === 'simp' ? simplify(s) : s);
 
 // ---------------------------------------------------------------- text panel
 function textFor(n, phrase, offset) {
@@ -55,7 +63,7 @@ function textFor(n, phrase, offset) {
     after: tx.jing.slice(Math.max(0, g.at - 6), g.at), text: simp && g.text_s ? g.text_s : g.text }));
   const seed = (tx.seed || []).map((s) => ({ n: s.n, text: simp && s.text_s ? s.text_s : s.text }));
   return {
-    n, title: tx.title,
+    n, title: Z(tx.title),
     pre: at >= 0 ? jing.slice(0, at) : jing, hit: at >= 0 ? jing.slice(at, at + len) : '',
     post: at >= 0 ? jing.slice(at + len) : '', notes, seed,
   };
@@ -86,8 +94,8 @@ function onState(s) {
     if (s.stage !== lastStage || s.stepIndex !== lastStep) {
       lastStage = s.stage; lastStep = s.stepIndex;
       set('stage_n', s.stage);
-      set('stage_title', st ? st.title : '');
-      set('step_phrase', s.phrase || (st ? st.incipit : ''));
+      set('stage_title', st ? Z(st.title) : '');
+      set('step_phrase', Z(s.phrase || (st ? st.incipit : '')));
       refreshText();
       writeUrl(true);
     } else {
@@ -98,38 +106,24 @@ function onState(s) {
 }
 
 function onPick(info) {
+  lastPick = info;
   if (!info) { set('inspect', null); return; }
-  const rows = [];
-  const m = (v) => (v === undefined || v === null || v === '' ? null : v);
-  const fmt3 = (a) => a.map((c) => c.toFixed(2)).join(', ');
-  if (info.kind) rows.push(['kind', info.kind]);
-  if (m(info.role)) rows.push(['role 職', info.role]);
-  if (m(info.posture)) rows.push(['posture', info.posture]);
-  if (info.xyz_chi) rows.push(['position (尺)', fmt3(info.xyz_chi)]);
-  if (info.xyz_m) rows.push(['position (m)', fmt3(info.xyz_m)]);
-  if (info.heading !== undefined && info.heading !== null) rows.push(['facing', `${Math.round(info.heading)}° (0 = north)`]);
-  if (m(info.holding)) rows.push(['holding 執', info.holding]);
-  if (m(info.state)) rows.push(['state', info.state]);
-  if (m(info.say)) rows.push(['says 曰', info.say]);
-  const step = info.step || null;
-  const phrase = info.phrase || (step && step.phrase);
-  if (m(phrase)) rows.push(['sentence 經', step && step.section ? `${phrase}  (§${step.section})` : phrase]);
-  // the evidence of this step's where, facing, posture, route and timing (stated / commentary / assumed)
-  if (step && step.evidence) for (const [a, e] of Object.entries(step.evidence)) rows.push([`${a} 證`, `${e.status} — ${e.source}`]);
-  if (m(info.source)) rows.push(['placed by', info.source]);
-  if (m(info.derivation)) rows.push(['arithmetic', info.derivation]);
-  if (m(info.commentary)) rows.push(['commentary', info.commentary]);
-  if (m(info.status)) rows.push(['status', info.status]);
-  const near = info.near || info.near_place;
-  if (near) {
-    rows.push(['at the place', `${near.name} (${near.id})`]);
-    if (m(near.source)) rows.push(['its passage', near.source]);
-    if (m(near.derivation)) rows.push(['its arithmetic', near.derivation]);
-  }
-  if (m(info.part)) rows.push(['part', info.part]);
-  set('inspect', { title: `${info.name || info.id} ${info.id && info.name ? '· ' + info.id : ''}`, rows,
-                   actor: info.kind === 'actor' ? info.id : null });
+  set('inspect', catalogue(info, { Z, player }));      // a catalogue entry (inspector.js)
   if (!get('classroom')) set('right_tab', 'inspect');
+}
+
+// 繁/简 everywhere: the 經 panel, the stage list, the footer phrase, the caption line, the labels, the
+// inspector and the lessons
+function applyLang() {
+  const simp = get('lang') === 'simp';
+  if (caps) caps.setLang(simp ? 'simp' : 'trad');
+  if (tours) tours.setLang(simp ? 'simp' : 'trad');
+  if (player.setLabelText) player.setLabelText(simp ? simplify : null);
+  fillNav();
+  lastStage = -1;
+  onState(player.state());
+  if (lastPick) { set('inspect', catalogue(lastPick, { Z, player })); }
+  publish(false);
 }
 
 // ---------------------------------------------------------------- URL (deep links)
@@ -230,6 +224,7 @@ async function loadReading(query, { ghost = false } = {}) {
     if (!res || res.error) { say(res ? res.error : 'the server did not answer'); return false; }
     await player.setPack(res.url, { ghost });      // keeps the stage and the seconds into it
     manifest = player.pack;
+    simplify = simplifier(manifest);
     fillNav();
     setReadingState(res.query, res.title);
     lastStage = -1;
@@ -255,11 +250,11 @@ function fillNav() {
   const groups = [];
   for (const s of manifest.stages) {
     let g = groups[groups.length - 1];
-    if (!g || g.phase !== s.phase) { g = { phase: s.phase, title: s.phase_title || s.phase, items: [] }; groups.push(g); }
-    g.items.push({ n: s.n, title: s.title, round: s.round });
+    if (!g || g.phase !== s.phase) { g = { phase: s.phase, title: Z(s.phase_title || s.phase), items: [] }; groups.push(g); }
+    g.items.push({ n: s.n, title: Z(s.title), round: s.round });
   }
   set('nav', groups);
-  set('marks', manifest.stages.map((s) => ({ n: s.n, title: s.title, round: s.round, x: (100 * s.start / manifest.duration_s).toFixed(3) })));
+  set('marks', manifest.stages.map((s) => ({ n: s.n, title: Z(s.title), round: s.round, x: (100 * s.start / manifest.duration_s).toFixed(3) })));
   set('duration', manifest.duration_s);
 }
 
@@ -347,15 +342,21 @@ function stageAt(t) {
 
 function livePayload() {
   const s = player.state();
+  const stop = tours && tours.current();
+  const lesson = stop ? { caption: stop.caption.slice(0, 400), caption_s: tours.zhOf(stop, 'simp').slice(0, 400),
+    en: (stop.en || '').slice(0, 400), title: (tours.lesson.title || '').slice(0, 400), stop: tours.i + 1,
+    of: tours.lesson.stops.length } : null;
   return { stage: stageAt(s.t), t: s.t, playing: !!s.playing, speed: s.speed, view: s.view,
-           camera: player.free ? player.camera() : null, reading: get('reading_q'), client_ms: Date.now() };
+           camera: player.free ? player.camera() : null, reading: get('reading_q'), client_ms: Date.now(),
+           lang: get('lang') === 'simp' ? 'simp' : 'trad', lesson };
 }
 
 // a presenter publishes on every jump at once (not on the frame that draws it) and on the player's reports
 function publish(force) {
   if (role !== 'present' || !player) return;
   const p = livePayload();
-  const key = JSON.stringify([p.stage, p.playing, p.speed, p.view, p.camera, p.reading, p.playing ? 0 : p.t]);
+  const key = JSON.stringify([p.stage, p.playing, p.speed, p.view, p.camera, p.reading, p.playing ? 0 : p.t, p.lang,
+    p.lesson]);
   const now = performance.now();
   if (!force && key === lastSent && !(p.playing && now - lastSentAt > 2000)) return;
   lastSent = key; lastSentAt = now;
@@ -397,6 +398,9 @@ async function follow(live) {
     if (live.playing && !player.state().playing) player.play();
     if (!live.playing && player.state().playing) player.pause();
   } finally { applying = false; }
+  // what the class sees besides the picture: the script and the lesson's caption
+  if ((live.lang === 'simp' || live.lang === 'trad') && live.lang !== get('lang')) set('lang', live.lang);
+  if (tours) tours.showRemote(live.lesson && typeof live.lesson === 'object' ? live.lesson : null);
   set('live_seen', { seq: live.seq, stage: live.stage, at: Date.now() });
 }
 
@@ -410,6 +414,7 @@ function setRole(r) {
   set('live_role', r);
   if (r === 'present') publish(true);
   if (r === 'follow') follow(get('xsl_live'));
+  if (r !== 'follow' && tours) tours.showRemote(null);
 }
 
 // ---------------------------------------------------------------- boot
@@ -431,9 +436,10 @@ async function boot() {
     onSingleKeys: (on) => { say(on ? 'Single-key shortcuts on (Shift+K turns them off)' : 'Single-key shortcuts off: Shift+K turns them on'); if (manifest) writeUrl(true); } }));
   const dir = director({ button: false });
   player.use(dir);
-  player.use(lessons({ director: dir, onError: (m) => say(String(m)),
+  tours = player.use(lessons({ director: dir, onError: (m) => say(String(m)),
+    simplify: (x) => (simplify ? simplify(x) : x),
     toolbarStyle: { top: 'auto', bottom: '8px', right: 'auto', left: '8px' } }));
-  player.use(captions());
+  caps = player.use(captions());
   player.use(evidence());
   player.use(sound());
   roles = player.use(palette({ onChange: () => { if (manifest) writeUrl(true); } }));
@@ -444,6 +450,7 @@ async function boot() {
   });
   await player.load(get('xsl_default_pack'));
   manifest = player.pack;
+  simplify = simplifier(manifest);
   fillNav();
   setReadingState('zheng', manifest.reading.label || '');
   const p = readParams();
@@ -471,7 +478,7 @@ async function boot() {
   w(['roof'], (v) => player.setRoof(v));
   w(['dims'], (v) => player.setDims(!!v));
   w(['speed'], (v) => player.setSpeed(Number(v)));
-  w(['lang'], () => refreshText());
+  w(['lang'], () => applyLang());
   w(['ghost'], (v) => { if (!v && player.clearGhost) player.clearGhost(); });
   setInterval(() => { if (player.state().playing) set('fps', Math.round(player.stats().fps)); }, 1000);
 }

@@ -99,7 +99,7 @@ export function lessons(opts = {}) {
     _fillPicker() {
       this.pick.textContent = '';
       this.pick.append(el('option', { value: '' }, '課 —'));
-      for (const L of this.list) this.pick.append(el('option', { value: L.name }, (L.builtin ? '' : '✎ ') + (L.title || L.name)));
+      for (const L of this.list) this.pick.append(el('option', { value: L.name }, (L.builtin ? '' : '✎ ') + this._title(L)));
       if (this.lesson) this.pick.value = this.lesson.name;
     },
     _say(m) { if (opts.onError) opts.onError(m); else console.warn(m); },
@@ -164,7 +164,7 @@ export function lessons(opts = {}) {
       else if (s.view === 'auto' && this.director) this.director.enable();
       else p.setView(s.view || 'overview');
       this.playUntil = null;
-      if (s.play) { p.setSpeed ? p.setSpeed(s.speed || 8) : (p.speed = s.speed || 8); this.playUntil = s.t + s.play; p.play(); }
+      if (s.play) { p.setSpeed ? p.setSpeed(s.speed || 8) : (p.speed = s.speed || 8); this.playUntil = s.t + s.play; this.stopPlay = s.play; p.play(); }
       this._show();
     },
     current() { return this.lesson && this.i >= 0 ? this.lesson.stops[this.i] : null; },
@@ -245,18 +245,25 @@ export function lessons(opts = {}) {
       if (f.size > 1 << 20) { this._say(`${f.name}: ${Math.round(f.size / 1024)} KB is not a lesson file (at most 1 MB)`); return; }
       f.text().then((txt) => this.openText(txt, f.name), (e) => this._say(`${f.name}: cannot be read (${e.message || e})`));
     },
-    zh(s) {
-      if (this.lang !== 'simp') return s.caption;
+    zhOf(s, lang) {
+      if (lang !== 'simp') return s.caption;
       return s.caption_s || (opts.simplify ? opts.simplify(s.caption) : s.caption);
     },
+    zh(s) { return this.zhOf(s, this.lang); },
+    _title(L) {
+      const t = L.title || L.name;
+      return this.lang === 'simp' ? (L.title_s || (opts.simplify ? opts.simplify(t) : t)) : t;
+    },
+    // a follower shows the presenter's lesson caption ({caption, caption_s, en, stop, of}; null: none)
+    showRemote(cap) { this.remote = cap || null; this._show(); },
     captionText(s) {
       if (!s) return '';
       const zh = this.zh(s);
       return s.en ? `${zh}\n${s.en}` : zh;
     },
-    setLang(l) { this.lang = l === 'simp' ? 'simp' : 'trad'; this._show(); },
+    setLang(l) { this.lang = l === 'simp' ? 'simp' : 'trad'; this._fillPicker(); this._show(); },
     _show() {
-      const s = this.current();
+      const s = this.current() || this.remote;
       this.tools.style.display = this.lesson ? '' : 'none';
       const txt = this.captionText(s);
       this.cap.style.display = txt ? '' : 'none';
@@ -267,7 +274,7 @@ export function lessons(opts = {}) {
         if (s.en) { const e = el('div', { lang: 'en' }, s.en); e.style.fontSize = '0.7em'; e.style.fontWeight = '400'; this.cap.append(e); }
       }
       const L = this.lesson;
-      this.cap.dataset.stop = L ? `${this.i + 1}/${L.stops.length}` : '';
+      this.cap.dataset.stop = L ? `${this.i + 1}/${L.stops.length}` : (this.remote ? `${this.remote.stop}/${this.remote.of}` : '');
     },
     onFrame(T) {
       // 4.7 % of the view's height, just above the caption line
@@ -279,6 +286,8 @@ export function lessons(opts = {}) {
         const want = `${48 + below}px`;
         if (this.cap.style.bottom !== want) this.cap.style.bottom = want;
       }
+      // a stop plays its span once: paused (Space) or stepped past, the teacher's own play is not cut short
+      if (this.playUntil !== null && (!this.player.playing || T < this.playUntil - this.stopPlay - 1)) this.playUntil = null;
       if (this.playUntil !== null && T >= this.playUntil) { this.player.pause(); this.playUntil = null; }
       return false;
     },

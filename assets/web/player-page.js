@@ -6,6 +6,8 @@ import { lessons } from './lessons.js';
 import { captions } from './captions.js';
 import { classroom, keysParam } from './classroom.js';
 import { installKeys } from './keys.js';
+import { simplifier } from './simp.js';
+import { catalogue } from './inspector.js';
 import { evidence } from './evidence.js';
 import { sound } from './sound.js';
 import { palette, PALETTE_NAME } from './palette.js';
@@ -82,8 +84,13 @@ const room = player.use(classroom({ setClassroom, isClassroom,
   onSingleKeys: (on) => message(on ? 'single-key shortcuts on (Shift+K)' : 'single-key shortcuts off: Shift+K turns them on') }));
 const dir = director();
 player.use(dir);
-player.use(lessons({ director: dir, onError: (m) => message(m) }));
-player.use(captions());
+// 繁/简 (the 简 button, ?lang=simp): every word the page shows goes through Z (simp.js)
+let lang = params.get('lang') === 'simp' ? 'simp' : 'trad';
+if (params.has('lang') && !['simp', 'trad'].includes(params.get('lang'))) problems.push(`lang=${params.get('lang')} (trad, simp)`);
+let simplify = null;
+const Z = (x) => (lang === 'simp' && simplify ? simplify(x) : x);
+const tours = player.use(lessons({ director: dir, onError: (m) => message(m), simplify: (x) => (simplify ? simplify(x) : x) }));
+const caps = player.use(captions());
 player.use(evidence());
 player.use(sound());
 // the role palette is remembered in the address (?palette=okabe-ito), like the page's other options
@@ -140,13 +147,13 @@ function showText(s) {
   const txt = (player.pack.texts || {})[String(n)] || null;
   const stage = player.stages.find((x) => x.n === n);
   $('xsl-section-n').textContent = `§${n}`;
-  $('xsl-section-title').textContent = stage ? stage.title : (txt ? txt.title : '');
+  $('xsl-section-title').textContent = Z(stage ? stage.title : (txt ? txt.title : ''));
   const p = $('xsl-jing');
   p.textContent = '';
   shownSection = s.section;
   shownStep = s.stepIndex;
   if (!txt) return;
-  const chars = Array.from(txt.jing);            // offsets count characters, not UTF-16 units
+  const chars = Array.from(lang === 'simp' && txt.jing_s ? txt.jing_s : txt.jing);   // offsets count characters
   const step = s.stepIndex >= 0 ? player.steps[s.stepIndex] : null;
   if (step && step.section === n && step.offset != null && step.phrase) {
     const a = step.offset, b = a + Array.from(step.phrase).length;
@@ -157,7 +164,7 @@ function showText(s) {
     p.append(chars.slice(b).join(''));
     mk.scrollIntoView({ block: 'nearest' });
   } else {
-    p.textContent = txt.jing;
+    p.textContent = chars.join('');
   }
 }
 
@@ -165,29 +172,32 @@ function esc(x) {
   return String(x ?? '').replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
 }
 
+// the inspector: a catalogue entry (inspector.js)
+let lastPick = null;
 function showInfo(info) {
+  lastPick = info;
   const box = $('xsl-info');
   if (!info) { box.hidden = true; return; }
-  const rows = [];
-  const row = (k, v) => { if (v !== undefined && v !== null && v !== '') rows.push(`<dt>${esc(k)}</dt><dd>${esc(v)}</dd>`); };
-  row('id', info.id);
-  if (info.part && info.part !== info.id) row('part', info.part);
-  if (info.kind === 'actor') {
-    row('role', info.role); row('posture', info.posture); row('holding', info.holding); row('says', info.say);
-    row('heading', `${info.heading}°`);
-    if (info.step) row(`§${info.step.section} ${info.step.current ? 'now' : 'last'}`, info.step.phrase);
-    const ev = info.step && info.step.evidence;
-    if (ev) for (const [a, e] of Object.entries(ev)) row(`${a} 證`, `${e.status} — ${e.source}`);
-  }
-  if (info.kind === 'object') { row('kind', info.object_kind); row('state', info.state); row('held by', info.holder); }
-  if (info.xyz_m) row('xyz', `${info.xyz_m.join(', ')} m = ${info.xyz_chi.join(', ')} 尺`);
-  if (info.kind === 'place' || info.kind === 'dim') {
-    row('source', info.source); row('commentary', info.commentary); row('derivation', info.derivation);
-    row('status', info.status);
-  }
-  if (info.near_place) row('at', `${info.near_place.name} (${info.near_place.id}) — ${info.near_place.derivation || ''}`);
-  $('xsl-info-body').innerHTML = `<h3>${esc(info.name || info.id)}</h3><dl>${rows.join('')}</dl>`;
+  const c = catalogue(info, { Z, player });
+  const rows = c.rows.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${esc(v)}</dd>`);
+  $('xsl-info-body').innerHTML = `<h3>${esc(c.title)}</h3><dl>${rows.join('')}</dl>`;
   box.hidden = false;
+}
+
+function setLang(l) {
+  lang = l === 'simp' ? 'simp' : 'trad';
+  $('xsl-lang').textContent = lang === 'simp' ? '繁' : '简';
+  $('xsl-lang').title = lang === 'simp' ? '繁體 traditional' : '简体 simplified';
+  document.documentElement.lang = lang === 'simp' ? 'zh-Hans' : 'zh-Hant';
+  caps.setLang(lang);
+  tours.setLang(lang);
+  player.setLabelText(lang === 'simp' ? simplify : null);
+  if (player.pack) {
+    buildUi();
+    shownSection = null;
+    updateUi(player.state());
+    if (lastPick) showInfo(lastPick);
+  }
 }
 
 function buildUi() {
@@ -200,12 +210,12 @@ function buildUi() {
       phase = st.phase_title;
       const h = document.createElement('li');
       h.className = 'phase';
-      h.textContent = phase;
+      h.textContent = Z(phase);
       list.append(h);
     }
     const li = document.createElement('li');
-    li.textContent = `${st.n}　${st.title}`;
-    li.title = st.incipit || st.title;
+    li.textContent = `${st.n}　${Z(st.title)}`;
+    li.title = Z(st.incipit || st.title);
     li.dataset.n = String(st.n);
     li.addEventListener('click', () => player.gotoStage(st.n));
     list.append(li);
@@ -222,7 +232,7 @@ function buildUi() {
   for (const [i, v] of player.viewOrder.entries()) {
     const o = document.createElement('option');
     o.value = v;
-    o.textContent = `${i < 6 ? i + 1 + ' ' : ''}${(player.views.titles || {})[v] || v}`;
+    o.textContent = `${i < 6 ? i + 1 + ' ' : ''}${Z((player.views.titles || {})[v] || v)}`;
     vs.append(o);
   }
   $('xsl-scrub').max = String(player.duration);
@@ -247,6 +257,7 @@ function wire() {
     showCurrentStage();
   });
   $('xsl-text-toggle').addEventListener('click', () => $('xsl-text').classList.toggle('collapsed'));
+  $('xsl-lang').addEventListener('click', () => setLang(lang === 'simp' ? 'trad' : 'simp'));
   $('xsl-info-close').addEventListener('click', () => { $('xsl-info').hidden = true; });
   installKeys({ player });
 }
@@ -294,7 +305,9 @@ async function main() {
     document.body.dataset.ready = 'error';
     return;
   }
+  simplify = simplifier(player.pack);
   buildUi();
+  if (lang === 'simp') setLang('simp');
   applyParams();
   for (const r of refused) problems.push(`${String(r).slice(0, 80)} is not a file of this site`);
   if (window.innerWidth >= 1500) $('xsl-stages').hidden = false;

@@ -833,7 +833,7 @@ export class Player {
     const mk = (kind, text, prio, extra = {}) => {
       const el = document.createElement('div');
       el.className = `xsl-label ${kind}`;
-      el.textContent = text;
+      el.textContent = this._labelShown(text);
       const L = Object.assign({ el, kind, text, prio, anchor: new THREE.Vector3(), active: true,
         shown: false, x: -1e9, y: -1e9, w: 0, h: 0, focus: false }, extra);
       el._xsl = L;
@@ -861,6 +861,16 @@ export class Player {
     this.overlay.classList.toggle('off', !this.labelsOn);
   }
 
+  // the labels' script (issue 27: 繁/简 everywhere): fn(text) → the text shown (null: as the pack has it)
+  setLabelText(fn) {
+    this._labelFilter = fn || null;
+    for (const L of this._labels || []) L.el.textContent = this._labelShown(L.text);
+    this._remeasure = true;
+    this._dirty = true;
+  }
+
+  _labelShown(text) { return this._labelFilter ? this._labelFilter(text) : text; }
+
   _measureLabels() {
     // one layout for all: write first (done), then read
     for (const L of this._labels) { L.w = L.el.offsetWidth; L.h = L.el.offsetHeight; }
@@ -883,7 +893,7 @@ export class Player {
       const first = A.baseRole;
       let text = role && role !== first && !A.name.includes(role) && role !== A.name ? `${role}（${A.name}）` : A.name;
       if (say) text += `：「${say.length > 10 ? say.slice(0, 10) + '…' : say}」`;
-      if (text !== L.text) { L.text = text; L.el.textContent = text; changed = true; }
+      if (text !== L.text) { L.text = text; L.el.textContent = this._labelShown(text); changed = true; }
       if (f !== L.focus) { L.focus = f; L.el.classList.toggle('focus', f); changed = true; }
       L.prio = 100 + (f ? 60 : 0) + (say ? 10 : 0);
     }

@@ -78,6 +78,16 @@ def _view_tools() -> None:
                 for value, label in (("auto", "自動 auto"), ("fast", "快 fast"), ("high", "高 high")):
                     html.Option(label, value=value)
         html.Div(id="xsl-quality-info", classes="xsl-quality-info")
+        # presenting / following: in the row of tools (a badge over the view covered its buttons)
+        _live_badge("xsl-live")
+
+
+def _live_badge(classes: str) -> None:
+    with html.Div(v_if="live_role", classes=classes, id="xsl-live", role="status"):
+        html.Span("{{ live_role === 'present' ? '● presenting: tabs opened with ?follow=1 follow this one'"
+                  " : '● following the presenter' }}")
+        v.VBtn("explore on my own", v_if="live_role === 'follow'", size="x-small", variant="tonal",
+               click="window.xsl.explore()", classes="ml-2", id="xsl-explore")
 
 
 def _view() -> None:
@@ -97,11 +107,9 @@ def _view() -> None:
             v.VProgressCircular(indeterminate=True, size=22, width=3, classes="mr-2")
             html.Span("{{ busy }}")
         html.Div("{{ fps }} fps", v_if="!classroom && playing", classes="xsl-fps", id="xsl-fps")
-        with html.Div(v_if="live_role", classes="xsl-live", id="xsl-live"):
-            html.Span("{{ live_role === 'present' ? '● presenting: tabs opened with ?follow=1 follow this one'"
-                      " : '● following the presenter' }}")
-            v.VBtn("explore on my own", v_if="live_role === 'follow'", size="x-small", variant="tonal",
-                   click="window.xsl.explore()", classes="ml-2", id="xsl-explore")
+        # classroom mode has no row of tools: the badge goes top left (the exit button is top right)
+        with html.Template(v_if="classroom"):
+            _live_badge("xsl-live xsl-live-class")
 
 
 def _timeline() -> None:
