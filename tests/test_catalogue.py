@@ -1,0 +1,70 @@
+"""The static page reads as a catalogue and in 简 (issue 27): the inspector of a person shooting says 射 and
+his posture, of the 鹿中 what it is and the 記 passage of its place, of the ground its name; the 简 button turns
+the stage list, the 經, the caption line, the labels and the inspector."""
+from __future__ import annotations
+
+import pytest
+
+import webtools
+
+pytestmark = pytest.mark.skipif(webtools.chromium_missing_reason() is not None,
+                                reason=str(webtools.chromium_missing_reason()))
+P = "window.__xslPlayer"
+
+
+@pytest.fixture(scope="module")
+def page_url(tmp_path_factory):
+    from scene import webpack
+    pack = tmp_path_factory.mktemp("catalogue") / "pack"
+    webpack.write_pack(pack)
+    webpack.write_font(pack / "font" / "cjk.otf")
+    with webtools.site(pack) as (_, url):
+        yield url + "player.html"
+
+
+def settle(page):
+    page.evaluate(f"() => {P}._nextFrame().then(() => new Promise(requestAnimationFrame))")
+
+
+def test_the_inspector_reads_like_a_catalogue_entry_and_simp_turns_everything(page_url):
+    from scene.text.script import to_simplified
+    with webtools.chromium() as b:
+        page = b.new_page(viewport={"width": 1280, "height": 720})
+        errors = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(page_url + "?stage=21&view=range")
+        page.wait_for_function("document.body.dataset.ready", timeout=120_000)
+        # an archer while he shoots: the teacher clicks his label
+        who = page.evaluate(f"""(() => {{ const p = {P}; const s = p.steps.find((x) => x.section === 21 && x.do === 'shoot');
+            p.setTime(s.start + 1.0); return s.who[0]; }})()""")
+        settle(page)
+        box = page.evaluate(f"{P}.labelBox('actor', {who!r})")
+        assert box and box["shown"], box
+        page.mouse.click(box["x"] + box["w"] / 2, box["y"] + box["h"] / 2)
+        info = page.inner_text("#xsl-info")
+        name = page.evaluate(f"{P}.actorById.get({who!r}).name")
+        assert name in info and "射 shoots" in info and "容 posture shown" in info, info
+        assert "where he stands: where he stands" not in info
+        assert info.count("where he stands:") <= 1, info
+        # the 鹿中: what it is and the passage of its place
+        page.evaluate(f"{P}._emitPick({P}.objectInfo('zhong'))")
+        info = page.inner_text("#xsl-info")
+        assert "tally holder" in info and "鹿中髤前足跪鑿背容八筭" in info and "記44" in info, info
+        # the ground, by name
+        page.evaluate(f"{P}._emitPick({P}.partInfo('ground.field', null))")
+        info = page.inner_text("#xsl-info")
+        assert "the ground of the court" in info and "ground.field" not in info, info
+        page.evaluate(f"{P}._emitPick({P}.actorInfo({who!r}))")
+        # 简: the stage list, the 經, the caption line, the labels, the inspector
+        page.click("#xsl-lang")
+        settle(page)
+        title = page.evaluate(f"{P}.stages.find((x) => x.n === 21).title")
+        assert page.inner_text("#xsl-stage-list li.current") == f"21　{to_simplified(title)}"
+        jing = page.evaluate(f"{P}.pack.texts['21'].jing_s")
+        assert page.inner_text("#xsl-jing") == jing
+        band = page.evaluate("document.querySelector('.xsl-caption > div').innerText")
+        assert band and band == to_simplified(band)
+        labels = page.evaluate(f"{P}._labels.filter((L) => L.shown).map((L) => [L.text, L.el.textContent])")
+        assert labels and all(shown == to_simplified(text) for text, shown in labels), labels
+        assert to_simplified(name) in page.inner_text("#xsl-info h3")
+        assert not errors, errors
