@@ -136,3 +136,22 @@ def test_keys_zero_and_quality_are_understood(app_url):
         page.goto(app_url + "?quality=ultra")
         page.wait_for_function(READY, timeout=180000)
         assert "quality=ultra" in page.evaluate("window.trame.state.get('message')")
+
+
+def test_a_link_and_an_export_under_another_reading_are_of_the_stage_shown(app_url):
+    """?stage=21&t=0&reading=xiang opens §21 under xiang (loading the reading rewrote the address before the
+    stage was read); the moment an export asks the still exporter for, at each stage's start under xiang, is in
+    that stage of the exactly compiled rite (the pack's starts are rounded to the ms: §21 came out as §20)."""
+    from scene.timeline import build_rite
+    rite = build_rite(reading="xiang")
+    with chromium() as b:
+        page = b.new_page(viewport={"width": 1280, "height": 720})
+        page.goto(app_url + "?stage=21&t=0&reading=xiang")
+        page.wait_for_function(READY, timeout=180000)
+        page.wait_for_function("window.trame.state.get('reading_q') === 'xiang'", timeout=120000)
+        assert page.evaluate(f"{PLAYER}.state().stage") == 21
+        assert not page.evaluate("window.trame.state.get('message')")
+        starts = page.evaluate(f"{PLAYER}.stages.map((s) => [s.n, window.xsl.exportTime(s.start)])")
+    wrong = [(n, t, rite.stage_at(float(f"{t:.3f}")).n) for n, t in starts if rite.stage_at(float(f"{t:.3f}")).n != n]
+    assert not wrong, wrong
+    assert len(starts) == len(rite.stages)

@@ -498,6 +498,7 @@ window.xsl = {
     return url;
   },
   exportPng, exportZip, printSheet,
+  exportTime: (t) => exportTime(t),       // the moment an export asks for (tests)
   // a new reading keeps a ghost of the old one until the ghost switch is turned off
   choosePreset: async (name) => { if (await loadReading(name, { ghost: true })) set('ghost', true); },
   readingChanged: async () => { if (await loadReading(queryFromPanel(), { ghost: true })) set('ghost', true); },
