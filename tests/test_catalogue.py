@@ -3,6 +3,8 @@ his posture, of the 鹿中 what it is and the 記 passage of its place, of the g
 the stage list, the 經, the caption line, the labels and the inspector."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 import webtools
@@ -68,3 +70,38 @@ def test_the_inspector_reads_like_a_catalogue_entry_and_simp_turns_everything(pa
         assert labels and all(shown == to_simplified(text) for text, shown in labels), labels
         assert to_simplified(name) in page.inner_text("#xsl-info h3")
         assert not errors, errors
+
+
+PROJECT = f"""(() => {{
+  const p = {P}, b = p.pack.bounds_m, out = [];
+  for (const x of [b[0], b[1]]) for (const y of [b[2], b[3]]) {{
+    const v = p._v.clone().set(x, y, 0).project(p.cam);
+    out.push([(v.x + 1) / 2 * p._w, (1 - v.y) / 2 * p._h]);
+  }}
+  const band = document.querySelector('.xsl-caption');
+  const r = band && band.style.display !== 'none' ? band.getBoundingClientRect() : null;
+  const c = p.container.getBoundingClientRect();
+  return {{corners: out, w: p._w, h: p._h, bandTop: r ? r.top - c.top : p._h}};
+}})()"""
+
+
+@pytest.mark.parametrize("w,h", [(1280, 720), (1920, 1080), (720, 1280)])
+def test_the_plan_fits_the_court_to_the_frame_clear_of_the_captions(page_url, w, h):
+    """The plan of the whole court (§21): its four corners inside the view and above the caption band, and the
+    court large in the free part of the frame (its longer screen side ≥ 75 % of that side's room: the room kept
+    for the caption band is for its longest lines, and this moment's may be shorter)."""
+    with webtools.chromium() as b:
+        page = b.new_page(viewport={"width": w, "height": h})
+        page.goto(page_url + "?stage=21&view=plan")
+        page.wait_for_function("document.body.dataset.ready", timeout=120_000)
+        page.evaluate(f"{P}.setTime({P}.stages.find((s) => s.n === 21).start + 20)")
+        settle(page)
+        got = page.evaluate(PROJECT)
+        xs = [c[0] for c in got["corners"]]
+        ys = [c[1] for c in got["corners"]]
+        assert min(xs) >= 0 and max(xs) <= got["w"] and min(ys) >= 0, got
+        assert max(ys) <= got["bandTop"], f"the caption band (top {got['bandTop']:.0f}) is over the court: {got}"
+        fill = max((max(xs) - min(xs)) / got["w"], (max(ys) - min(ys)) / got["bandTop"])
+        webtools.save_png(webtools.screenshot(page), Path(f"/tmp/xsl-plan-{w}x{h}.png"))
+        assert fill >= 0.75, f"the court fills {fill:.0%} of the frame: {got}"
+        print(f"{w}×{h}: the court fills {fill:.0%}")

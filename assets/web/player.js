@@ -33,6 +33,7 @@ import { OrbitControls } from './vendor/OrbitControls.js';
 import { PathsOverlay } from './paths.js';
 import { ContactShadows } from './contact.js';
 import { chooseTier, HighTier } from './quality.js';
+import { fitPlan } from './plan-fit.js';
 
 const DEG = Math.PI / 180;
 const POSTURES = ['stand', 'walk', 'sit', 'bow', 'salute', 'shoot'];
@@ -450,6 +451,7 @@ export class Player {
     this._staticDirty = true;
     this._camKey = null;
     this._dirty = true;
+    if (this.pack && this.view === 'plan' && !this.free) this._cameraForStage(true);     // fitted again
   }
 
   // The pack's cameras frame a 16:9 picture (the stills'). A narrower view (a panel beside it, a 4:3
@@ -1064,7 +1066,9 @@ export class Player {
   _cameraForStage(force) {
     if (!this.pack) return;
     if (this._stageIdx < 0) this._updateStageStep();
-    const c = this._preset(this.view, this._stageN());
+    let c = this._preset(this.view, this._stageN());
+    // the plan fitted to this frame, clear of the caption band (plan-fit.js)
+    if (c && c.parallel && this.view === 'plan') c = fitPlan(c, this.pack.bounds_m, this._w, this._h, this.planReserve, this._widen());
     if (c) this.applyCamera(c, force);
   }
 
