@@ -155,3 +155,41 @@ def test_a_link_and_an_export_under_another_reading_are_of_the_stage_shown(app_u
     wrong = [(n, t, rite.stage_at(float(f"{t:.3f}")).n) for n, t in starts if rite.stage_at(float(f"{t:.3f}")).n != n]
     assert not wrong, wrong
     assert len(starts) == len(rite.stages)
+
+
+def test_without_webgl_the_class_runs_on_the_servers_stills(app_url):
+    """Chromium with WebGL off (--disable-webgl --disable-3d-apis, as a blocklisted school GPU): one clear
+    message with what to try, no raw 'Error creating WebGL context'; the still of the moment in place of the
+    canvas, drawn again for the next stage when the teacher presses PageDown."""
+    from playwright.sync_api import sync_playwright
+    from webtools import CHROMIUM, CHROMIUM_ARGS
+    args = [a for a in CHROMIUM_ARGS if a not in ("--ignore-gpu-blocklist",)] + ["--disable-webgl", "--disable-3d-apis"]
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, headless=False, args=args)
+        try:
+            page = b.new_page(viewport={"width": 1280, "height": 720})
+            errors: list[str] = []
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(app_url + "?stage=21")
+            page.wait_for_function(READY, timeout=180000)
+            assert page.evaluate("!!document.createElement('canvas').getContext('webgl')") is False
+            note = page.inner_text(".xsl-nogl-message")
+            for words in ("WebGL", "hardware acceleration", "another browser", "printed sheets"):
+                assert words in note, note
+            assert "Error creating WebGL context" not in (page.evaluate("window.trame.state.get('message')") or "")
+            still = "document.querySelector('img.xsl-nogl-still')"
+            page.wait_for_function(f"{still}.naturalWidth > 0 && {still}.dataset.t", timeout=120000)
+            size = page.evaluate(f"[{still}.naturalWidth, {still}.naturalHeight]")
+            t21 = float(page.evaluate(f"{still}.dataset.t"))
+            st = page.evaluate(f"{PLAYER}.stages.filter((s) => s.n === 21 || s.n === 22).map((s) => [s.start, s.end])")
+            assert size == [1280, 720] and st[0][0] <= t21 < st[0][1], (size, t21, st)
+            page.keyboard.press("PageDown")
+            page.wait_for_function(f"window.trame.state.get('stage_n') === 22")
+            page.wait_for_function(f"Number({still}.dataset.t) >= {st[1][0]}", timeout=120000)
+            t22 = float(page.evaluate(f"{still}.dataset.t"))
+            assert st[1][0] <= t22 < st[1][1]
+            assert page.locator("img.xsl-nogl-still").is_visible()
+            page.screenshot(path="/tmp/xsl-nogl.png")
+            assert not errors, errors
+        finally:
+            b.close()

@@ -13,6 +13,7 @@ import { qualityControl, store as storeQuality } from './quality-ui.js';
 import { installKeys } from './keys.js';
 import { simplifier } from './simp.js';
 import { catalogue } from './inspector.js';
+import { StillPlayer, webglAvailable } from './still-view.js';
 
 const VIEWS = ['auto', 'overview', 'hall', 'range', 'plan', 'archer', 'target', 'guest'];
 const PARAMS = ['stage', 't', 'view', 'reading', 'classroom', 'present', 'follow', 'key', 'lesson', 'palette', 'keys',
@@ -201,7 +202,7 @@ function applyParams(p) {
   if (p.t !== undefined) player.setTime((p.stage ? stageOf(p.stage).start : 0) + p.t);
   if (p.view) player.setView(p.view);
   if (p.classroom) setClassroom(true);
-  if (p.palette) roles.set(true);
+  if (p.palette && roles) roles.set(true);
 }
 
 function say(msg) { set('message', msg); }
@@ -418,6 +419,16 @@ function setRole(r) {
 }
 
 // ---------------------------------------------------------------- boot
+// the 3D player, or — with no WebGL in this browser — the server's still of each moment (still-view.js)
+function makePlayer(el, quality) {
+  const opts = { fontUrl: get('xsl_font_urls')[0], onState, onPick, quality, onError: (m) => say(String(m)) };
+  if (webglAvailable()) {
+    try { return new Player(el, opts); } catch (e) { console.warn(`no 3D view: ${e.message || e}`); }
+  }
+  return new StillPlayer(el, { onState, onError: opts.onError,
+    still: (t, view, labels, roof) => T.trigger('xsl_still', [get('reading_q'), exportTime(t), view, !!labels, roof]) });
+}
+
 const BUILDING = 'building the scene: a first start compiles the rite, its pack and the font (some seconds) …';
 
 async function boot() {
@@ -429,22 +440,24 @@ async function boot() {
   const askedQuality = new URLSearchParams(ASKED).get('quality');
   const quality = ['auto', 'fast', 'high'].includes(askedQuality) ? askedQuality : undefined;
   if (quality) storeQuality(quality);
-  player = new Player(el, { fontUrl: get('xsl_font_urls')[0], onState, onPick, quality,
-    onError: (m) => say(String(m)) });
+  player = makePlayer(el, quality);
   window.__xslPlayer = player;
+  const gl = !player.noWebGL;
   room = player.use(classroom({ setClassroom, isClassroom: () => !!get('classroom'),
     onSingleKeys: (on) => { say(on ? 'Single-key shortcuts on (Shift+K turns them off)' : 'Single-key shortcuts off: Shift+K turns them on'); if (manifest) writeUrl(true); } }));
-  const dir = director({ button: false });
-  player.use(dir);
+  const dir = gl ? player.use(director({ button: false })) : null;
   tours = player.use(lessons({ director: dir, onError: (m) => say(String(m)),
     simplify: (x) => (simplify ? simplify(x) : x),
     toolbarStyle: { top: 'auto', bottom: '8px', right: 'auto', left: '8px' } }));
-  caps = player.use(captions());
-  player.use(evidence());
-  player.use(sound());
-  roles = player.use(palette({ onChange: () => { if (manifest) writeUrl(true); } }));
+  // without WebGL the server's still carries the caption band; the rest draws in 3D
+  if (gl) {
+    caps = player.use(captions());
+    player.use(evidence());
+    player.use(sound());
+    roles = player.use(palette({ onChange: () => { if (manifest) writeUrl(true); } }));
+  }
   // the 畫質 select (per browser): the address already follows the moment, so a reload comes back to it
-  qualityUi = qualityControl(player, {
+  if (gl) qualityUi = qualityControl(player, {
     select: () => document.getElementById('xsl-quality'), info: () => document.getElementById('xsl-quality-info'),
     reload: () => { if (manifest) writeUrl(true); location.reload(); },
   });
