@@ -105,3 +105,24 @@ def test_the_plan_fits_the_court_to_the_frame_clear_of_the_captions(page_url, w,
         webtools.save_png(webtools.screenshot(page), Path(f"/tmp/xsl-plan-{w}x{h}.png"))
         assert fill >= 0.75, f"the court fills {fill:.0%} of the frame: {got}"
         print(f"{w}×{h}: the court fills {fill:.0%}")
+
+
+def test_the_static_page_without_webgl_says_what_to_try_and_keeps_the_text_and_keys(page_url):
+    from playwright.sync_api import sync_playwright
+    args = [a for a in webtools.CHROMIUM_ARGS if a != "--ignore-gpu-blocklist"] + ["--disable-webgl", "--disable-3d-apis"]
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=webtools.CHROMIUM, headless=False, args=args)
+        try:
+            page = b.new_page(viewport={"width": 1280, "height": 720})
+            errors = []
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(page_url + "?stage=21")
+            page.wait_for_function("document.body.dataset.ready", timeout=60_000)
+            note = page.inner_text(".xsl-nogl-message")
+            assert "hardware acceleration" in note and "another browser" in note and "printed sheets" in note
+            assert page.inner_text("#xsl-section-n") == "§21"
+            page.keyboard.press("PageDown")
+            page.wait_for_function("document.getElementById('xsl-section-n').textContent === '§22'")
+            assert not errors, errors
+        finally:
+            b.close()

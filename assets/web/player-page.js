@@ -8,6 +8,7 @@ import { classroom, keysParam } from './classroom.js';
 import { installKeys } from './keys.js';
 import { simplifier } from './simp.js';
 import { catalogue } from './inspector.js';
+import { StillPlayer, webglAvailable, NO_WEBGL_SITE } from './still-view.js';
 import { evidence } from './evidence.js';
 import { sound } from './sound.js';
 import { palette, PALETTE_NAME } from './palette.js';
@@ -70,7 +71,8 @@ let shownSection = null;
 let shownStep = -2;
 let stageItems = new Map();
 
-const player = new Player($('xsl-player'), {
+const gl = webglAvailable();
+const player = !gl ? new StillPlayer($('xsl-player'), { onState: (s) => updateUi(s), advice: NO_WEBGL_SITE }) : new Player($('xsl-player'), {
   fontUrl,
   renderScale: scale >= 0.25 && scale <= 1 ? scale : 1,
   quality,
@@ -82,19 +84,17 @@ const player = new Player($('xsl-player'), {
 });
 const room = player.use(classroom({ setClassroom, isClassroom,
   onSingleKeys: (on) => message(on ? 'single-key shortcuts on (Shift+K)' : 'single-key shortcuts off: Shift+K turns them on') }));
-const dir = director();
-player.use(dir);
+const dir = gl ? player.use(director()) : null;
 // 繁/简 (the 简 button, ?lang=simp): every word the page shows goes through Z (simp.js)
 let lang = params.get('lang') === 'simp' ? 'simp' : 'trad';
 if (params.has('lang') && !['simp', 'trad'].includes(params.get('lang'))) problems.push(`lang=${params.get('lang')} (trad, simp)`);
 let simplify = null;
 const Z = (x) => (lang === 'simp' && simplify ? simplify(x) : x);
 const tours = player.use(lessons({ director: dir, onError: (m) => message(m), simplify: (x) => (simplify ? simplify(x) : x) }));
-const caps = player.use(captions());
-player.use(evidence());
-player.use(sound());
+const caps = gl ? player.use(captions()) : { setLang() {} };
+if (gl) { player.use(evidence()); player.use(sound()); }
 // the role palette is remembered in the address (?palette=okabe-ito), like the page's other options
-const roles = player.use(palette({ onChange: (on) => {
+const roles = !gl ? { set() {} } : player.use(palette({ onChange: (on) => {
   const u = new URL(location.href);
   if (on) u.searchParams.set('palette', PALETTE_NAME); else u.searchParams.delete('palette');
   history.replaceState(null, '', u.href);

@@ -14,6 +14,12 @@ export const NO_WEBGL_ADVICE = 'This browser gives the page no WebGL, so the 3D 
   'Safari), or use the printed sheets (python -m scene sheets / book). Meanwhile the server draws each ' +
   'moment as a picture below: PageDown / PageUp, → / ← and Space work as usual.';
 
+// the static site has no server to draw stills: the text, the stage list and the keys still work
+export const NO_WEBGL_SITE = 'This browser gives the page no WebGL, so the 3D view cannot run. ' +
+  'Try: turn on hardware acceleration (Chrome/Edge: Settings → System → "Use graphics acceleration"; ' +
+  'Firefox: Settings → Performance), or open this address in another browser, or use the printed sheets. ' +
+  'The stage list, the 經 with the phrase marked and the keys still work.';
+
 // can this browser make a WebGL context at all?
 export function webglAvailable() {
   try {
@@ -50,7 +56,7 @@ export class StillPlayer {
     this.note = document.createElement('div');
     this.note.className = 'xsl-nogl-message';
     this.note.setAttribute('role', 'alert');
-    this.note.textContent = NO_WEBGL_ADVICE;
+    this.note.textContent = opts.advice || NO_WEBGL_ADVICE;
     Object.assign(this.note.style, { position: 'absolute', top: '8px', left: '50%', transform: 'translateX(-50%)',
       width: 'min(90%, 56em)', background: '#fff3e0', color: '#5d1f10', border: '1px solid #b8321e',
       borderRadius: '6px', padding: '8px 12px', font: '15px/1.45 sans-serif', zIndex: 30 });
@@ -190,6 +196,8 @@ export class StillPlayer {
   stats() { return { fps: 0, frames: this.stills }; }
   quality() { return { tier: 'none', requested: 'none', why: 'no WebGL', renderer: '' }; }
   _nextFrame() { return Promise.resolve(); }
+  _updateStageStep() {}
+  _cameraForStage() {}
 
   handleKey(ev) {
     if (!this.pack || ev.ctrlKey || ev.metaKey || ev.altKey) return false;
