@@ -155,3 +155,16 @@ def test_followers_see_the_lesson_caption_and_the_script_and_badges_cover_nothin
             band = fol.evaluate("document.querySelector('.xsl-caption > div').innerText")
             assert band and band == to_simplified(band)
             ctx.close()
+
+
+@pytest.mark.parametrize("bad,words", [({"lang": "klingon"}, "lang"), ({"lesson": {"caption": "x" * 401}}, "caption"),
+                                       ({"lesson": {"stop": -1}}, "stop"), ({"lesson": [1]}, "lesson"),
+                                       ({"lesson": {"en": 3}}, "en")])
+def test_the_presenters_script_and_lesson_caption_are_checked(bad, words):
+    from scene.web import live
+    ok = live.clean_payload({"stage": 3, "t": 1.0, "lang": "simp", "lesson": {"caption": "三耦射", "stop": 2, "of": 9}},
+                            lambda q: None)
+    assert ok["lang"] == "simp" and ok["lesson"]["caption"] == "三耦射" and ok["lesson"]["stop"] == 2
+    with pytest.raises(live.LiveError) as e:
+        live.clean_payload({"stage": 3, "t": 1.0, **bad}, lambda q: None)
+    assert words in str(e.value) and "\n" not in str(e.value)
