@@ -57,9 +57,16 @@ export class StillPlayer {
     this.note.className = 'xsl-nogl-message';
     this.note.setAttribute('role', 'alert');
     this.note.textContent = opts.advice || NO_WEBGL_ADVICE;
-    Object.assign(this.note.style, { position: 'absolute', top: '8px', left: '50%', transform: 'translateX(-50%)',
+    Object.assign(this.note.style, { position: 'absolute', top: '56px', left: '50%', transform: 'translateX(-50%)',
       width: 'min(90%, 56em)', background: '#fff3e0', color: '#5d1f10', border: '1px solid #b8321e',
       borderRadius: '6px', padding: '8px 12px', font: '15px/1.45 sans-serif', zIndex: 30 });
+    // read once, it can go (the view's tools under it stay usable)
+    const x = document.createElement('button');
+    x.type = 'button'; x.textContent = '×'; x.title = 'close this message'; x.setAttribute('aria-label', 'close this message');
+    Object.assign(x.style, { float: 'right', marginLeft: '8px', border: 'none', background: 'none', fontSize: '18px',
+      cursor: 'pointer', color: '#5d1f10' });
+    x.addEventListener('click', () => { this.note.style.display = 'none'; });
+    this.note.prepend(x);
     this.status = document.createElement('div');
     this.status.className = 'xsl-nogl-status';
     this.status.setAttribute('aria-live', 'polite');
