@@ -126,3 +126,49 @@ def test_the_static_page_without_webgl_says_what_to_try_and_keeps_the_text_and_k
             assert not errors, errors
         finally:
             b.close()
+
+
+def test_the_static_page_every_control_then_the_clickers_keys(page_url):
+    """The static page as the teacher uses it: each control clicked once, then PageDown, → and Space do
+    their work and the control keeps its value (keys.js is the page's one key handler here too)."""
+    with webtools.chromium() as b:
+        page = b.new_page(viewport={"width": 1366, "height": 768})
+        errors = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(page_url + "?stage=3")
+        page.wait_for_function("document.body.dataset.ready", timeout=120_000)
+
+        def keys(what, value_js, lesson=False):
+            page.wait_for_timeout(100)
+            value = page.evaluate(value_js)
+            lx = f"{P}.extensions.find((x) => x.addStop)"
+            before = page.evaluate(f"{lx}.i") if lesson else page.evaluate(f"{P}.state().stage")
+            page.keyboard.press("PageDown")
+            if lesson:
+                page.wait_for_function(f"{lx}.i === {before + 1}", timeout=5000)
+            else:
+                page.wait_for_function(f"{P}.state().stage === {before + 1}", timeout=5000)
+            page.evaluate(f"{P}.pause()")
+            t1 = page.evaluate(f"{P}.t")
+            page.keyboard.press("ArrowRight")
+            assert page.evaluate(f"{P}.t") > t1, f"after {what}: → did not step"
+            page.keyboard.press("Space")
+            assert page.evaluate(f"{P}.playing") is True, f"after {what}: Space did not play"
+            page.keyboard.press("Space")
+            assert page.evaluate(f"{P}.playing") is False, f"after {what}: Space did not pause"
+            assert page.evaluate(value_js) == value, f"{what} changed under the clicker's keys"
+
+        for sel, value in (("#xsl-speed", "2"), ("#xsl-view", "hall"), ("#xsl-roof", "solid")):
+            page.click(sel)
+            page.select_option(sel, value)
+            keys(sel, f"document.querySelector('{sel}').value")
+        for sel in ("#xsl-labels", "#xsl-dims"):
+            page.click(sel)
+            keys(sel, f"document.querySelector('{sel}').checked")
+        for sel in ("#xsl-lang", "#xsl-next-step", "#xsl-stages-toggle", "#xsl-text-toggle"):
+            page.click(sel)
+            keys(sel, "document.documentElement.lang")
+        page.click(".xsl-lessons select")
+        page.select_option(".xsl-lessons select", "three_rounds_class")
+        keys("the lesson picker", "document.querySelector('.xsl-lessons select').value", lesson=True)
+        assert not errors, errors
