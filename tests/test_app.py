@@ -279,15 +279,17 @@ def test_inspector_shows_provenance_of_a_place_and_a_person(page, app_url):
     assert st(page, "right_tab") == "inspect"
     title = page.inner_text("#xsl-inspect-title")
     rows = page.inner_text("#xsl-inspect")
-    assert "西階" in title and "hall.west_steps" in title
-    assert "position (尺)" in rows and "arithmetic" in rows and "經" in rows
+    # a catalogue entry (issue 27): the name, not the id; the text that places it, its arithmetic, where in 尺
+    assert "西階" in title and "hall.west_steps" not in title
+    assert "經 the text" in rows and "算 arithmetic" in rows and "位 where" in rows and "尺" in rows
     place = page.evaluate("window.__xslPlayer.pack.places.find(p => p.id === 'hall.west_steps')")
     assert place["derivation"][:20] in rows
     # a person: the 主人's label → his role, position now, and the sentence he is acting
     page.locator(".xsl-label", has_text="主人").first.click()
     page.wait_for_function("(window.trame.state.get('inspect') || {}).title.includes('主人')")
     rows = page.inner_text("#xsl-inspect")
-    assert "position (m)" in rows and "sentence 經" in rows
+    assert "職 role" in rows or "今 now" in rows
+    assert "今 now" in rows and "容 posture shown" in rows and "面 faces" in rows
 
 
 def test_the_inspector_prints_the_sheet_of_the_selected_role(page, app_url):

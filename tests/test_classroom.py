@@ -93,3 +93,78 @@ def test_presenter_drives_followers_and_viewers_while_others_explore(port):
         assert not v.errors, v.errors
         stages = [live["stage"] for _, live in v.received]
         assert result["want"] in stages and stages == sorted(stages)
+
+
+#: every control a badge could cover: the view's tools, the lesson bar, the classroom exit, the app bar's buttons
+OVERLAPS = """(() => {
+  const b = document.getElementById('xsl-live');
+  if (!b) return {badge: null};
+  const r = b.getBoundingClientRect();
+  const hits = [];
+  for (const c of document.querySelectorAll('#xsl-tools button, #xsl-tools select, #xsl-tools input, #xsl-tools .v-selection-control, .xsl-lessons select, .xsl-lessons button, #xsl-class-exit, header button, .xsl-caption, .xsl-lesson-caption')) {
+    if (b.contains(c)) continue;
+    const q = c.getBoundingClientRect();
+    if (!q.width || !q.height || getComputedStyle(c).display === 'none') continue;
+    if (r.left < q.right && q.left < r.right && r.top < q.bottom && q.top < r.bottom) hits.push(c.id || c.className || c.tagName);
+  }
+  return {badge: [r.left, r.top, r.width, r.height], hits};
+})()"""
+
+
+def test_followers_see_the_lesson_caption_and_the_script_and_badges_cover_nothing(port):
+    """The presenter opens a lesson, goes to its next stop and switches to 简: a follower shows the same lesson
+    caption (in 简), the stage list, footer phrase and caption line in 简; the presenting / following badges
+    cover no control at 1024×640, 1366×768 and 1920×1080, in classroom mode too (rectangles measured)."""
+    from scene.text.script import to_simplified
+    url = f"http://127.0.0.1:{port}/"
+    with chromium() as b:
+        for w, h in ((1024, 640), (1366, 768), (1920, 1080)):
+            ctx = b.new_context(viewport={"width": w, "height": h})
+            pres, fol, fcl = (ctx.new_page() for _ in range(3))
+            pres.goto(url + f"?present=1&key={KEY}&stage=14")
+            fol.goto(url + "?follow=1")
+            fcl.goto(url + "?follow=1&classroom=1")
+            for p in (pres, fol, fcl):
+                p.wait_for_function(READY, timeout=120000)
+            for p, who in ((pres, "presenter"), (fol, "follower"), (fcl, "follower in classroom mode")):
+                p.wait_for_function("document.getElementById('xsl-live')")
+                got = p.evaluate(OVERLAPS)
+                assert got["badge"] and not got["hits"], f"{w}×{h} {who}: the badge {got['badge']} covers {got['hits']}"
+            if w != 1024:
+                ctx.close()
+                continue
+            pres.click(".xsl-lessons select")
+            pres.select_option(".xsl-lessons select", "three_rounds_class")
+            pres.keyboard.press("PageDown")
+            pres.click("#tab-text")
+            pres.click("#xsl-lang-simp")
+            stop = pres.evaluate("window.__xslPlayer.extensions.find((x) => x.addStop).current()")
+            want = to_simplified(stop["caption"])
+            for f in (fol, fcl):
+                f.wait_for_function("document.querySelector('.xsl-lesson-caption').innerText.includes(%r)" % want,
+                                    timeout=10000)
+                assert f.evaluate("window.trame.state.get('lang')") == "simp"
+                assert f.get_attribute(".xsl-lesson-caption", "data-stop") == pres.get_attribute(".xsl-lesson-caption", "data-stop")
+            # 简 everywhere on the follower: the footer phrase, the stage list, the caption line
+            stage = fol.evaluate("window.__xslPlayer.state().stage")
+            s = fol.evaluate(f"window.__xslPlayer.stages.find((x) => x.n === {stage})")
+            phrase = fol.evaluate("window.__xslPlayer.state().phrase") or s["incipit"]
+            fol.wait_for_function("document.getElementById('xsl-phrase').innerText.length > 0")
+            assert fol.inner_text("#xsl-phrase") == to_simplified(phrase)
+            assert to_simplified(s["title"]) in fol.inner_text(f"#nav-{stage}")
+            band = fol.evaluate("document.querySelector('.xsl-caption > div').innerText")
+            assert band and band == to_simplified(band)
+            ctx.close()
+
+
+@pytest.mark.parametrize("bad,words", [({"lang": "klingon"}, "lang"), ({"lesson": {"caption": "x" * 401}}, "caption"),
+                                       ({"lesson": {"stop": -1}}, "stop"), ({"lesson": [1]}, "lesson"),
+                                       ({"lesson": {"en": 3}}, "en")])
+def test_the_presenters_script_and_lesson_caption_are_checked(bad, words):
+    from scene.web import live
+    ok = live.clean_payload({"stage": 3, "t": 1.0, "lang": "simp", "lesson": {"caption": "三耦射", "stop": 2, "of": 9}},
+                            lambda q: None)
+    assert ok["lang"] == "simp" and ok["lesson"]["caption"] == "三耦射" and ok["lesson"]["stop"] == 2
+    with pytest.raises(live.LiveError) as e:
+        live.clean_payload({"stage": 3, "t": 1.0, **bad}, lambda q: None)
+    assert words in str(e.value) and "\n" not in str(e.value)

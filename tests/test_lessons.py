@@ -97,3 +97,83 @@ def test_a_lesson_plays_and_page_down_goes_to_the_next_stop(tmp_path, rite):
     assert len(back["stops"]) == len(L["stops"]) + 1
     assert back["stops"][0]["caption"] == "新的一站" and abs(back["stops"][0]["t"] - 4400) < 0.01
     assert [round(s["t"], 2) for s in back["stops"][1:]] == [round(s["t"], 2) for s in L["stops"]]
+
+
+@pytest.fixture(scope="module")
+def pack_dir(tmp_path_factory):
+    from scene import webpack
+    pack = tmp_path_factory.mktemp("lessons") / "pack"
+    webpack.write_pack(pack)
+    webpack.write_font(pack / "font" / "cjk.otf")
+    return pack
+
+
+LX = "window.__xslPlayer.extensions.find((x) => x.addStop)"
+#: the lesson as the page holds it, without the name (開 may have to rename: nothing is overwritten)
+LESSON = f"(() => {{ const L = {LX}.lesson; return L && {{ title: L.title, en: L.en, stops: L.stops }}; }})()"
+TRICKY = 'a "quoted" caption\n[[stop]]\nt = 0 ]] \\ \'end\''
+
+
+def test_a_teachers_own_lesson_saves_opens_and_survives_a_reload(tmp_path, rite, pack_dir):
+    """新 makes a lesson from nothing; stops added (one with the camera the teacher dragged to) and a caption
+    with quotes, a newline and ]] typed in; 存 downloads TOML that tomllib and lessons.py read; 開 that file
+    gives back the same lesson; a reload keeps it (localStorage); a bad file gets one line."""
+    import tomllib
+    from scene.web.lessons import load_lesson
+    with webtools.site(pack_dir) as (_, url), webtools.chromium() as b:
+        page = b.new_page(viewport={"width": 1280, "height": 720})
+        errors = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{url}player.html?stage=21")
+        page.wait_for_function("document.body.dataset.ready", timeout=120_000)
+        page.once("dialog", lambda d: d.accept("我的射課"))
+        page.click(".xsl-lessons button:text-is('新')")
+        assert page.evaluate(f"{LX}.lesson.title") == "我的射課"
+        assert page.evaluate(f"{LX}.lesson.stops.length") == 0
+        page.click(".xsl-lessons button:text-is('+站')")                  # §21's start, the view shown
+        page.keyboard.press("PageDown")
+        page.keyboard.press("ArrowRight")
+        box = page.locator("canvas.xsl-canvas").bounding_box()             # the teacher drags the camera
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.mouse.down()
+        page.mouse.move(box["x"] + box["width"] / 2 + 120, box["y"] + box["height"] / 2 + 30, steps=8)
+        page.mouse.up()
+        page.click(".xsl-lessons button:text-is('+站')")
+        page.once("dialog", lambda d: d.accept(TRICKY))
+        page.click(".xsl-lessons button:text-is('改')")
+        held = page.evaluate(LESSON)
+        assert len(held["stops"]) == 2 and "camera" in held["stops"][1] and held["stops"][1]["caption"] == TRICKY
+        with page.expect_download() as dl:
+            page.click(".xsl-lessons button:text-is('存')")
+        saved = tmp_path / dl.value.suggested_filename
+        dl.value.save_as(saved)
+        text = saved.read_text(encoding="utf-8")
+        data = tomllib.loads(text)                                       # a caption cannot inject a stop
+        assert len(data["stop"]) == 2 and data["stop"][1]["caption"] == TRICKY and "nan" not in text.lower()
+        assert load_lesson(saved, rite)["stops"][1]["caption"] == TRICKY   # what python app.py reads
+        # 開 the saved file: the same lesson
+        name0 = page.evaluate(f"{LX}.lesson.name")
+        with page.expect_file_chooser() as fc:
+            page.click(".xsl-lessons button:text-is('開')")
+        fc.value.set_files(str(saved))
+        page.wait_for_function(f"{LX}.lesson && {LX}.lesson.name !== {name0!r}")
+        assert page.evaluate(LESSON) == held
+        assert page.evaluate("document.getElementById('xsl-message').hidden")
+        # a reload keeps both (this browser's lessons)
+        page.reload()
+        page.wait_for_function("document.body.dataset.ready", timeout=120_000)
+        names = page.evaluate(f"{LX}.list.filter((L) => !L.builtin).map((L) => L.name)")
+        assert len(names) == 2
+        page.select_option(".xsl-lessons select", names[0])
+        assert page.evaluate(LESSON) == held
+        # a bad file: one line, nothing changed
+        bad = tmp_path / "bad.toml"
+        bad.write_text('title = "x"\n[[stop]]\nstage = 2\ncolour = 1\n', encoding="utf-8")
+        with page.expect_file_chooser() as fc:
+            page.click(".xsl-lessons button:text-is('開')")
+        fc.value.set_files(str(bad))
+        page.wait_for_function("!document.getElementById('xsl-message').hidden")
+        msg = page.inner_text("#xsl-message")
+        assert msg.startswith("bad: stop 1") and "colour" in msg and "\n" not in msg.strip()
+        assert page.evaluate(f"{LX}.list.filter((L) => !L.builtin).length") == 2
+        assert not errors, errors

@@ -9,15 +9,28 @@ import { classroom } from './classroom.js';
 import { evidence } from './evidence.js';
 import { sound } from './sound.js';
 import { palette, PALETTE_NAME } from './palette.js';
-import { qualityControl } from './quality-ui.js';
+import { qualityControl, store as storeQuality } from './quality-ui.js';
+import { installKeys } from './keys.js';
+import { simplifier } from './simp.js';
+import { catalogue } from './inspector.js';
+import { StillPlayer, webglAvailable } from './still-view.js';
 
 const VIEWS = ['auto', 'overview', 'hall', 'range', 'plan', 'archer', 'target', 'guest'];
-const PARAMS = ['stage', 't', 'view', 'reading', 'classroom', 'present', 'follow', 'key', 'lesson', 'palette'];
+const PARAMS = ['stage', 't', 'view', 'reading', 'classroom', 'present', 'follow', 'key', 'lesson', 'palette', 'keys',
+  'quality'];
+// the address as the tab opened it: loading a reading rewrites the address (it follows the moment), and the
+// stage and t of the link must still be read from what was asked, not from the rewritten address
+const ASKED = location.search;
 let presenterKey = '';   // ?key= (the presenter key the server printed); never written back to the address
 
 let T = null;          // window.trame
 let player = null;
 let roles = null;        // the role palette (palette.js)
+let caps = null;         // the caption line (captions.js)
+let tours = null;        // the lessons (lessons.js)
+let simplify = null;     // 繁 → 简 for this pack's words (simp.js)
+let lastPick = null;     // the inspector's thing (shown again when 繁/简 changes)
+let room = null;         // the classroom keys (classroom.js): blank, Shift+K, C / F5 / Esc
 let qualityUi = null;    // the 畫質 select and its line (quality-ui.js)
 let manifest = null;
 let lastUrlWrite = 0;
@@ -33,6 +46,8 @@ function fmtTime(s) {
 }
 
 function stageOf(n) { return manifest.stages.find((s) => s.n === n); }
+// every word of the pack the page shows goes through Z: 简 when the 简 switch is on (simp.js)
+const Z = (s) => (simplify && get('lang') === 'simp' ? simplify(s) : s);
 
 // ---------------------------------------------------------------- text panel
 function textFor(n, phrase, offset) {
@@ -49,7 +64,7 @@ function textFor(n, phrase, offset) {
     after: tx.jing.slice(Math.max(0, g.at - 6), g.at), text: simp && g.text_s ? g.text_s : g.text }));
   const seed = (tx.seed || []).map((s) => ({ n: s.n, text: simp && s.text_s ? s.text_s : s.text }));
   return {
-    n, title: tx.title,
+    n, title: Z(tx.title),
     pre: at >= 0 ? jing.slice(0, at) : jing, hit: at >= 0 ? jing.slice(at, at + len) : '',
     post: at >= 0 ? jing.slice(at + len) : '', notes, seed,
   };
@@ -80,8 +95,8 @@ function onState(s) {
     if (s.stage !== lastStage || s.stepIndex !== lastStep) {
       lastStage = s.stage; lastStep = s.stepIndex;
       set('stage_n', s.stage);
-      set('stage_title', st ? st.title : '');
-      set('step_phrase', s.phrase || (st ? st.incipit : ''));
+      set('stage_title', st ? Z(st.title) : '');
+      set('step_phrase', Z(s.phrase || (st ? st.incipit : '')));
       refreshText();
       writeUrl(true);
     } else {
@@ -92,38 +107,24 @@ function onState(s) {
 }
 
 function onPick(info) {
+  lastPick = info;
   if (!info) { set('inspect', null); return; }
-  const rows = [];
-  const m = (v) => (v === undefined || v === null || v === '' ? null : v);
-  const fmt3 = (a) => a.map((c) => c.toFixed(2)).join(', ');
-  if (info.kind) rows.push(['kind', info.kind]);
-  if (m(info.role)) rows.push(['role 職', info.role]);
-  if (m(info.posture)) rows.push(['posture', info.posture]);
-  if (info.xyz_chi) rows.push(['position (尺)', fmt3(info.xyz_chi)]);
-  if (info.xyz_m) rows.push(['position (m)', fmt3(info.xyz_m)]);
-  if (info.heading !== undefined && info.heading !== null) rows.push(['facing', `${Math.round(info.heading)}° (0 = north)`]);
-  if (m(info.holding)) rows.push(['holding 執', info.holding]);
-  if (m(info.state)) rows.push(['state', info.state]);
-  if (m(info.say)) rows.push(['says 曰', info.say]);
-  const step = info.step || null;
-  const phrase = info.phrase || (step && step.phrase);
-  if (m(phrase)) rows.push(['sentence 經', step && step.section ? `${phrase}  (§${step.section})` : phrase]);
-  // the evidence of this step's where, facing, posture, route and timing (stated / commentary / assumed)
-  if (step && step.evidence) for (const [a, e] of Object.entries(step.evidence)) rows.push([`${a} 證`, `${e.status} — ${e.source}`]);
-  if (m(info.source)) rows.push(['placed by', info.source]);
-  if (m(info.derivation)) rows.push(['arithmetic', info.derivation]);
-  if (m(info.commentary)) rows.push(['commentary', info.commentary]);
-  if (m(info.status)) rows.push(['status', info.status]);
-  const near = info.near || info.near_place;
-  if (near) {
-    rows.push(['at the place', `${near.name} (${near.id})`]);
-    if (m(near.source)) rows.push(['its passage', near.source]);
-    if (m(near.derivation)) rows.push(['its arithmetic', near.derivation]);
-  }
-  if (m(info.part)) rows.push(['part', info.part]);
-  set('inspect', { title: `${info.name || info.id} ${info.id && info.name ? '· ' + info.id : ''}`, rows,
-                   actor: info.kind === 'actor' ? info.id : null });
+  set('inspect', catalogue(info, { Z, player }));      // a catalogue entry (inspector.js)
   if (!get('classroom')) set('right_tab', 'inspect');
+}
+
+// 繁/简 everywhere: the 經 panel, the stage list, the footer phrase, the caption line, the labels, the
+// inspector and the lessons
+function applyLang() {
+  const simp = get('lang') === 'simp';
+  if (caps) caps.setLang(simp ? 'simp' : 'trad');
+  if (tours) tours.setLang(simp ? 'simp' : 'trad');
+  if (player.setLabelText) player.setLabelText(simp ? simplify : null);
+  fillNav();
+  lastStage = -1;
+  onState(player.state());
+  if (lastPick) { set('inspect', catalogue(lastPick, { Z, player })); }
+  publish(false);
 }
 
 // ---------------------------------------------------------------- URL (deep links)
@@ -132,12 +133,13 @@ function linkParams() {
   const st = stageOf(s.stage);
   const p = new URLSearchParams();
   p.set('stage', String(s.stage));
-  p.set('t', (s.t - (st ? st.start : 0)).toFixed(1));
+  p.set('t', String(Number((s.t - (st ? st.start : 0)).toFixed(2))));
   p.set('view', s.view || get('view'));
   if (get('reading_q') && get('reading_q') !== 'zheng') p.set('reading', get('reading_q'));
   if (get('classroom')) p.set('classroom', '1');
   if (role) p.set(role, '1');
   if (roles && roles.on) p.set('palette', PALETTE_NAME);
+  if (room && !room.singleKeys) p.set('keys', '0');
   return p;
 }
 
@@ -150,7 +152,7 @@ function writeUrl(force) {
 
 // validate ?stage=&t=&view=&reading=&classroom= against the pack; problems -> one visible message
 function readParams() {
-  const q = new URLSearchParams(location.search);
+  const q = new URLSearchParams(ASKED);
   const out = { problems: [] };
   for (const k of q.keys()) if (!PARAMS.includes(k)) out.problems.push(`unknown parameter '${k}'`);
   if (q.has('reading')) out.reading = q.get('reading');
@@ -182,6 +184,12 @@ function readParams() {
     if (![PALETTE_NAME, 'cast'].includes(q.get('palette'))) out.problems.push(`palette=${q.get('palette')} is not ${PALETTE_NAME} or cast`);
     else out.palette = q.get('palette') === PALETTE_NAME;
   }
+  if (q.has('keys') && !['1', '0', 'on', 'off', 'true', 'false'].includes(q.get('keys'))) {
+    out.problems.push(`keys=${q.get('keys')} is not 0 or 1`);
+  }
+  if (q.has('quality') && !['auto', 'fast', 'high'].includes(q.get('quality'))) {
+    out.problems.push(`quality=${q.get('quality')} is not auto, fast or high`);
+  }
   if (q.has('classroom')) {
     if (!['1', '0', 'true', 'false'].includes(q.get('classroom'))) out.problems.push(`classroom=${q.get('classroom')} is not 1 or 0`);
     else out.classroom = ['1', 'true'].includes(q.get('classroom'));
@@ -194,7 +202,7 @@ function applyParams(p) {
   if (p.t !== undefined) player.setTime((p.stage ? stageOf(p.stage).start : 0) + p.t);
   if (p.view) player.setView(p.view);
   if (p.classroom) setClassroom(true);
-  if (p.palette) roles.set(true);
+  if (p.palette && roles) roles.set(true);
 }
 
 function say(msg) { set('message', msg); }
@@ -217,6 +225,7 @@ async function loadReading(query, { ghost = false } = {}) {
     if (!res || res.error) { say(res ? res.error : 'the server did not answer'); return false; }
     await player.setPack(res.url, { ghost });      // keeps the stage and the seconds into it
     manifest = player.pack;
+    simplify = simplifier(manifest);
     fillNav();
     setReadingState(res.query, res.title);
     lastStage = -1;
@@ -242,11 +251,11 @@ function fillNav() {
   const groups = [];
   for (const s of manifest.stages) {
     let g = groups[groups.length - 1];
-    if (!g || g.phase !== s.phase) { g = { phase: s.phase, title: s.phase_title || s.phase, items: [] }; groups.push(g); }
-    g.items.push({ n: s.n, title: s.title, round: s.round });
+    if (!g || g.phase !== s.phase) { g = { phase: s.phase, title: Z(s.phase_title || s.phase), items: [] }; groups.push(g); }
+    g.items.push({ n: s.n, title: Z(s.title), round: s.round });
   }
   set('nav', groups);
-  set('marks', manifest.stages.map((s) => ({ n: s.n, title: s.title, round: s.round, x: (100 * s.start / manifest.duration_s).toFixed(3) })));
+  set('marks', manifest.stages.map((s) => ({ n: s.n, title: Z(s.title), round: s.round, x: (100 * s.start / manifest.duration_s).toFixed(3) })));
   set('duration', manifest.duration_s);
 }
 
@@ -267,12 +276,22 @@ function onQueue(pos) {
   set('busy', pos > 0 ? `${queueWhat}: waiting, number ${pos} in the queue …` : `${queueWhat} …`);
 }
 
+// the moment to ask the still exporter for: the pack keeps each stage's and step's start to the ms
+// (rounded, so up to 0.5 ms early), the exporter reads the exact rite — at a start, the ms rounded down
+// falls in the stage before (§21 under xiang was drawn and labelled §20).  One ms on is the same picture.
+function exportTime(t) {
+  let start = -1;
+  for (const st of manifest.stages) if (st.start <= t && st.start > start) start = st.start;
+  for (const sp of manifest.steps || []) if (sp.start <= t && sp.start > start) start = sp.start;
+  return start >= 0 && t - start < 0.001 ? Math.round((start + 0.001) * 1000) / 1000 : t;
+}
+
 async function exportPng(size) {
   set('busy', `rendering a ${size} PNG with the still exporter …`);
   const stop = watchQueue(`rendering a ${size} PNG`);
   try {
     const s = player.state();
-    const res = await T.trigger('xsl_export', [get('reading_q'), s.t, player.camera(), s.view || get('view'), size, !!get('labels'), get('roof')]);
+    const res = await T.trigger('xsl_export', [get('reading_q'), exportTime(s.t), player.camera(), s.view || get('view'), size, !!get('labels'), get('roof')]);
     if (!res || res.error) { say(res ? res.error : 'the server did not answer'); return; }
     download(res.url, res.name);
   } finally { stop(); set('busy', ''); }
@@ -307,15 +326,6 @@ function setClassroom(on) {
   writeUrl(true);
 }
 
-function onKey(ev) {
-  const tag = (ev.target && ev.target.tagName) || '';
-  if (['INPUT', 'TEXTAREA', 'SELECT'].includes(tag) || (ev.target && ev.target.isContentEditable)) return;
-  if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
-  if (ev.key === 'Escape' && get('classroom')) { setClassroom(false); ev.preventDefault(); return; }
-  if (ev.key === 'c' || ev.key === 'C') { setClassroom(!get('classroom')); ev.preventDefault(); return; }
-  if (player && player.handleKey(ev)) { ev.preventDefault(); ev.stopPropagation(); publish(false); }
-}
-
 // ---------------------------------------------------------------- a classroom on one server
 // ?present=1: this tab drives stage, time and camera for every tab opened with ?follow=1 (the server keeps
 // the presenter's last state in the one shared key xsl_live; everything else stays per tab).
@@ -333,15 +343,21 @@ function stageAt(t) {
 
 function livePayload() {
   const s = player.state();
+  const stop = tours && tours.current();
+  const lesson = stop ? { caption: stop.caption.slice(0, 400), caption_s: tours.zhOf(stop, 'simp').slice(0, 400),
+    en: (stop.en || '').slice(0, 400), title: (tours.lesson.title || '').slice(0, 400), stop: tours.i + 1,
+    of: tours.lesson.stops.length } : null;
   return { stage: stageAt(s.t), t: s.t, playing: !!s.playing, speed: s.speed, view: s.view,
-           camera: player.free ? player.camera() : null, reading: get('reading_q'), client_ms: Date.now() };
+           camera: player.free ? player.camera() : null, reading: get('reading_q'), client_ms: Date.now(),
+           lang: get('lang') === 'simp' ? 'simp' : 'trad', lesson };
 }
 
 // a presenter publishes on every jump at once (not on the frame that draws it) and on the player's reports
 function publish(force) {
   if (role !== 'present' || !player) return;
   const p = livePayload();
-  const key = JSON.stringify([p.stage, p.playing, p.speed, p.view, p.camera, p.reading, p.playing ? 0 : p.t]);
+  const key = JSON.stringify([p.stage, p.playing, p.speed, p.view, p.camera, p.reading, p.playing ? 0 : p.t, p.lang,
+    p.lesson]);
   const now = performance.now();
   if (!force && key === lastSent && !(p.playing && now - lastSentAt > 2000)) return;
   lastSent = key; lastSentAt = now;
@@ -383,6 +399,9 @@ async function follow(live) {
     if (live.playing && !player.state().playing) player.play();
     if (!live.playing && player.state().playing) player.pause();
   } finally { applying = false; }
+  // what the class sees besides the picture: the script and the lesson's caption
+  if ((live.lang === 'simp' || live.lang === 'trad') && live.lang !== get('lang')) set('lang', live.lang);
+  if (tours) tours.showRemote(live.lesson && typeof live.lesson === 'object' ? live.lesson : null);
   set('live_seen', { seq: live.seq, stage: live.stage, at: Date.now() });
 }
 
@@ -396,9 +415,20 @@ function setRole(r) {
   set('live_role', r);
   if (r === 'present') publish(true);
   if (r === 'follow') follow(get('xsl_live'));
+  if (r !== 'follow' && tours) tours.showRemote(null);
 }
 
 // ---------------------------------------------------------------- boot
+// the 3D player, or — with no WebGL in this browser — the server's still of each moment (still-view.js)
+function makePlayer(el, quality) {
+  const opts = { fontUrl: get('xsl_font_urls')[0], onState, onPick, quality, onError: (m) => say(String(m)) };
+  if (webglAvailable()) {
+    try { return new Player(el, opts); } catch (e) { console.warn(`no 3D view: ${e.message || e}`); }
+  }
+  return new StillPlayer(el, { onState, onError: opts.onError,
+    still: (t, view, labels, roof) => T.trigger('xsl_still', [get('reading_q'), exportTime(t), view, !!labels, roof]) });
+}
+
 const BUILDING = 'building the scene: a first start compiles the rite, its pack and the font (some seconds) …';
 
 async function boot() {
@@ -406,24 +436,34 @@ async function boot() {
   // below 1280 px Vuetify lays the stage list over the view: start with it closed there
   set('nav_open', window.innerWidth >= 1280);
   const el = document.getElementById('xsl-view');
-  player = new Player(el, { fontUrl: get('xsl_font_urls')[0], onState, onPick, onError: (m) => say(String(m)) });
+  // ?quality=auto|fast|high forces the tier, and is remembered in this browser like the 畫質 select's choice
+  const askedQuality = new URLSearchParams(ASKED).get('quality');
+  const quality = ['auto', 'fast', 'high'].includes(askedQuality) ? askedQuality : undefined;
+  if (quality) storeQuality(quality);
+  player = makePlayer(el, quality);
   window.__xslPlayer = player;
-  player.use(classroom());
-  const dir = director({ button: false });
-  player.use(dir);
-  player.use(lessons({ director: dir, onError: (m) => say(String(m)),
+  const gl = !player.noWebGL;
+  room = player.use(classroom({ setClassroom, isClassroom: () => !!get('classroom'),
+    onSingleKeys: (on) => { say(on ? 'Single-key shortcuts on (Shift+K turns them off)' : 'Single-key shortcuts off: Shift+K turns them on'); if (manifest) writeUrl(true); } }));
+  const dir = gl ? player.use(director({ button: false })) : null;
+  tours = player.use(lessons({ director: dir, onError: (m) => say(String(m)),
+    simplify: (x) => (simplify ? simplify(x) : x),
     toolbarStyle: { top: 'auto', bottom: '8px', right: 'auto', left: '8px' } }));
-  player.use(captions());
-  player.use(evidence());
-  player.use(sound());
-  roles = player.use(palette({ onChange: () => { if (manifest) writeUrl(true); } }));
+  // without WebGL the server's still carries the caption band; the rest draws in 3D
+  if (gl) {
+    caps = player.use(captions());
+    player.use(evidence());
+    player.use(sound());
+    roles = player.use(palette({ onChange: () => { if (manifest) writeUrl(true); } }));
+  }
   // the 畫質 select (per browser): the address already follows the moment, so a reload comes back to it
-  qualityUi = qualityControl(player, {
+  if (gl) qualityUi = qualityControl(player, {
     select: () => document.getElementById('xsl-quality'), info: () => document.getElementById('xsl-quality-info'),
     reload: () => { if (manifest) writeUrl(true); location.reload(); },
   });
   await player.load(get('xsl_default_pack'));
   manifest = player.pack;
+  simplify = simplifier(manifest);
   fillNav();
   setReadingState('zheng', manifest.reading.label || '');
   const p = readParams();
@@ -443,7 +483,7 @@ async function boot() {
   // a presenter's free camera (orbit, zoom) reaches the followers too, a few times a second
   setInterval(() => { if (role === 'present' && player.free) publish(false); }, 250);
   set('ready', true);
-  document.addEventListener('keydown', onKey, true);
+  installKeys({ player, after: () => publish(false) });
   // controls bound to state drive the player (unless the change came from the player itself)
   const w = (keys, fn) => T.state.watch(keys, (...v) => { if (!applying && player) fn(...v); });
   w(['view'], (v) => player.setView(v));
@@ -451,7 +491,7 @@ async function boot() {
   w(['roof'], (v) => player.setRoof(v));
   w(['dims'], (v) => player.setDims(!!v));
   w(['speed'], (v) => player.setSpeed(Number(v)));
-  w(['lang'], () => refreshText());
+  w(['lang'], () => applyLang());
   w(['ghost'], (v) => { if (!v && player.clearGhost) player.clearGhost(); });
   setInterval(() => { if (player.state().playing) set('fps', Math.round(player.stats().fps)); }, 1000);
 }
@@ -471,6 +511,7 @@ window.xsl = {
     return url;
   },
   exportPng, exportZip, printSheet,
+  exportTime: (t) => exportTime(t),       // the moment an export asks for (tests)
   // a new reading keeps a ghost of the old one until the ghost switch is turned off
   choosePreset: async (name) => { if (await loadReading(name, { ghost: true })) set('ghost', true); },
   readingChanged: async () => { if (await loadReading(queryFromPanel(), { ghost: true })) set('ghost', true); },

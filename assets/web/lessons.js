@@ -6,6 +6,15 @@
 // a stop with `play` plays that many rite seconds and stops.  The teacher can add the current moment and
 // camera as a stop, edit its caption, move it up or down, delete it, and save the lesson as TOML (or load
 // one).  ?lesson=NAME opens a lesson at its first stop.
+//
+// A teacher owns her lessons (issue 27): 新 starts one from nothing, under a name she gives; an edit of a
+// shipped lesson makes her own copy first (the shipped one stays as it is); every lesson of hers is kept in
+// this browser (localStorage, at each edit) and is there again after a reload; 存 writes TOML and 開 reads
+// it back (lesson-toml.js), the same lesson; a bad file gets one line.
+import { lessonToml, readLesson, LessonFileError } from './lesson-toml.js';
+
+export { lessonToml };
+export const STORE_KEY = 'xsl-lessons';
 const FONT = "'XSLCJK', 'XSLCJK Fallback', 'Noto Sans CJK TC', 'Noto Sans CJK SC', sans-serif";
 
 function el(tag, attrs = {}, text = '') {
@@ -15,22 +24,19 @@ function el(tag, attrs = {}, text = '') {
   return e;
 }
 
-const q = (s) => JSON.stringify(String(s));
-const vec = (v) => `[${v.map((x) => Number(x).toFixed(3)).join(', ')}]`;
+// a camera as a lesson keeps it (what lesson-toml.js writes and reads): to the mm, 1/100 degree, up = z
+function lessonCamera(c) {
+  const r = (x, d) => Number(Number(x).toFixed(d));
+  return { position: c.position.map((x) => r(x, 3)), focal_point: c.focal_point.map((x) => r(x, 3)),
+    view_up: [0, 0, 1], parallel: false, parallel_scale: 1, view_angle: r(c.view_angle ?? 30, 2) };
+}
 
-// a lesson as TOML (absolute times: no stage), as scene/web/lessons.py reads it
-export function lessonToml(L) {
-  const out = [`title = ${q(L.title)}`];
-  if (L.en) out.push(`en = ${q(L.en)}`);
-  for (const s of L.stops) {
-    out.push('', '[[stop]]', `t = ${Number(s.t).toFixed(3)}`);
-    if (s.camera) out.push(`camera = { position = ${vec(s.camera.position)}, focal_point = ${vec(s.camera.focal_point)}, view_angle = ${Number(s.camera.view_angle).toFixed(2)} }`);
-    else out.push(`view = ${q(s.view || 'auto')}`);
-    out.push(`caption = ${q(s.caption || '')}`);
-    if (s.en) out.push(`en = ${q(s.en)}`);
-    if (s.play) out.push(`play = ${s.play}`, `speed = ${s.speed || 8}`);
-  }
-  return out.join('\n') + '\n';
+// the lessons of this browser's teacher (localStorage; private mode: this visit only)
+function loadOwn() {
+  try {
+    const v = JSON.parse(localStorage.getItem(STORE_KEY) || '[]');
+    return Array.isArray(v) ? v.filter((L) => L && typeof L.name === 'string' && Array.isArray(L.stops)) : [];
+  } catch (e) { return []; }
 }
 
 export function lessons(opts = {}) {
@@ -45,6 +51,8 @@ export function lessons(opts = {}) {
       this.pick = el('select', { 'aria-label': 'Lesson 課' });
       this.pick.addEventListener('change', () => this.open(this.pick.value));
       this.tools = el('span');
+      this.newBtn = el('button', { type: 'button', title: 'A new lesson of your own, from nothing' }, '新');
+      this.newBtn.addEventListener('click', () => this.newLesson());
       const btn = (label, title, fn) => {
         const b = el('button', { type: 'button', title }, label);
         b.addEventListener('click', fn);
@@ -57,12 +65,12 @@ export function lessons(opts = {}) {
       btn('↓', 'Move this stop later', () => this.move(1));
       btn('刪', 'Delete this stop', () => this.remove());
       btn('存', 'Save the lesson as TOML', () => this.save());
-      const load = el('input', { type: 'file', accept: '.toml,.json', 'aria-label': 'Load a lesson file' });
+      const load = el('input', { type: 'file', accept: '.toml', 'aria-label': 'Open a lesson file (TOML)' });
       load.style.display = 'none';
-      load.addEventListener('change', () => this._loadFile(load.files[0]));
-      btn('開', 'Load a lesson file (JSON as the pack has it)', () => load.click());
-      this.tools.append(load);
-      box.append(this.pick, this.tools);
+      load.addEventListener('change', () => { this._loadFile(load.files[0]); load.value = ''; });
+      this.openBtn = el('button', { type: 'button', title: 'Open a lesson file (the TOML that 存 saves)' }, '開');
+      this.openBtn.addEventListener('click', () => load.click());
+      box.append(this.pick, this.newBtn, this.openBtn, load, this.tools);
       this.box = box;
       // the caption under the view, and its live text for screen readers
       const cap = el('div', { class: 'xsl-lesson-caption', role: 'status', 'aria-live': 'polite' });
@@ -76,16 +84,64 @@ export function lessons(opts = {}) {
       p.container.append(box, cap);
     },
     onPack(m) {
-      this.list = (m.lessons || []).map((L) => JSON.parse(JSON.stringify(L)));
-      this.pick.textContent = '';
-      this.pick.append(el('option', { value: '' }, '課 —'));
-      for (const L of this.list) this.pick.append(el('option', { value: L.name }, L.title));
-      const want = new URLSearchParams(location.search).get('lesson');
+      const open = this.lesson ? this.lesson.name : null;
+      this.list = (m.lessons || []).map((L) => Object.assign(JSON.parse(JSON.stringify(L)), { builtin: true }));
+      for (const L of loadOwn()) if (!this.list.some((x) => x.name === L.name)) this.list.push(L);
+      this._fillPicker();
+      if (open) { this.lesson = this.list.find((x) => x.name === open) || null; this.pick.value = this.lesson ? open : ''; }
+      const want = new URLSearchParams(this._asked ?? (this._asked = location.search)).get('lesson');
       if (want && !this._started) {
         this._started = true;
         if (!this.open(want) && opts.onError) opts.onError(`lesson=${want}: no such lesson (${this.list.map((L) => L.name).join(', ')})`);
       }
       this._show();
+    },
+    _fillPicker() {
+      this.pick.textContent = '';
+      this.pick.append(el('option', { value: '' }, '課 —'));
+      for (const L of this.list) this.pick.append(el('option', { value: L.name }, (L.builtin ? '' : '✎ ') + this._title(L)));
+      if (this.lesson) this.pick.value = this.lesson.name;
+    },
+    _say(m) { if (opts.onError) opts.onError(m); else console.warn(m); },
+    _unique(name) {
+      let n = name, k = 2;
+      while (this.list.some((x) => x.name === n)) n = `${name}-${k++}`;
+      return n;
+    },
+    // keep the teacher's lessons in this browser (each edit): they are there after a reload
+    persist() {
+      const own = this.list.filter((L) => !L.builtin).map(({ name, title, en, stops }) => ({ name, title, en, stops }));
+      try { localStorage.setItem(STORE_KEY, JSON.stringify(own)); return true; } catch (e) {
+        this._say('this browser keeps no lessons (private mode?): save it with 存'); return false;
+      }
+    },
+    // a new lesson from nothing, under the name the teacher gives (its file name: letters, digits, - _)
+    newLesson(title) {
+      const t = title !== undefined ? title : window.prompt('Title of the new lesson 課名', '新課');
+      if (t === null || t === undefined || !String(t).trim()) return null;
+      const ascii = String(t).normalize('NFKD').replace(/[^A-Za-z0-9_-]+/g, '_').replace(/^_+|_+$/g, '').toLowerCase();
+      const L = { name: this._unique(ascii || 'my_lesson'), title: String(t).trim(), en: '', stops: [] };
+      this.list.push(L);
+      this._fillPicker();
+      this.lesson = L; this.i = -1; this.pick.value = L.name;
+      this.persist();
+      this._show();
+      return L;
+    },
+    // the lesson an edit goes to: a shipped lesson is copied first (it stays as shipped)
+    _own() {
+      const L = this.lesson;
+      if (!L || !L.builtin) return L;
+      const copy = JSON.parse(JSON.stringify(L));
+      delete copy.builtin;
+      copy.name = this._unique(`${L.name}_mine`);
+      copy.title = `${L.title}（我的）`;
+      if (copy.title_s) copy.title_s = `${L.title_s}（我的）`;
+      this.list.push(copy);
+      this.lesson = copy;
+      this._fillPicker();
+      this._say(`editing your copy "${copy.title}"; the shipped lesson stays as it is`);
+      return copy;
     },
     open(name) {
       const L = this.list.find((x) => x.name === name);
@@ -108,23 +164,25 @@ export function lessons(opts = {}) {
       else if (s.view === 'auto' && this.director) this.director.enable();
       else p.setView(s.view || 'overview');
       this.playUntil = null;
-      if (s.play) { p.setSpeed ? p.setSpeed(s.speed || 8) : (p.speed = s.speed || 8); this.playUntil = s.t + s.play; p.play(); }
+      if (s.play) { p.setSpeed ? p.setSpeed(s.speed || 8) : (p.speed = s.speed || 8); this.playUntil = s.t + s.play; this.stopPlay = s.play; p.play(); }
       this._show();
     },
     current() { return this.lesson && this.i >= 0 ? this.lesson.stops[this.i] : null; },
     addStop() {
       const p = this.player;
-      if (!this.lesson) {
-        this.lesson = { name: 'my_lesson', title: '新課', en: '', stops: [] };
-        this.list.push(this.lesson);
-        this.pick.append(el('option', { value: 'my_lesson' }, '新課'));
-        this.pick.value = 'my_lesson';
-      }
+      if (!this.lesson && !this.newLesson('新課')) return null;
+      const L = this._own();
       const auto = this.director && this.director.on;
-      const s = { t: Number(p.t.toFixed(3)), caption: p.state().phrase || '', caption_s: '' };
-      if (auto) s.view = 'auto'; else if (p.free) s.camera = p.camera(); else s.view = p.view;
-      this.lesson.stops.splice(this.i + 1, 0, s);
+      const s = { t: Number(p.t.toFixed(3)), caption: p.state().phrase || '' };
+      if (auto) s.view = 'auto';
+      else if (p.free) {
+        const c = p.camera();
+        // a lesson's camera is a perspective one (lessons.py): a free plan (parallel) is kept as the plan view
+        if (c.parallel) s.view = 'plan'; else s.camera = lessonCamera(c);
+      } else s.view = p.view;
+      L.stops.splice(this.i + 1, 0, s);
       this.i += 1;
+      this.persist();
       this._show();
       return s;
     },
@@ -133,63 +191,90 @@ export function lessons(opts = {}) {
       if (!s) return;
       const v = text !== undefined ? text : window.prompt('Caption 說明 (繁)', s.caption);
       if (v === null || v === undefined) return;
-      s.caption = v; s.caption_s = '';          // the 简 comes back from OpenCC when the file is read again
+      const L = this._own();
+      const own = L.stops[this.i];
+      own.caption = String(v); delete own.caption_s;   // the 简 is made again from the 繁 (simp.js)
+      this.persist();
       this._show();
     },
     move(d) {
-      const L = this.lesson, j = this.i + d;
-      if (!L || this.i < 0 || j < 0 || j >= L.stops.length) return;
+      const j = this.i + d;
+      if (!this.lesson || this.i < 0 || j < 0 || j >= this.lesson.stops.length) return;
+      const L = this._own();
       [L.stops[this.i], L.stops[j]] = [L.stops[j], L.stops[this.i]];
       this.i = j;
+      this.persist();
       this._show();
     },
     remove() {
-      const L = this.lesson;
-      if (!L || this.i < 0) return;
+      if (!this.lesson || this.i < 0) return;
+      const L = this._own();
       L.stops.splice(this.i, 1);
       this.i = Math.min(this.i, L.stops.length - 1);
+      this.persist();
       this._show();
     },
     toml() { return this.lesson ? lessonToml(this.lesson) : ''; },
     save() {
-      if (!this.lesson) return;
+      if (!this.lesson) return false;
+      let text;
+      try { text = this.toml(); } catch (e) { this._say(`${this.lesson.name}.toml: ${e.message}`); return false; }
       const a = el('a', { download: `${this.lesson.name}.toml` });
-      a.href = URL.createObjectURL(new Blob([this.toml()], { type: 'application/toml' }));
+      a.href = URL.createObjectURL(new Blob([text], { type: 'application/toml' }));
       document.body.append(a); a.click(); a.remove();
+      return true;
+    },
+    // 開: the TOML 存 wrote (or a shipped lesson's file); a name already taken gets a new one (nothing of
+    // the teacher's is overwritten); a bad file gets one line and changes nothing
+    openText(text, fileName) {
+      const name = String(fileName || 'lesson.toml').replace(/^.*[\\/]/, '').replace(/\.toml$/i, '') || 'lesson';
+      let L;
+      try { L = readLesson(text, name, this.player.pack); } catch (e) {
+        this._say(e instanceof LessonFileError ? e.message : `${name}: ${e.message}`);
+        return null;
+      }
+      L.name = this._unique(name.replace(/[^A-Za-z0-9_-]+/g, '_') || 'lesson');
+      this.list.push(L);
+      this._fillPicker();
+      this.persist();
+      this.open(L.name);
+      return L;
     },
     _loadFile(f) {
       if (!f) return;
-      f.text().then((txt) => {
-        let L;
-        try { L = JSON.parse(txt); } catch (_) {
-          if (opts.onError) opts.onError(`${f.name}: the page reads lessons as JSON; a TOML file goes in assets/lessons/ (python app.py reads it)`);
-          return;
-        }
-        if (!L || !Array.isArray(L.stops)) { if (opts.onError) opts.onError(`${f.name}: no stops`); return; }
-        L.name = L.name || f.name.replace(/\.[^.]*$/, '');
-        this.list.push(L);
-        this.pick.append(el('option', { value: L.name }, L.title || L.name));
-        this.open(L.name);
-      });
+      if (f.size > 1 << 20) { this._say(`${f.name}: ${Math.round(f.size / 1024)} KB is not a lesson file (at most 1 MB)`); return; }
+      f.text().then((txt) => this.openText(txt, f.name), (e) => this._say(`${f.name}: cannot be read (${e.message || e})`));
     },
+    zhOf(s, lang) {
+      if (lang !== 'simp') return s.caption;
+      return s.caption_s || (opts.simplify ? opts.simplify(s.caption) : s.caption);
+    },
+    zh(s) { return this.zhOf(s, this.lang); },
+    _title(L) {
+      const t = L.title || L.name;
+      return this.lang === 'simp' ? (L.title_s || (opts.simplify ? opts.simplify(t) : t)) : t;
+    },
+    // a follower shows the presenter's lesson caption ({caption, caption_s, en, stop, of}; null: none)
+    showRemote(cap) { this.remote = cap || null; this._show(); },
     captionText(s) {
       if (!s) return '';
-      const zh = this.lang === 'simp' ? (s.caption_s || s.caption) : s.caption;
+      const zh = this.zh(s);
       return s.en ? `${zh}\n${s.en}` : zh;
     },
+    setLang(l) { this.lang = l === 'simp' ? 'simp' : 'trad'; this._fillPicker(); this._show(); },
     _show() {
-      const s = this.current();
+      const s = this.current() || this.remote;
       this.tools.style.display = this.lesson ? '' : 'none';
       const txt = this.captionText(s);
       this.cap.style.display = txt ? '' : 'none';
       this.cap.style.whiteSpace = 'pre-line';
       this.cap.textContent = '';
       if (s) {
-        this.cap.append(el('div', {}, this.lang === 'simp' ? (s.caption_s || s.caption) : s.caption));
+        this.cap.append(el('div', {}, this.zh(s)));
         if (s.en) { const e = el('div', { lang: 'en' }, s.en); e.style.fontSize = '0.7em'; e.style.fontWeight = '400'; this.cap.append(e); }
       }
       const L = this.lesson;
-      this.cap.dataset.stop = L ? `${this.i + 1}/${L.stops.length}` : '';
+      this.cap.dataset.stop = L ? `${this.i + 1}/${L.stops.length}` : (this.remote ? `${this.remote.stop}/${this.remote.of}` : '');
     },
     onFrame(T) {
       // 4.7 % of the view's height, just above the caption line
@@ -201,6 +286,8 @@ export function lessons(opts = {}) {
         const want = `${48 + below}px`;
         if (this.cap.style.bottom !== want) this.cap.style.bottom = want;
       }
+      // a stop plays its span once: paused (Space) or stepped past, the teacher's own play is not cut short
+      if (this.playUntil !== null && (!this.player.playing || T < this.playUntil - this.stopPlay - 1)) this.playUntil = null;
       if (this.playUntil !== null && T >= this.playUntil) { this.player.pause(); this.playUntil = null; }
       return false;
     },

@@ -4,7 +4,11 @@ import { Player } from './player.js';
 import { director } from './director.js';
 import { lessons } from './lessons.js';
 import { captions } from './captions.js';
-import { classroom } from './classroom.js';
+import { classroom, keysParam } from './classroom.js';
+import { installKeys } from './keys.js';
+import { simplifier } from './simp.js';
+import { catalogue } from './inspector.js';
+import { StillPlayer, webglAvailable, NO_WEBGL_SITE } from './still-view.js';
 import { evidence } from './evidence.js';
 import { sound } from './sound.js';
 import { palette, PALETTE_NAME } from './palette.js';
@@ -52,13 +56,24 @@ if (params.has('quality')) {
   else { try { localStorage.setItem('xsl-quality', quality); } catch (e) { /* private mode */ } }
 }
 if (!(scale >= 0.25 && scale <= 1)) problems.push(`scale=${params.get('scale')} (0.25–1)`);
+if (keysParam() === undefined) problems.push(`keys=${params.get('keys')} (0 or 1)`);
+
+// classroom mode (C, F5, ?classroom=1): the picture alone, the stage and the phrase on it; Esc leaves
+function setClassroom(on) {
+  document.body.classList.toggle('xsl-classroom', !!on);
+  const u = new URL(location.href);
+  if (on) u.searchParams.set('classroom', '1'); else u.searchParams.delete('classroom');
+  history.replaceState(null, '', u.href);
+}
+const isClassroom = () => document.body.classList.contains('xsl-classroom');
 
 let scrubbing = false;
 let shownSection = null;
 let shownStep = -2;
 let stageItems = new Map();
 
-const player = new Player($('xsl-player'), {
+const gl = webglAvailable();
+const player = !gl ? new StillPlayer($('xsl-player'), { onState: (s) => updateUi(s), advice: NO_WEBGL_SITE }) : new Player($('xsl-player'), {
   fontUrl,
   renderScale: scale >= 0.25 && scale <= 1 ? scale : 1,
   quality,
@@ -68,15 +83,19 @@ const player = new Player($('xsl-player'), {
   onPick: (info) => showInfo(info),
   onError: (e) => message(String(e && e.message || e)),
 });
-player.use(classroom());
-const dir = director();
-player.use(dir);
-player.use(lessons({ director: dir, onError: (m) => message(m) }));
-player.use(captions());
-player.use(evidence());
-player.use(sound());
+const room = player.use(classroom({ setClassroom, isClassroom,
+  onSingleKeys: (on) => message(on ? 'single-key shortcuts on (Shift+K)' : 'single-key shortcuts off: Shift+K turns them on') }));
+const dir = gl ? player.use(director()) : null;
+// 繁/简 (the 简 button, ?lang=simp): every word the page shows goes through Z (simp.js)
+let lang = params.get('lang') === 'simp' ? 'simp' : 'trad';
+if (params.has('lang') && !['simp', 'trad'].includes(params.get('lang'))) problems.push(`lang=${params.get('lang')} (trad, simp)`);
+let simplify = null;
+const Z = (x) => (lang === 'simp' && simplify ? simplify(x) : x);
+const tours = player.use(lessons({ director: dir, onError: (m) => message(m), simplify: (x) => (simplify ? simplify(x) : x) }));
+const caps = gl ? player.use(captions()) : { setLang() {} };
+if (gl) { player.use(evidence()); player.use(sound()); }
 // the role palette is remembered in the address (?palette=okabe-ito), like the page's other options
-const roles = player.use(palette({ onChange: (on) => {
+const roles = !gl ? { set() {} } : player.use(palette({ onChange: (on) => {
   const u = new URL(location.href);
   if (on) u.searchParams.set('palette', PALETTE_NAME); else u.searchParams.delete('palette');
   history.replaceState(null, '', u.href);
@@ -129,16 +148,17 @@ function showText(s) {
   const txt = (player.pack.texts || {})[String(n)] || null;
   const stage = player.stages.find((x) => x.n === n);
   $('xsl-section-n').textContent = `§${n}`;
-  $('xsl-section-title').textContent = stage ? stage.title : (txt ? txt.title : '');
+  $('xsl-section-title').textContent = Z(stage ? stage.title : (txt ? txt.title : ''));
   const p = $('xsl-jing');
   p.textContent = '';
   shownSection = s.section;
   shownStep = s.stepIndex;
   if (!txt) return;
+  const text = lang === 'simp' && txt.jing_s ? txt.jing_s : txt.jing;     // 简 keeps the 繁's offsets
   const step = s.stepIndex >= 0 ? player.steps[s.stepIndex] : null;
   const on = step && step.section === n && step.offset != null && step.phrase;
   // offsets count characters, not UTF-16 units; each phrase links to its clause in review/<n>.html
-  const mk = jingWithReviewLinks(p, n, txt.jing, player.steps, on ? step.offset : -1,
+  const mk = jingWithReviewLinks(p, n, text, player.steps, on ? step.offset : -1,
                                  on ? step.offset + Array.from(step.phrase).length : -1);
   if (mk) mk.scrollIntoView({ block: 'nearest' });
 }
@@ -147,29 +167,32 @@ function esc(x) {
   return String(x ?? '').replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
 }
 
+// the inspector: a catalogue entry (inspector.js)
+let lastPick = null;
 function showInfo(info) {
+  lastPick = info;
   const box = $('xsl-info');
   if (!info) { box.hidden = true; return; }
-  const rows = [];
-  const row = (k, v) => { if (v !== undefined && v !== null && v !== '') rows.push(`<dt>${esc(k)}</dt><dd>${esc(v)}</dd>`); };
-  row('id', info.id);
-  if (info.part && info.part !== info.id) row('part', info.part);
-  if (info.kind === 'actor') {
-    row('role', info.role); row('posture', info.posture); row('holding', info.holding); row('says', info.say);
-    row('heading', `${info.heading}°`);
-    if (info.step) row(`§${info.step.section} ${info.step.current ? 'now' : 'last'}`, info.step.phrase);
-    const ev = info.step && info.step.evidence;
-    if (ev) for (const [a, e] of Object.entries(ev)) row(`${a} 證`, `${e.status} — ${e.source}`);
-  }
-  if (info.kind === 'object') { row('kind', info.object_kind); row('state', info.state); row('held by', info.holder); }
-  if (info.xyz_m) row('xyz', `${info.xyz_m.join(', ')} m = ${info.xyz_chi.join(', ')} 尺`);
-  if (info.kind === 'place' || info.kind === 'dim') {
-    row('source', info.source); row('commentary', info.commentary); row('derivation', info.derivation);
-    row('status', info.status);
-  }
-  if (info.near_place) row('at', `${info.near_place.name} (${info.near_place.id}) — ${info.near_place.derivation || ''}`);
-  $('xsl-info-body').innerHTML = `<h3>${esc(info.name || info.id)}</h3><dl>${rows.join('')}</dl>`;
+  const c = catalogue(info, { Z, player });
+  const rows = c.rows.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${esc(v)}</dd>`);
+  $('xsl-info-body').innerHTML = `<h3>${esc(c.title)}</h3><dl>${rows.join('')}</dl>`;
   box.hidden = false;
+}
+
+function setLang(l) {
+  lang = l === 'simp' ? 'simp' : 'trad';
+  $('xsl-lang').textContent = lang === 'simp' ? '繁' : '简';
+  $('xsl-lang').title = lang === 'simp' ? '繁體 traditional' : '简体 simplified';
+  document.documentElement.lang = lang === 'simp' ? 'zh-Hans' : 'zh-Hant';
+  caps.setLang(lang);
+  tours.setLang(lang);
+  player.setLabelText(lang === 'simp' ? simplify : null);
+  if (player.pack) {
+    buildUi();
+    shownSection = null;
+    updateUi(player.state());
+    if (lastPick) showInfo(lastPick);
+  }
 }
 
 function buildUi() {
@@ -182,12 +205,12 @@ function buildUi() {
       phase = st.phase_title;
       const h = document.createElement('li');
       h.className = 'phase';
-      h.textContent = phase;
+      h.textContent = Z(phase);
       list.append(h);
     }
     const li = document.createElement('li');
-    li.textContent = `${st.n}　${st.title}`;
-    li.title = st.incipit || st.title;
+    li.textContent = `${st.n}　${Z(st.title)}`;
+    li.title = Z(st.incipit || st.title);
     li.dataset.n = String(st.n);
     li.addEventListener('click', () => player.gotoStage(st.n));
     list.append(li);
@@ -204,7 +227,7 @@ function buildUi() {
   for (const [i, v] of player.viewOrder.entries()) {
     const o = document.createElement('option');
     o.value = v;
-    o.textContent = `${i < 6 ? i + 1 + ' ' : ''}${(player.views.titles || {})[v] || v}`;
+    o.textContent = `${i < 6 ? i + 1 + ' ' : ''}${Z((player.views.titles || {})[v] || v)}`;
     vs.append(o);
   }
   $('xsl-scrub').max = String(player.duration);
@@ -229,13 +252,9 @@ function wire() {
     showCurrentStage();
   });
   $('xsl-text-toggle').addEventListener('click', () => $('xsl-text').classList.toggle('collapsed'));
+  $('xsl-lang').addEventListener('click', () => setLang(lang === 'simp' ? 'trad' : 'simp'));
   $('xsl-info-close').addEventListener('click', () => { $('xsl-info').hidden = true; });
-  window.addEventListener('keydown', (ev) => {
-    const tg = ev.target;
-    if (tg && (tg.tagName === 'SELECT' || tg.tagName === 'TEXTAREA' ||
-      (tg.tagName === 'INPUT' && tg.type !== 'range' && tg.type !== 'checkbox'))) return;
-    if (player.handleKey(ev)) ev.stopPropagation();
-  }, true);
+  installKeys({ player });
 }
 
 // deep link: stage (section number), t (absolute seconds; wins over stage), view, and the toggles
@@ -269,6 +288,7 @@ function applyParams() {
     if (!(s >= 0.5 && s <= 8)) problems.push(`speed=${p.get('speed')} (0.5–8)`); else player.setSpeed(s);
   }
   if (p.get('play') === '1') player.play();
+  if (p.has('classroom')) setClassroom(p.get('classroom') === '1');
 }
 
 async function main() {
@@ -280,7 +300,9 @@ async function main() {
     document.body.dataset.ready = 'error';
     return;
   }
+  simplify = simplifier(player.pack);
   buildUi();
+  if (lang === 'simp') setLang('simp');
   applyParams();
   for (const r of refused) problems.push(`${String(r).slice(0, 80)} is not a file of this site`);
   if (window.innerWidth >= 1500) $('xsl-stages').hidden = false;

@@ -34,6 +34,7 @@ import { PathsOverlay } from './paths.js';
 import { ContactShadows } from './contact.js';
 import { Adaptive, adaptiveOptions } from './adaptive.js';
 import { chooseTier, HighTier } from './quality.js';
+import { fitPlan } from './plan-fit.js';
 
 const DEG = Math.PI / 180;
 const POSTURES = ['stand', 'walk', 'sit', 'bow', 'salute', 'shoot'];
@@ -454,6 +455,7 @@ export class Player {
     this._staticDirty = true;
     this._camKey = null;
     this._dirty = true;
+    if (this.pack && this.view === 'plan' && !this.free) this._cameraForStage(true);     // fitted again
   }
 
   // The pack's cameras frame a 16:9 picture (the stills'). A narrower view (a panel beside it, a 4:3
@@ -839,7 +841,7 @@ export class Player {
     const mk = (kind, text, prio, extra = {}) => {
       const el = document.createElement('div');
       el.className = `xsl-label ${kind}`;
-      el.textContent = text;
+      el.textContent = this._labelShown(text);
       const L = Object.assign({ el, kind, text, prio, anchor: new THREE.Vector3(), active: true,
         shown: false, x: -1e9, y: -1e9, w: 0, h: 0, focus: false }, extra);
       el._xsl = L;
@@ -867,6 +869,16 @@ export class Player {
     this.overlay.classList.toggle('off', !this.labelsOn);
   }
 
+  // the labels' script (issue 27: 繁/简 everywhere): fn(text) → the text shown (null: as the pack has it)
+  setLabelText(fn) {
+    this._labelFilter = fn || null;
+    for (const L of this._labels || []) L.el.textContent = this._labelShown(L.text);
+    this._remeasure = true;
+    this._dirty = true;
+  }
+
+  _labelShown(text) { return this._labelFilter ? this._labelFilter(text) : text; }
+
   _measureLabels() {
     // one layout for all: write first (done), then read
     for (const L of this._labels) { L.w = L.el.offsetWidth; L.h = L.el.offsetHeight; }
@@ -889,7 +901,7 @@ export class Player {
       const first = A.baseRole;
       let text = role && role !== first && !A.name.includes(role) && role !== A.name ? `${role}（${A.name}）` : A.name;
       if (say) text += `：「${say.length > 10 ? say.slice(0, 10) + '…' : say}」`;
-      if (text !== L.text) { L.text = text; L.el.textContent = text; changed = true; }
+      if (text !== L.text) { L.text = text; L.el.textContent = this._labelShown(text); changed = true; }
       if (f !== L.focus) { L.focus = f; L.el.classList.toggle('focus', f); changed = true; }
       L.prio = 100 + (f ? 60 : 0) + (say ? 10 : 0);
     }
@@ -1061,7 +1073,9 @@ export class Player {
   _cameraForStage(force) {
     if (!this.pack) return;
     if (this._stageIdx < 0) this._updateStageStep();
-    const c = this._preset(this.view, this._stageN());
+    let c = this._preset(this.view, this._stageN());
+    // the plan fitted to this frame, clear of the caption band (plan-fit.js)
+    if (c && c.parallel && this.view === 'plan') c = fitPlan(c, this.pack.bounds_m, this._w, this._h, this.planReserve, this._widen());
     if (c) this.applyCamera(c, force);
   }
 

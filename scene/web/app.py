@@ -447,6 +447,8 @@ def build(server, service: Service) -> None:
     server.controller.trigger("xsl_zip")(service.export_zip)
     server.controller.trigger("xsl_queue")(service.queue)
     server.controller.trigger("xsl_sheet")(service.role_sheet)
+    from . import still as still_mod          # the still of the moment for a browser without WebGL
+    still_mod.register(server, service)
 
     @server.controller.trigger("xsl_present")
     def present(payload=None, key=None) -> dict:

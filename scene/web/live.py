@@ -94,9 +94,38 @@ def clean_payload(p, reading_known) -> dict:
            "speed": _num(p, "speed", 0.1, 16.0, 1.0), "view": view, "camera": clean_camera(p.get("camera")),
            "reading": None, "client_ms": _num(p, "client_ms", 0.0, 1e14, 0.0),
            "seq": int(_num(p, "seq", 0, 1e12, 0))}
+    # what the presenter's class sees besides the picture (issue 27): the script (繁/简) and the caption of
+    # the lesson's stop, as text (a follower may not have the lesson: a teacher's own lives in her browser)
+    lang = p.get("lang", "trad")
+    if lang not in ("trad", "simp"):
+        raise LiveError("lang: trad or simp")
+    out["lang"] = lang
+    out["lesson"] = _lesson(p.get("lesson"))
     q = p.get("reading")
     if q is not None:
         if not isinstance(q, str) or len(q) > 300:
             raise LiveError("reading: a reading's query")
         out["reading"] = reading_known(q)
+    return out
+
+
+def _text(d: dict, k: str, most: int) -> str:
+    v = d.get(k, "")
+    if not isinstance(v, str) or len(v) > most:
+        raise LiveError(f"lesson.{k}: text of at most {most} characters")
+    return v
+
+
+def _lesson(v) -> dict | None:
+    """The lesson caption a presenter shows (or None): its words and which stop of how many."""
+    if v is None:
+        return None
+    if not isinstance(v, dict):
+        raise LiveError("lesson: not an object")
+    out = {k: _text(v, k, 400) for k in ("caption", "caption_s", "en", "title")}
+    for k in ("stop", "of"):
+        n = v.get(k, 0)
+        if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= 10_000:
+            raise LiveError(f"lesson.{k}: a stop number")
+        out[k] = n
     return out

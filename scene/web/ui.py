@@ -67,17 +67,30 @@ def _view_tools() -> None:
                         id="xsl-labels")
             v.VCheckbox(v_model="dims", label="尺寸", title="dimension lines", hide_details=True,
                         density="compact", id="xsl-dims")
-            html.Span("屋頂", classes="xsl-dim ml-1 mr-1", title="roof")
-            with html.Select(v_model="roof", id="xsl-roof", classes="xsl-select", title="roof"):
-                html.Option("{{ r }}", v_for="r in roof_modes", key="r", value=("r",))
+            # each select inside its visible label (a label by title alone is not one: axe-core)
+            with html.Label(classes="xsl-dim ml-1 d-flex align-center", title="roof"):
+                html.Span("屋頂", classes="mr-1")
+                with html.Select(v_model="roof", id="xsl-roof", classes="xsl-select", title="roof"):
+                    html.Option("{{ r }}", v_for="r in roof_modes", key="r", value=("r",))
             # per browser, not trame state: app.js wires it (quality-ui.js) and reloads at the same moment
-            html.Span("畫質", classes="xsl-dim ml-2 mr-1", title="quality tier")
-            with html.Select(id="xsl-quality", classes="xsl-select",
-                             title="quality tier, remembered in this browser: auto (fast on a software GL, high on "
-                                   "a GPU), fast, high — a change reloads the page at this moment"):
-                for value, label in (("auto", "自動 auto"), ("fast", "快 fast"), ("high", "高 high")):
-                    html.Option(label, value=value)
+            with html.Label(classes="xsl-dim ml-2 d-flex align-center", title="quality tier"):
+                html.Span("畫質", classes="mr-1")
+                with html.Select(id="xsl-quality", classes="xsl-select",
+                                 title="quality tier, remembered in this browser: auto (fast on a software GL, high "
+                                       "on a GPU), fast, high — a change reloads the page at this moment"):
+                    for value, label in (("auto", "自動 auto"), ("fast", "快 fast"), ("high", "高 high")):
+                        html.Option(label, value=value)
         html.Div(id="xsl-quality-info", classes="xsl-quality-info")
+        # presenting / following: in the row of tools (a badge over the view covered its buttons)
+        _live_badge("xsl-live")
+
+
+def _live_badge(classes: str) -> None:
+    with html.Div(v_if="live_role", classes=classes, id="xsl-live", role="status"):
+        html.Span("{{ live_role === 'present' ? '● presenting: tabs opened with ?follow=1 follow this one'"
+                  " : '● following the presenter' }}")
+        v.VBtn("explore on my own", v_if="live_role === 'follow'", size="x-small", variant="tonal",
+               click="window.xsl.explore()", classes="ml-2", id="xsl-explore")
 
 
 def _view() -> None:
@@ -97,11 +110,9 @@ def _view() -> None:
             v.VProgressCircular(indeterminate=True, size=22, width=3, classes="mr-2")
             html.Span("{{ busy }}")
         html.Div("{{ fps }} fps", v_if="!classroom && playing", classes="xsl-fps", id="xsl-fps")
-        with html.Div(v_if="live_role", classes="xsl-live", id="xsl-live"):
-            html.Span("{{ live_role === 'present' ? '● presenting: tabs opened with ?follow=1 follow this one'"
-                      " : '● following the presenter' }}")
-            v.VBtn("explore on my own", v_if="live_role === 'follow'", size="x-small", variant="tonal",
-                   click="window.xsl.explore()", classes="ml-2", id="xsl-explore")
+        # classroom mode has no row of tools: the badge goes top left (the exit button is top right)
+        with html.Template(v_if="classroom"):
+            _live_badge("xsl-live xsl-live-class")
 
 
 def _timeline() -> None:
@@ -113,7 +124,7 @@ def _timeline() -> None:
                          style=("{left: m.x + '%', background: m.round ? '#b71c1c' : '#8d6e63'}",),
                          title=("'§' + m.n + ' ' + m.title",), click="window.xsl.gotoStage(m.n)")
             v.VSlider(model_value=("t",), min=0, max=("duration",), step=0.1, hide_details=True,
-                      density="compact", color="deep-orange", track_size=3, thumb_size=12,
+                      density="compact", color="deep-orange", track_size=3, thumb_size=12, name="time 時",
                       update_modelValue="window.xsl.seek($event)", id="xsl-scrubber")
         with html.Div(classes="xsl-transport"):
             _btn("mdi-skip-previous", "window.xsl.prevStage()", "previous stage (PageUp)", id="xsl-prev-stage")
@@ -122,6 +133,7 @@ def _timeline() -> None:
                    title="play / pause (Space)", color="deep-orange", density="compact", id="xsl-play")
             _btn("mdi-step-forward", "window.xsl.nextStep()", "next step (→)", id="xsl-next-step")
             _btn("mdi-skip-next", "window.xsl.nextStage()", "next stage (PageDown)", id="xsl-next-stage")
+            html.Label("速", **{"for": "xsl-speed"}, classes="xsl-dim ml-2", title="speed")
             v.VSelect(v_model="speed", items=("speeds", [{"title": f"{s}×", "value": s} for s in SPEEDS]),
                       hide_details=True, density="compact", variant="plain", style="max-width: 80px",
                       id="xsl-speed", title="speed")
