@@ -83,7 +83,7 @@ const player = !gl ? new StillPlayer($('xsl-player'), { onState: (s) => updateUi
   onPick: (info) => showInfo(info),
   onError: (e) => message(String(e && e.message || e)),
 });
-const room = player.use(classroom({ setClassroom, isClassroom,
+player.use(classroom({ setClassroom, isClassroom,
   onSingleKeys: (on) => message(on ? 'single-key shortcuts on (Shift+K)' : 'single-key shortcuts off: Shift+K turns them on') }));
 const dir = gl ? player.use(director()) : null;
 // 繁/简 (the 简 button, ?lang=simp): every word the page shows goes through Z (simp.js)
@@ -209,7 +209,7 @@ function buildUi() {
       list.append(h);
     }
     const li = document.createElement('li');
-    li.textContent = `${st.n}　${Z(st.title)}`;
+    li.textContent = `${st.n}\u3000${Z(st.title)}`;   // an ideographic space between number and title
     li.title = Z(st.incipit || st.title);
     li.dataset.n = String(st.n);
     li.addEventListener('click', () => player.gotoStage(st.n));

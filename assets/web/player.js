@@ -37,7 +37,6 @@ import { chooseTier, HighTier } from './quality.js';
 import { fitPlan } from './plan-fit.js';
 
 const DEG = Math.PI / 180;
-const POSTURES = ['stand', 'walk', 'sit', 'bow', 'salute', 'shoot'];
 const ROOF_MODES = ['cutaway', 'solid', 'ghost', 'none'];
 const FONT_FAMILY = "'XSLCJK', 'XSLCJK Fallback', 'Noto Sans CJK TC', 'Noto Serif CJK TC', 'Source Han Sans TC', " +
   "'PingFang TC', 'Microsoft JhengHei', 'Hiragino Sans', sans-serif";
