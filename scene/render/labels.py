@@ -55,9 +55,8 @@ def _cmap(path: str) -> frozenset[int]:
     import os
     import pickle
     st = os.stat(path)
-    base = os.environ.get("XIANGSHELI_CACHE") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "xiangsheli-scene")
-    cache = Path(base) / f"cmap-{Path(path).stem}-{st.st_size}-{int(st.st_mtime)}.pickle"
+    from ..settings import cache_dir
+    cache = cache_dir() / f"cmap-{Path(path).stem}-{st.st_size}-{int(st.st_mtime)}.pickle"
     try:
         with open(cache, "rb") as fh:
             return pickle.load(fh)

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .. import settings
 from ..paths import ASSETS, PACKAGE, SEEDS, cache_dir  # noqa: F401  (cache_dir re-exported)
 
 #: the layers a compiled rite depends on (the cache key hashes every module in them)
@@ -47,7 +48,7 @@ def load_rite(reading=None, seed: int | None = None):
     key = (r, seed)
     if key in _rites:
         return _rites[key]
-    if os.environ.get("XIANGSHELI_NO_CACHE"):
+    if settings.no_cache():
         rite = build_rite(r, seed)
         _rites[key] = rite
         return rite

@@ -24,9 +24,9 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from ..paths import ROOT
+from ..paths import LESSONS
 
-LESSON_DIR = ROOT / "assets" / "lessons"
+LESSON_DIR = LESSONS
 VIEWS = ("auto", "overview", "hall", "range", "plan", "archer", "target", "guest")
 STOP_KEYS = {"stage", "step", "t", "view", "camera", "caption", "en", "play", "speed"}
 

@@ -25,6 +25,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from ... import settings
 from ..palette import AMBIENT, COLOURS as C, DIFFUSE, LIGHTS, SUN_DIR
 from ..shapes import rgb
 
@@ -374,7 +375,7 @@ def sun_map(batches: dict) -> DepthMap:
     Cached on disk beside the bake (building it costs a second or two; the pack and every still need it)."""
     from ...rite.cache import cache_dir
     f = cache_dir() / f"sun-{_key(batches)}.npz"
-    if os.environ.get("XIANGSHELI_NO_CACHE"):
+    if settings.no_cache():
         return _sun_map(batches, f)
     with _alone(f):
         return _sun_map(batches, f)
@@ -382,7 +383,7 @@ def sun_map(batches: dict) -> DepthMap:
 
 def _sun_map(batches: dict, f) -> DepthMap:
     fields = ("grid", "u", "v", "d", "o", "px")
-    if not os.environ.get("XIANGSHELI_NO_CACHE"):
+    if not settings.no_cache():
         try:
             with np.load(f, allow_pickle=False) as z:
                 m = DepthMap.__new__(DepthMap)
@@ -428,7 +429,7 @@ def baked(batches: dict, chi_m: float) -> dict[str, BakedLayer]:
     """:func:`bake`, from the disk cache when the geometry and the parameters are unchanged."""
     from ...rite.cache import cache_dir
     f = cache_dir() / f"bake-{_key(batches)}.npz"
-    if os.environ.get("XIANGSHELI_NO_CACHE"):
+    if settings.no_cache():
         return bake(batches, chi_m)
     with _alone(f):
         return _baked(batches, chi_m, f)

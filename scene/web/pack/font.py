@@ -11,11 +11,11 @@ from pathlib import Path
 def font_sources() -> list[Path]:
     """The files whose characters the font covers: seeds/*, assets/**/*.toml, assets/web/*.js|html|css,
     scene/**/*.py and app.py."""
-    from ...paths import ROOT as root
-    files = sorted((root / "seeds").glob("*")) + sorted((root / "assets").rglob("*.toml"))
+    from ...paths import ASSETS, PACKAGE, ROOT, SEEDS
+    files = sorted(SEEDS.glob("*")) + sorted(ASSETS.rglob("*.toml"))
     for ext in ("js", "html", "css"):
-        files += sorted((root / "assets" / "web").glob(f"*.{ext}"))
-    return files + sorted((root / "scene").rglob("*.py")) + [root / "app.py"]
+        files += sorted((ASSETS / "web").glob(f"*.{ext}"))
+    return files + sorted(PACKAGE.rglob("*.py")) + [ROOT / "app.py"]     # app.py: the checkout's only
 
 
 def font_chars(extra: str = "") -> str:

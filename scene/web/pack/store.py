@@ -45,10 +45,8 @@ def roots() -> tuple[Path, Path]:
 
 
 def budget_bytes() -> int:
-    try:
-        return int(float(os.environ.get("XIANGSHELI_PACK_BUDGET_MB", "300")) * 1e6)
-    except ValueError:
-        return 300_000_000
+    from ... import settings
+    return settings.pack_budget_bytes()
 
 
 def _sha(f: Path) -> str:
