@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from scene import meshes
+from scene.render import meshes
 from scene.render.meshes import bake
 from scene.render import palette
 from scene.render.shapes import rgb
@@ -122,8 +122,8 @@ def test_triangle_budget(static, baked):
     total = sum(len(layer) for layer in baked.values())
     assert total <= 60_000, total
     assert sum(len(b) for b in static.batches().values()) <= 12_000
-    from scene import figures
-    from scene.stills import load_rite
+    from scene.render import figures
+    from scene.render.stills import load_rite
     st = figures.styles(load_rite().choreography)
     worst = max(len(figures.figure(s, p).tris) for s in st.values() for p in figures.POSTURES)
     assert worst <= 1_200, worst

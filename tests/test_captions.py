@@ -34,7 +34,7 @@ def parse_vtt(text: str) -> list[tuple[float, float, list[str]]]:
 
 @pytest.fixture(scope="module")
 def rite():
-    from scene.timeline import build_rite
+    from scene.rite.timeline import build_rite
     return build_rite()
 
 
@@ -72,7 +72,7 @@ def test_bad_captions_arguments_are_one_line(tmp_path):
 @pytest.mark.skipif(__import__("webtools").chromium_missing_reason() is not None, reason="no Chromium")
 def test_the_caption_line_and_the_classroom_keys(tmp_path, rite):
     import webtools
-    from scene import webpack
+    from scene.web import pack as webpack
     from scene.web.captions import seed_lines
     pack = tmp_path / "pack"
     webpack.write_pack(pack)
@@ -94,7 +94,7 @@ def test_the_caption_line_and_the_classroom_keys(tmp_path, rite):
         assert steps[k].phrase in text and lines[k] in text and band.get_attribute("aria-live") == "polite"
         fs = page.evaluate("parseFloat(getComputedStyle(document.querySelector('.xsl-caption > div')).fontSize)")
         assert fs >= 0.045 * page.evaluate("window.__xslPlayer.container.clientHeight")   # of the view's height
-        webtools.save_png(webtools.screenshot(page), Path("/tmp/cache-issue13-caption.png"))
+        webtools.save_png(webtools.screenshot(page), tmp_path / "caption.png")
         # a term of the seed's notes in the phrase: a click opens the note
         from scene.web.captions import step_notes
         notes = step_notes(rite)
@@ -104,7 +104,7 @@ def test_the_caption_line_and_the_classroom_keys(tmp_path, rite):
         page.locator(".xsl-term").first.click()
         note = page.locator(".xsl-note")
         assert note.is_visible() and any(f"（{n}）" in note.inner_text() for _, n in notes[j])
-        webtools.save_png(webtools.screenshot(page), Path("/tmp/cache-issue13-note.png"))
+        webtools.save_png(webtools.screenshot(page), tmp_path / "note.png")
         note.click()
         # B blanks the screen, . brings it back
         page.keyboard.press("b")

@@ -23,7 +23,7 @@ def port():
 
 
 def test_presenter_drives_followers_and_viewers_while_others_explore(port):
-    from scene.wsviewer import classroom
+    from scene.web.wsviewer import classroom
     url = f"http://127.0.0.1:{port}/"
     result: dict = {}
 

@@ -9,7 +9,7 @@ os.environ["PYVISTA_OFF_SCREEN"] = "true"
 import numpy as np
 import pytest
 
-from scene import stills
+from scene.render import stills
 from scene.render.meshes import contact
 
 

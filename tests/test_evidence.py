@@ -151,7 +151,7 @@ def test_steps_command_prints_every_step_with_its_evidence(tmp_path):
 
 
 def test_the_pack_carries_the_evidence_of_every_step():
-    from scene.webpack import build_pack
+    from scene.web.pack import build_pack
     m, _ = build_pack("zheng")
     ev = m["evidence"]
     assert ev["aspects"] == list(E.ASPECTS) and ev["statuses"] == list(E.STATUSES)

@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @pytest.fixture(scope="module")
 def rite():
-    from scene.timeline import build_rite
+    from scene.rite.timeline import build_rite
     return build_rite()
 
 
@@ -58,7 +58,7 @@ def test_bad_lessons_get_one_line(rite, text, words):
 
 @pytest.mark.skipif(webtools.chromium_missing_reason() is not None, reason=str(webtools.chromium_missing_reason()))
 def test_a_lesson_plays_and_page_down_goes_to_the_next_stop(tmp_path, rite):
-    from scene import webpack
+    from scene.web import pack as webpack
     from scene.web.lessons import load_lesson
     pack = tmp_path / "pack"
     webpack.write_pack(pack)
@@ -85,7 +85,7 @@ def test_a_lesson_plays_and_page_down_goes_to_the_next_stop(tmp_path, rite):
         # the caption is big enough for a projector and readable (white on the scene, black halo)
         fs = page.evaluate("parseFloat(getComputedStyle(document.querySelector('.xsl-lesson-caption')).fontSize)")
         assert fs >= 0.045 * page.evaluate("window.__xslPlayer.container.clientHeight")   # of the view's height
-        webtools.save_png(webtools.screenshot(page), Path("/tmp/cache-issue13-lesson.png"))
+        webtools.save_png(webtools.screenshot(page), tmp_path / "lesson.png")
         page.keyboard.press("PageUp")
         assert L["stops"][0]["caption"] in cap.inner_text()
         # the teacher adds a stop here, edits its caption, moves it, and saves the lesson

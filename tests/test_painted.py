@@ -9,7 +9,7 @@ os.environ["PYVISTA_OFF_SCREEN"] = "true"
 import numpy as np
 import pytest
 
-from scene import meshes, stills
+from scene.render import meshes, stills
 from scene.geometry import readings
 from scene.geometry.units import parse_length
 from scene.render.meshes import racks

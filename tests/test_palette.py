@@ -22,7 +22,7 @@ def _rgb(h: str) -> np.ndarray:
 
 
 def test_o_recolours_the_zhuren_with_okabe_ito_vermillion(tmp_path):
-    from scene import webpack
+    from scene.web import pack as webpack
     from scene.rite.cache import load_rite
     rite = load_rite()
     pack = tmp_path / "pack"

@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @pytest.fixture(scope="module")
 def rite():
-    from scene.timeline import build_rite
+    from scene.rite.timeline import build_rite
     return build_rite()
 
 
@@ -125,7 +125,7 @@ def test_camera_cli_prints_the_director_camera(rite, track):
 
 @pytest.mark.skipif(webtools.chromium_missing_reason() is not None, reason=str(webtools.chromium_missing_reason()))
 def test_player_plays_the_director_track_and_frames_the_actors(tmp_path, rite, track):
-    from scene import webpack
+    from scene.web import pack as webpack
     from scene.render import shots
     pack = tmp_path / "pack"
     webpack.write_pack(pack)
@@ -155,7 +155,7 @@ def test_player_plays_the_director_track_and_frames_the_actors(tmp_path, rite, t
         ndc = np.array(ndc)
         assert np.all(np.abs(ndc) <= 1.0), ndc
         assert np.min(np.abs(ndc[1::2, 1] - ndc[0::2, 1]) / 2) >= 0.06
-        webtools.save_png(webtools.screenshot(page), Path("/tmp/cache-issue13-shots.png"))
+        webtools.save_png(webtools.screenshot(page), tmp_path / "shots.png")
         # orbiting leaves the director; the key A returns to it
         page.evaluate(f"{P}.free = true")
         page.evaluate(f"() => {P}._nextFrame().then(() => new Promise(requestAnimationFrame))")

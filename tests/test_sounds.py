@@ -137,7 +137,7 @@ HOOK = """(() => {
 @pytest.mark.skipif(webtools.chromium_missing_reason() is not None, reason=str(webtools.chromium_missing_reason()))
 def test_the_page_sounds_nothing_before_m_then_schedules_the_packs_cues_with_the_playback(tmp_path):
     import json
-    from scene import webpack
+    from scene.web import pack as webpack
     pack = tmp_path / "pack"
     webpack.write_pack(pack)
     webpack.write_font(pack / "font" / "cjk.otf")

@@ -12,7 +12,7 @@ import sys
 import numpy as np
 import pytest
 
-from scene import glprobe, labels, stills
+from scene.render import glprobe, labels, stills
 
 SMALL = (480, 270)
 

@@ -1,4 +1,4 @@
-"""Tests for scene.texts: 經/記 passages, 鄭注 glosses, seed notes, 繁简 conversion."""
+"""Tests for scene.text: 經/記 passages, 鄭注 glosses, seed notes, 繁简 conversion."""
 import re
 
 import pytest

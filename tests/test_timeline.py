@@ -10,12 +10,12 @@ import numpy as np
 import pytest
 
 from scene import choreography as chor
-from scene.audit import audit
-from scene.readings import DEFAULT, PRESETS
-from scene.shooting import announce
-from scene.texts import find_phrase, passage
-from scene.timeline import Rite, build_rite
-from scene.units import parse_numeral
+from scene.rite.audit import audit
+from scene.geometry.readings import DEFAULT, PRESETS
+from scene.rite.shooting import announce
+from scene.text import find_phrase, passage
+from scene.rite.timeline import Rite, build_rite
+from scene.geometry.units import parse_numeral
 
 C = chor.default()
 RITE = build_rite()
