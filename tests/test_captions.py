@@ -32,12 +32,6 @@ def parse_vtt(text: str) -> list[tuple[float, float, list[str]]]:
     return out
 
 
-@pytest.fixture(scope="module")
-def rite():
-    from scene.rite.timeline import build_rite
-    return build_rite()
-
-
 @pytest.mark.parametrize("lang", ["trad", "simp"])
 def test_vtt_parses_and_its_cues_are_the_steps(tmp_path, rite, lang):
     from scene.text.script import to_simplified
@@ -70,13 +64,10 @@ def test_bad_captions_arguments_are_one_line(tmp_path):
 
 
 @pytest.mark.skipif(__import__("webtools").chromium_missing_reason() is not None, reason="no Chromium")
-def test_the_caption_line_and_the_classroom_keys(tmp_path, rite):
+def test_the_caption_line_and_the_classroom_keys(tmp_path, rite, pack_dir):
     import webtools
-    from scene.web import pack as webpack
     from scene.web.captions import seed_lines
-    pack = tmp_path / "pack"
-    webpack.write_pack(pack)
-    webpack.write_font(pack / "font" / "cjk.otf")
+    pack = pack_dir                       # the session's pack (conftest.py)
     steps = sorted(rite.spans, key=lambda s: (s.start_s, s.section, s.index))
     lines = seed_lines(rite)
     k = next(i for i, s in enumerate(steps) if lines[i] and s.end_s - s.start_s > 3 and s.section == 5)

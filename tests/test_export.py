@@ -159,11 +159,6 @@ class Gltf:
 
 
 @pytest.fixture(scope="module")
-def rite():
-    return stills.load_rite("zheng")
-
-
-@pytest.fixture(scope="module")
 def files(tmp_path_factory, rite):
     d = tmp_path_factory.mktemp("gltf")
     out = {}

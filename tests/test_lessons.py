@@ -12,12 +12,6 @@ import webtools
 ROOT = Path(__file__).resolve().parents[1]
 
 
-@pytest.fixture(scope="module")
-def rite():
-    from scene.rite.timeline import build_rite
-    return build_rite()
-
-
 def test_the_shipped_lessons_resolve(rite):
     from scene.web.lessons import lesson_block
     got = {L["name"]: L for L in lesson_block(rite)}
@@ -57,12 +51,9 @@ def test_bad_lessons_get_one_line(rite, text, words):
 
 
 @pytest.mark.skipif(webtools.chromium_missing_reason() is not None, reason=str(webtools.chromium_missing_reason()))
-def test_a_lesson_plays_and_page_down_goes_to_the_next_stop(tmp_path, rite):
-    from scene.web import pack as webpack
+def test_a_lesson_plays_and_page_down_goes_to_the_next_stop(tmp_path, rite, pack_dir):
     from scene.web.lessons import load_lesson
-    pack = tmp_path / "pack"
-    webpack.write_pack(pack)
-    webpack.write_font(pack / "font" / "cjk.otf")
+    pack = pack_dir                       # the session's pack (conftest.py)
     L = load_lesson(ROOT / "assets" / "lessons" / "rite_in_ten_minutes.toml", rite)
     with webtools.site(pack) as (_, url), webtools.chromium() as b:
         page = b.new_page(viewport={"width": 1280, "height": 720})

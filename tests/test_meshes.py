@@ -11,12 +11,6 @@ import numpy as np
 import pytest
 
 from scene.render import figures, meshes, shapes
-from scene.render.stills import load_rite
-
-
-@pytest.fixture(scope="module")
-def rite():
-    return load_rite()
 
 
 @pytest.mark.parametrize("reading, steps", [("zheng", 3), ("xiang", 5)])

@@ -22,12 +22,8 @@ W, H = 960, 540
 
 
 @pytest.fixture(scope="module")
-def pack(tmp_path_factory):
-    from scene.web import pack as webpack
-    d = tmp_path_factory.mktemp("pack")
-    webpack.write_pack(d)
-    webpack.write_font(d / "font" / "cjk.otf")
-    return d
+def pack(pack_dir):
+    return pack_dir                 # the session's pack (conftest.py)
 
 
 @pytest.fixture(scope="module")

@@ -16,7 +16,6 @@ from pypdf import PdfReader
 
 from scene.__main__ import main
 from scene.print import roles as roles_mod
-from scene.rite.timeline import build_rite
 
 ROLES = ("ou1_up", "huozhe", "shihuozhe")
 
@@ -42,11 +41,6 @@ def text_of(page) -> str:
             out.append("".join(cmap.get(int.from_bytes(raw[i:i + 2], "big"), "\ufffd")
                                for i in range(0, len(raw) - 1, 2)))
     return re.sub(r"\s", "", "".join(out))
-
-
-@pytest.fixture(scope="module")
-def rite():
-    return build_rite()
 
 
 @pytest.fixture(scope="module")

@@ -18,12 +18,6 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")
-def rite():
-    from scene.rite.timeline import build_rite
-    return build_rite()
-
-
-@pytest.fixture(scope="module")
 def track(rite):
     from scene.render import shots
     return shots.track(rite)
@@ -124,12 +118,9 @@ def test_camera_cli_prints_the_director_camera(rite, track):
 
 
 @pytest.mark.skipif(webtools.chromium_missing_reason() is not None, reason=str(webtools.chromium_missing_reason()))
-def test_player_plays_the_director_track_and_frames_the_actors(tmp_path, rite, track):
-    from scene.web import pack as webpack
+def test_player_plays_the_director_track_and_frames_the_actors(tmp_path, rite, track, pack_dir):
     from scene.render import shots
-    pack = tmp_path / "pack"
-    webpack.write_pack(pack)
-    webpack.write_font(pack / "font" / "cjk.otf")
+    pack = pack_dir                       # the session's pack (conftest.py)
     sp = next(s for s in rite.spans if s.do == "receive" and s.end_s - s.start_s > 2)
     tm = (sp.start_s + sp.end_s) / 2
     idx = [rite.actor_ids.index(a) for a in sp.who]

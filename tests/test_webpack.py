@@ -22,11 +22,6 @@ _DT = {"f32": "<f4", "u8": "u1", "u16": "<u2", "u32": "<u4"}
 
 
 @pytest.fixture(scope="module")
-def rite():
-    return stills.load_rite()
-
-
-@pytest.fixture(scope="module")
 def pack(rite):
     manifest, data = webpack.build_pack()
     # what the player gets: the JSON text, parsed
