@@ -63,6 +63,8 @@ def test_bad_captions_arguments_are_one_line(tmp_path):
         assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
 
 
+@pytest.mark.slow
+@pytest.mark.browser
 @pytest.mark.skipif(__import__("webtools").chromium_missing_reason() is not None, reason="no Chromium")
 def test_the_caption_line_and_the_classroom_keys(tmp_path, rite, pack_dir):
     import webtools
@@ -124,6 +126,7 @@ def test_step_notes_are_seed_notes_on_a_term_of_the_phrase(rite):
             assert term in s.phrase and s.section in seed_note(n).sections
 
 
+@pytest.mark.gl
 def test_a_clip_burns_in_the_captions_as_glyphs(tmp_path, rite):
     """python -m scene clip --captions: each frame carries the caption line (the phrase, and the seed's sentence
     where it reaches) at the foot of the view, white glyphs on a dark band; without the flag the frames have none."""

@@ -10,7 +10,8 @@ import pytest
 from webtools import READY, chromium, chromium_missing_reason, free_port, start_app
 
 KEY = "classroom-test-key"
-pytestmark = pytest.mark.skipif(chromium_missing_reason() is not None, reason=str(chromium_missing_reason()))
+pytestmark = [pytest.mark.skipif(chromium_missing_reason() is not None, reason=str(chromium_missing_reason())),
+              pytest.mark.browser, pytest.mark.slow]
 
 
 @pytest.fixture(scope="module")

@@ -12,6 +12,8 @@ import pytest
 from scene.render import stills
 from scene.render.meshes import contact
 
+pytestmark = [pytest.mark.gl]
+
 
 @pytest.fixture(scope="module")
 def hall_pair():

@@ -50,6 +50,8 @@ def test_bad_lessons_get_one_line(rite, text, words):
         assert w in msg, msg
 
 
+@pytest.mark.slow
+@pytest.mark.browser
 @pytest.mark.skipif(webtools.chromium_missing_reason() is not None, reason=str(webtools.chromium_missing_reason()))
 def test_a_lesson_plays_and_page_down_goes_to_the_next_stop(tmp_path, rite, pack_dir):
     from scene.web.lessons import load_lesson

@@ -21,6 +21,8 @@ def _rgb(h: str) -> np.ndarray:
     return np.array([int(h[k:k + 2], 16) for k in (1, 3, 5)], float)
 
 
+@pytest.mark.slow
+@pytest.mark.browser
 def test_o_recolours_the_zhuren_with_okabe_ito_vermillion(tmp_path, pack_dir):
     from scene.rite.cache import load_rite
     rite = load_rite()

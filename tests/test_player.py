@@ -14,6 +14,8 @@ import pytest
 import webtools
 from webtools import diff_fraction, distinct_colours, screenshot
 
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
 _why = webtools.chromium_missing_reason()
 if _why:
     pytest.skip(f"browser tests need Chromium: {_why}", allow_module_level=True)

@@ -117,6 +117,8 @@ def test_camera_cli_prints_the_director_camera(rite, track):
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1 and "sideways" in bad.stderr
 
 
+@pytest.mark.slow
+@pytest.mark.browser
 @pytest.mark.skipif(webtools.chromium_missing_reason() is not None, reason=str(webtools.chromium_missing_reason()))
 def test_player_plays_the_director_track_and_frames_the_actors(tmp_path, rite, track, pack_dir):
     from scene.render import shots

@@ -128,6 +128,8 @@ HOOK = """(() => {
 })();"""
 
 
+@pytest.mark.slow
+@pytest.mark.browser
 @pytest.mark.skipif(webtools.chromium_missing_reason() is not None, reason=str(webtools.chromium_missing_reason()))
 def test_the_page_sounds_nothing_before_m_then_schedules_the_packs_cues_with_the_playback(tmp_path, pack_dir):
     import json

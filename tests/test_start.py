@@ -154,6 +154,8 @@ def test_a_probe_that_passed_is_remembered_and_one_that_failed_never(cache, monk
         glprobe.ensure()
 
 
+@pytest.mark.slow
+@pytest.mark.browser
 def test_a_first_start_answers_the_page_while_the_scene_is_built(tmp_path):
     """Cold, the address comes first; the page loads and says what it waits for (no spinner), then draws
     the pack with the director's camera as soon as the server has it."""

@@ -14,6 +14,8 @@ import pytest
 
 from scene.render import glprobe, labels, stills
 
+pytestmark = [pytest.mark.gl]
+
 SMALL = (480, 270)
 
 
