@@ -39,6 +39,19 @@ def test_the_shipped_lessons_resolve(rite):
     ('title = "x"\n[[stop]]\nstage = 2\ncolour = 1\n', ["stop 1", "colour"]),
     ('[[stop]]\nstage = 2\n', ["title"]),
     ('title = "x"\n[[stop]\n', ["not a lesson file"]),
+    # issue 24: numbers are finite and bounded, values typed, nesting capped (scene/validation.py)
+    ('title = "x"\n[[stop]]\ncamera = {position = [0, 0, nan], focal_point = [0, 0, 0]}\n',
+     ["stop 1", "camera.position[2]", "nan", "finite"]),
+    ('title = "x"\n[[stop]]\ncamera = {position = [1e400, 0, 0], focal_point = [0, 0, 0]}\n',
+     ["stop 1", "camera.position[0]", "inf", "finite"]),
+    ('title = "x"\n[[stop]]\nstage = 21\nt = inf\n', ["stop 1", "t = inf"]),
+    ('title = "x"\n[[stop]]\nstage = 21\nplay = "60"\n', ["stop 1", "play = '60'", "number"]),
+    ('title = "x"\n[[stop]]\nstage = 21\nplay = true\n', ["stop 1", "play = True", "number"]),
+    ('title = "x"\n[[stop]]\nstage = 21\nplay = -5\n', ["stop 1", "play = -5"]),
+    ('title = "x"\n[[stop]]\ncamera = {position = [0, 0, 1], focal_point = [0, 0, 0], view_angle = nan}\n',
+     ["stop 1", "camera.view_angle"]),
+    ('title = "x"\n[[stop]]\ncaption = ' + "[" * 40 + "]" * 40 + '\n', ["nested deeper"]),
+    ('title = "x"\n', ["at least one [[stop]]"]),
 ])
 def test_bad_lessons_get_one_line(rite, text, words):
     from scene.web.lessons import LessonError, load_lesson
