@@ -53,15 +53,16 @@ Coord = finite(-1e4, 1e4, "m")
 Vec3 = tuple[Coord, Coord, Coord]
 
 
-class Camera(msgspec.Struct, forbid_unknown_fields=True):
-    """A camera as the app, the stills (``--camera``) and the lessons give it (metres, degrees)."""
+class Camera(msgspec.Struct):
+    """A camera as the app and the stills take it (``--camera`` JSON; metres, degrees).  Keys it does not know
+    are let through (the browser sends its camera whole); every number is finite and bounded."""
     position: Vec3
     focal_point: Vec3
-    view_up: Vec3 = (0.0, 0.0, 1.0)
+    view_up: Vec3
     view_angle: finite(1.0, 120.0, "°") = 30.0
     parallel: bool = False
-    parallel_scale: finite(1e-3, 1e4, "m") = 1.0
-    name: Annotated[str, msgspec.Meta(max_length=40)] = "free"
+    parallel_scale: Annotated[float, msgspec.Meta(gt=0.0, le=1e4)] = 1.0
+    name: Annotated[str, msgspec.Meta(max_length=80)] | None = None
 
 
 def depth(obj: Any, limit: int = MAX_DEPTH) -> int:
@@ -195,11 +196,3 @@ def load_json(text: str | bytes, type_: type[T], source: str, *, error: type[Inp
         why = "nested too deeply" if isinstance(exc, RecursionError) else str(exc).splitlines()[0]
         raise error(f"{source}: not JSON ({why[:120]})") from None
     return convert(data, type_, source, error=error)
-
-
-def dumps(obj: Any, **kw) -> str:
-    """``json.dumps`` as the program writes JSON: never NaN or Infinity (no JSON reader takes them)."""
-    kw.setdefault("ensure_ascii", False)
-    return json.dumps(obj, allow_nan=False, **kw)
-
-

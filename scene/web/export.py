@@ -217,7 +217,7 @@ def export(out: str | os.PathLike, fmt: str | None = None, reading=None, stage=N
     r = readings_mod.get(reading)
     if fmt in ("json", "steps"):
         doc = layout_document(r) if fmt == "json" else steps_document(r)
-        raw = (json.dumps(doc, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
+        raw = (json.dumps(doc, ensure_ascii=False, indent=1, allow_nan=False) + "\n").encode("utf-8")
         _write(path, raw)
         what = (f"layout JSON, {len(doc['places'])} places" if fmt == "json" else
                 f"steps JSON with evidence, {len(doc['steps'])} steps")

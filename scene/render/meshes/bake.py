@@ -421,7 +421,7 @@ def _key(batches: dict) -> str:
         h.update(name.encode())
         for v in b.arrays().values():
             h.update(np.ascontiguousarray(v).tobytes())
-        h.update(json.dumps(b.names, ensure_ascii=False).encode())
+        h.update(json.dumps(b.names, ensure_ascii=False, allow_nan=False).encode())
     return h.hexdigest()[:24]
 
 
@@ -448,7 +448,7 @@ def _baked(batches: dict, chi_m: float, f) -> dict[str, BakedLayer]:
         f.parent.mkdir(parents=True, exist_ok=True)
         arrs = {f"{n}.{c}": v for n, layer in out.items() for c, v in layer.data.items()}
         tmp = f.with_name(f".{f.name}.{os.getpid()}.npz")
-        np.savez(tmp, names=json.dumps({n: layer.names for n, layer in out.items()}, ensure_ascii=False), **arrs)
+        np.savez(tmp, names=json.dumps({n: layer.names for n, layer in out.items()}, ensure_ascii=False, allow_nan=False), **arrs)
         os.replace(tmp, f)
     except OSError:
         pass

@@ -124,7 +124,7 @@ def pack_key(reading, seed) -> str:
 
 
 def dumps(manifest: dict[str, Any]) -> bytes:
-    return json.dumps(manifest, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    return json.dumps(manifest, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")
 
 
 def write_pack(out_dir, reading=None, seed: int | None = None) -> Path:

@@ -60,7 +60,7 @@ def _sha(f: Path) -> str:
 def write_manifest(folder: Path) -> None:
     files = {f.relative_to(folder).as_posix(): {"bytes": f.stat().st_size, "sha256": _sha(f)}
              for f in sorted(folder.rglob("*")) if f.is_file() and f.name != MANIFEST}
-    (folder / MANIFEST).write_text(json.dumps({"files": files}, indent=1), encoding="utf-8")
+    (folder / MANIFEST).write_text(json.dumps({"files": files}, indent=1, allow_nan=False), encoding="utf-8")
 
 
 def verify(folder: Path, want: tuple[str, ...] = ()) -> str | None:
@@ -255,7 +255,7 @@ def font_key() -> str:
     try:
         memo.parent.mkdir(parents=True, exist_ok=True)
         tmp = memo.with_name(f".{memo.name}.{os.getpid()}")
-        tmp.write_text(json.dumps({"opencc": cc, "files": stats, "key": key}), encoding="utf-8")
+        tmp.write_text(json.dumps({"opencc": cc, "files": stats, "key": key}, allow_nan=False), encoding="utf-8")
         os.replace(tmp, memo)
     except OSError:
         pass
