@@ -69,11 +69,8 @@ def _cmap(path: str) -> frozenset[int]:
     finally:
         f.close()
     try:
-        cache.parent.mkdir(parents=True, exist_ok=True)
-        tmp = cache.with_suffix(f".tmp{os.getpid()}")
-        with open(tmp, "wb") as fh:
-            pickle.dump(cps, fh, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, cache)
+        from ..atomic import write_bytes
+        write_bytes(cache, pickle.dumps(cps, protocol=pickle.HIGHEST_PROTOCOL))
     except OSError:
         pass
     return cps

@@ -4,7 +4,6 @@ not pay for the whole rite's compilation again, and any edit of those makes a ne
 from __future__ import annotations
 
 import hashlib
-import os
 import pickle
 import sys
 from pathlib import Path
@@ -64,11 +63,9 @@ def load_rite(reading=None, seed: int | None = None):
     if rite is None:
         rite = build_rite(r, seed)
         try:
-            d.mkdir(parents=True, exist_ok=True)
-            tmp = f.with_suffix(f".tmp{os.getpid()}")
-            with open(tmp, "wb") as fh:
+            from ..atomic import replacing
+            with replacing(f) as tmp, open(tmp, "wb") as fh:
                 pickle.dump(rite, fh, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(tmp, f)
             old = sorted(d.glob(f"rite-{r.name}-*.pickle"), key=lambda p: p.stat().st_mtime)
             for stale in old[:-4]:
                 stale.unlink(missing_ok=True)

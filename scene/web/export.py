@@ -196,10 +196,8 @@ def layout_csv(reading=None) -> str:
 def _write(path: Path, raw: bytes) -> None:
     """Write through a temporary file so a failed export never leaves half a file."""
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
-        tmp.write_bytes(raw)
-        os.replace(tmp, path)
+        from ..atomic import write_bytes
+        write_bytes(path, raw)
     except OSError as exc:
         raise ExportError(f"cannot write {str(path)!r}: {exc.strerror or exc}") from None
 

@@ -26,6 +26,7 @@ from functools import lru_cache
 import numpy as np
 
 from ... import settings
+from ...atomic import replacing
 from ..palette import AMBIENT, COLOURS as C, DIFFUSE, LIGHTS, SUN_DIR
 from ..shapes import rgb
 
@@ -397,10 +398,8 @@ def _sun_map(batches: dict, f) -> DepthMap:
     raw = {name: b.arrays() for name, b in batches.items() if name != "shadows"}
     m = DepthMap(occluders(raw), -np.asarray(SUN_DIR, float) / np.linalg.norm(SUN_DIR), SUN_MAP_PX)
     try:
-        f.parent.mkdir(parents=True, exist_ok=True)
-        tmp = f.with_name(f".{f.name}.{os.getpid()}.npz")
-        np.savez(tmp, grid=m.grid.astype(np.float32), u=m.u, v=m.v, d=m.d, o=np.array(m.o), px=np.array(m.px))
-        os.replace(tmp, f)
+        with replacing(f) as tmp:
+            np.savez(tmp, grid=m.grid.astype(np.float32), u=m.u, v=m.v, d=m.d, o=np.array(m.o), px=np.array(m.px))
     except OSError:
         pass
     return m
@@ -445,11 +444,10 @@ def _baked(batches: dict, chi_m: float, f) -> dict[str, BakedLayer]:
         pass
     out = bake(batches, chi_m)
     try:
-        f.parent.mkdir(parents=True, exist_ok=True)
         arrs = {f"{n}.{c}": v for n, layer in out.items() for c, v in layer.data.items()}
-        tmp = f.with_name(f".{f.name}.{os.getpid()}.npz")
-        np.savez(tmp, names=json.dumps({n: layer.names for n, layer in out.items()}, ensure_ascii=False, allow_nan=False), **arrs)
-        os.replace(tmp, f)
+        names = json.dumps({n: layer.names for n, layer in out.items()}, ensure_ascii=False, allow_nan=False)
+        with replacing(f) as tmp:
+            np.savez(tmp, names=names, **arrs)
     except OSError:
         pass
     return out

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import gzip
-import os
 from pathlib import Path
 
 
@@ -55,9 +54,9 @@ def _subset(src: str, codepoints: set[int], out: Path, flavor: str | None) -> No
         sub = subset.Subsetter(opts)
         sub.populate(unicodes=sorted(codepoints))
         sub.subset(font)
-        tmp = out.with_name(f".{out.name}.tmp{os.getpid()}")
-        subset.save_font(font, str(tmp), opts)
-        os.replace(tmp, out)
+        from ...atomic import replacing
+        with replacing(out) as tmp:
+            subset.save_font(font, str(tmp), opts)
     finally:
         font.close()
 

@@ -253,10 +253,8 @@ def font_key() -> str:
         pass
     key = hashlib.sha256(font_chars().encode()).hexdigest()[:12]
     try:
-        memo.parent.mkdir(parents=True, exist_ok=True)
-        tmp = memo.with_name(f".{memo.name}.{os.getpid()}")
-        tmp.write_text(json.dumps({"opencc": cc, "files": stats, "key": key}, allow_nan=False), encoding="utf-8")
-        os.replace(tmp, memo)
+        from ...atomic import write_text
+        write_text(memo, json.dumps({"opencc": cc, "files": stats, "key": key}, allow_nan=False))
     except OSError:
         pass
     return key
