@@ -14,13 +14,8 @@ SANS, SERIF = "sans", "serif"
 @lru_cache(maxsize=1)
 def font_files() -> dict[str, str]:
     """family → font file; ``fallback`` is the SC font (None if it is not installed)."""
-    from ..render.labels import fallback_font_path, font_path
-    try:
-        import pylopdf_fonts_zh_tw as tw
-        serif = str(tw.serif_path())
-    except (ImportError, AttributeError):
-        serif = font_path()
-    return {SANS: font_path(), SERIF: serif, "fallback": fallback_font_path()}
+    from ..fonts import fallback_font_path, font_path, serif_path
+    return {SANS: font_path(), SERIF: serif_path(), "fallback": fallback_font_path()}
 
 
 @lru_cache(maxsize=4)

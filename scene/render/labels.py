@@ -16,8 +16,6 @@ to its anchor when it had to move.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
-from pathlib import Path
 
 import numpy as np
 
@@ -25,68 +23,7 @@ from .palette import COLOURS as C
 from .shapes import rgb
 
 
-class FontError(RuntimeError):
-    """The CJK font package is missing."""
-
-
-@lru_cache(maxsize=1)
-def font_path() -> str:
-    """Noto Sans TC (traditional forms), shipped by ``pylopdf-fonts-zh-tw``."""
-    try:
-        import pylopdf_fonts_zh_tw as tw
-    except ImportError:
-        raise FontError("the CJK font is missing: pip install pylopdf-fonts-zh-tw") from None
-    return str(tw.sans_path())
-
-
-@lru_cache(maxsize=1)
-def fallback_font_path() -> str | None:
-    """Noto Sans SC, for the few characters the TC font lacks."""
-    try:
-        import pylopdf_fonts_zh_cn as cn
-    except ImportError:
-        return None
-    return str(cn.sans_path())
-
-
-@lru_cache(maxsize=2)
-def _cmap(path: str) -> frozenset[int]:
-    """The code points a font file has (read once with fontTools, then kept in the disk cache)."""
-    import os
-    import pickle
-    st = os.stat(path)
-    from ..settings import cache_dir
-    cache = cache_dir() / f"cmap-{Path(path).stem}-{st.st_size}-{int(st.st_mtime)}.pickle"
-    try:
-        with open(cache, "rb") as fh:
-            return pickle.load(fh)
-    except (OSError, pickle.UnpicklingError, EOFError):
-        pass
-    from fontTools.ttLib import TTFont
-    f = TTFont(path, lazy=True)
-    try:
-        cps = frozenset(f.getBestCmap())
-    finally:
-        f.close()
-    try:
-        from ..atomic import write_bytes
-        write_bytes(cache, pickle.dumps(cps, protocol=pickle.HIGHEST_PROTOCOL))
-    except OSError:
-        pass
-    return cps
-
-
-def font_for(text: str) -> str:
-    """The font file that has every character of ``text`` (TC first, then SC)."""
-    main = font_path()
-    if all(ord(ch) < 0x2E80 for ch in text):
-        return main
-    if all(ord(ch) in _cmap(main) for ch in text if not ch.isspace()):
-        return main
-    fb = fallback_font_path()
-    if fb and all(ord(ch) in _cmap(fb) for ch in text if not ch.isspace()):
-        return fb
-    return main
+from ..fonts import FontError, cmap as _cmap, fallback_font_path, font_for, font_path  # noqa: F401  (re-exported)
 
 
 def _vtk_text():

@@ -66,7 +66,7 @@ def write_font(out_path, extra: str = "") -> list[Path]:
     characters the TC font lacks (髤 旜 …) go into a second subset of the fallback (Noto Sans SC),
     ``<stem>-fallback<suffix>`` beside it (CSS: list both in one ``font-family``).  OpenType (.otf),
     or WOFF2 when ``brotli`` is importable and ``out_path`` ends in .woff2.  Returns the files written."""
-    from ...render.labels import _cmap, fallback_font_path, font_path
+    from ...fonts import cmap as _cmap, fallback_font_path, font_path
     out = Path(out_path)
     flavor = None
     if out.suffix.lower() == ".woff2":
