@@ -126,6 +126,7 @@ def test_step_notes_are_seed_notes_on_a_term_of_the_phrase(rite):
             assert term in s.phrase and s.section in seed_note(n).sections
 
 
+@pytest.mark.slow
 @pytest.mark.gl
 def test_a_clip_burns_in_the_captions_as_glyphs(tmp_path, rite):
     """python -m scene clip --captions: each frame carries the caption line (the phrase, and the seed's sentence

@@ -70,6 +70,7 @@ def test_the_fidelity_reading_errors_stay_fixed(zheng_findings):
     assert not world, "\n".join(map(str, world[:10]))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("spec", grammar.readings_to_check())
 def test_no_findings_on_any_preset(spec, zheng_findings):
     """Every preset, with and without the 大夫: the checker finds nothing that assets/grammar.toml does not

@@ -66,6 +66,7 @@ def test_a_phrase_not_in_the_passage_fails_to_load(tmp_path):
         chor.load(tmp_path / "assets")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(PRESETS))
 def test_every_place_resolves_and_the_rite_compiles_in_every_reading(name):
     rite = build_rite(name)
@@ -76,6 +77,7 @@ def test_every_place_resolves_and_the_rite_compiles_in_every_reading(name):
 @pytest.mark.parametrize("reading", [
     PRESETS["zheng"], PRESETS["xiang"], PRESETS["zhou8cun"], PRESETS["wangzhi"],
     DEFAULT.replace(dafu_present=False), DEFAULT.replace(seed=3)], ids=lambda r: f"{r.name}-{r.dafu_present}-{r.seed}")
+@pytest.mark.slow
 def test_physics_at_10_hz(reading):
     """Nobody within 0.4 m of another (unless handing over), off a walkable surface, too fast, or inside a solid."""
     found = audit(build_rite(reading), hz=10.0)
@@ -143,6 +145,7 @@ def test_losers_drink_and_winners_do_not():
             assert not (archers - set(rite.results[rnd].losers)) & near - {"zhijue"}, (seed, n)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name, north", [("zheng", True), ("xiang", False)])
 def test_round_the_pillar_on_the_side_of_the_reading(name, north):
     rite = build_rite(name)
@@ -223,6 +226,7 @@ def test_the_xiang_becomes_sizheng_then_sima_then_sizheng():
     assert roles[0] != "司正"
 
 
+@pytest.mark.slow
 def test_dafu_switch_removes_him():
     rite = build_rite(DEFAULT.replace(dafu_present=False))
     i = rite.actor_ids.index("dafu")
@@ -268,6 +272,7 @@ def test_sampling_equals_pose_at_and_plain_interpolation():
     assert np.array_equal(s["object_xyz_m"][:, :, 1], ref)
 
 
+@pytest.mark.slow
 def test_the_pairs_of_each_round_follow_the_text():
     """Round 1: the 三耦 (§21). Rounds 2–3: the 三耦, 賓 上射 with 主人 下射 (§28), a 眾賓 with the
     大夫 as 下射 (§29 大夫為下射), then the 眾賓 (§30)."""

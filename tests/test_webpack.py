@@ -409,6 +409,7 @@ def test_dims_follow_the_reading():
 # ---------------------------------------------------------------------------
 # files, cache, font, CLI
 
+@pytest.mark.slow
 def test_build_is_deterministic(pack):
     m, data = pack
     m2, data2 = webpack.build_pack()
