@@ -27,6 +27,10 @@ STATIC_LAYERS = ("main", "roof_south", "roof_north")
 
 
 def _pv():
+    import os
+    if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
+        from .render import glprobe        # no display (a server, CI, a remote kernel): EGL, off-screen
+        glprobe.configure()
     return need("pyvista", "pyvista", "scene.to_pyvista")
 
 
@@ -99,7 +103,8 @@ def to_pyvista(t: float | None = None, stage: str | int | None = None, reading: 
     leaves out both slopes of the roof (to look into the 堂 from above); ``shadows`` adds the planar shadows,
     one block ``shadows`` in each set.
 
-    Field data: on the whole, ``reading``, ``stage`` (§n and id), ``t`` (s) and ``layout`` (the layout with
+    Field data: on the whole, ``reading``, ``stage`` (§n and id), ``t`` (s), ``court_bounds_m`` (x0 x1 y0 y1)
+    and ``layout`` (the layout with
     every place's source, derivation and status, as JSON); on each part drawn from a place of the layout, its
     ``place``, ``name``, ``source``, ``derivation`` and ``status``; every part keeps the cell array ``part``
     and ``part_ids`` as the meshes have them.
@@ -142,6 +147,7 @@ def to_pyvista(t: float | None = None, stage: str | int | None = None, reading: 
     _add_field(out, "reading", lay.reading.name)
     _add_field(out, "stage", f"§{st.n} {st.id}")
     _add_field(out, "t", float(pose.t))
+    _add_field(out, "court_bounds_m", np.asarray(static.bounds_m, dtype=float))     # x0 x1 y0 y1 of the court
     _add_field(out, "layout", json.dumps(lay.as_dict(), ensure_ascii=False, allow_nan=False))
     return out
 
@@ -175,7 +181,10 @@ def plotter(t: float | None = None, stage: str | int | None = None, reading: str
             if block.n_cells:
                 p.add_mesh(block, scalars="rgb", rgb=True)
     p.set_background("#f4efe4")
+    # framed on the court (the ground plane runs far beyond it), from above the south-east as the overview
+    x0, x1, y0, y1 = (float(v) for v in mb.field_data["court_bounds_m"])
     p.camera_position = "iso"
+    p.reset_camera(bounds=(x0, x1, y0, y1, 0.0, 8.0))
     return p
 
 

@@ -218,6 +218,7 @@ def label_image(text: str, *, px: int = 48, font: str | None = "cjk", size: tupl
     """Render one label alone, black on white; returns (image, box) — for tests of glyph coverage.
 
     ``font=None`` uses VTK's default font, which draws nothing for Chinese: the failure this guards.
+    Needs pyvista (the extra ``[pyvista]``, part of ``[test]``).
     """
     import pyvista as pv
     p = pv.Plotter(off_screen=True, window_size=size)

@@ -1,5 +1,5 @@
-"""The off-screen studio: one pyvista plotter for a batch, the static scene added once, per still the dynamic
-polydata, the camera, the labels and the caption band (stage, phrase, reading, a scale bar in 尺 and m)."""
+"""The off-screen studio: one VTK render window (vtkmodules, no pyvista) for a batch, the static scene added
+once, per still the dynamic polydata, the camera, the labels and the caption band (stage, phrase, reading, a scale bar in 尺 and m)."""
 from __future__ import annotations
 
 import math
