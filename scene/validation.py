@@ -18,7 +18,7 @@ import math
 import re
 import tomllib
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
 import msgspec
 
@@ -63,6 +63,39 @@ class Camera(msgspec.Struct):
     parallel: bool = False
     parallel_scale: Annotated[float, msgspec.Meta(gt=0.0, le=1e4)] = 1.0
     name: Annotated[str, msgspec.Meta(max_length=80)] | None = None
+
+
+#: an id as the data writes it (``zhuren``, ``ou1_up``, ``arrow.bin``): lower-case ASCII, digits, ``_`` and ``.``
+Ident = Annotated[str, msgspec.Meta(pattern=r"^[a-z][a-z0-9_.]*$", max_length=60)]
+#: a colour as ``#rrggbb``
+Colour = Annotated[str, msgspec.Meta(pattern=r"^#[0-9a-fA-F]{6}$")]
+
+
+class CastActor(msgspec.Struct, forbid_unknown_fields=True):
+    """``[[actor]]`` of ``assets/cast.toml`` (the fields of :class:`scene.rite.choreography.Actor`)."""
+    id: Ident
+    name: Name
+    role: Text
+    start: Name                     # a place reference or "offstage" (resolved by the choreography's loader)
+    colour: Colour
+    mark: Text
+    stairs: Literal["west", "east"] = "west"
+    archer: bool = False
+    optional: Ident | None = None   # a reading switch that must be on (dafu_present)
+
+
+class CastThing(msgspec.Struct, forbid_unknown_fields=True):
+    """``[[object]]`` of ``assets/cast.toml`` (:class:`scene.rite.choreography.Thing`)."""
+    id: Ident
+    name: Name
+    start: Name
+    kind: Ident = "thing"
+
+
+class Cast(msgspec.Struct, forbid_unknown_fields=True):
+    """``assets/cast.toml``: the actors and the movable objects."""
+    actor: list[CastActor] = []
+    object: list[CastThing] = []
 
 
 def depth(obj: Any, limit: int = MAX_DEPTH) -> int:
@@ -117,6 +150,26 @@ def _field(path: str, data: Any) -> tuple[str, Any, bool]:
     return text.rstrip(":"), cur, found
 
 
+def _choices(type_: Any, path: str) -> tuple | None:
+    """The values a Literal field allows, found by walking ``type_`` along msgspec's ``$.a[0].b`` path."""
+    from msgspec import inspect as mi
+    t = mi.type_info(type_)
+    for m in _PATH.finditer(path.removeprefix("$")):
+        while isinstance(t, (mi.UnionType,)):
+            t = next((x for x in t.types if not isinstance(x, mi.NoneType)), t)
+        if m.group(2) is not None:
+            t = getattr(t, "item_type", None) or (t.item_types[int(m.group(2))] if hasattr(t, "item_types") else t)
+        else:
+            fields = {f.name: f.type for f in getattr(t, "fields", ())}
+            t = fields.get(m.group(1) or m.group(3))
+            if t is None:
+                return None
+    while isinstance(t, mi.UnionType):
+        lits = [x for x in t.types if isinstance(x, mi.LiteralType)]
+        t = lits[0] if lits else None
+    return tuple(t.values) if isinstance(t, mi.LiteralType) else None
+
+
 def _say(msg: str) -> str:
     """msgspec's words as the house says them (one clause, no backticks)."""
     m = re.match(r"Expected `([^`]+)`(?:, got `(\w+)`)?( of length)?(?: (>=|<=|>|<) (\S+))?", msg)
@@ -158,6 +211,9 @@ def convert(data: Any, type_: type[T], source: str, *, limit: int = MAX_DEPTH,
             path = f"{path}.{unknown.group(1)}" if path else f"$.{unknown.group(1)}"
         field, value, found = _field(path, data) if path else ("", None, False)
         said = _say(msg)
+        if msg.startswith("Invalid enum value"):
+            allowed = _choices(type_, path)
+            said = f"is not one of {', '.join(map(str, allowed))}" if allowed else "is not an allowed value"
         if unknown:
             table = _field(path.rpartition(".")[0], data)[0] if "." in path.removeprefix("$") else ""
             raise error(f"{source}: {table + ': ' if table else ''}{said}") from None

@@ -5,7 +5,7 @@ import shutil
 
 import pytest
 
-from scene import choreography as chor
+from scene.rite import choreography as chor
 
 
 @pytest.fixture()

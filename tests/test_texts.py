@@ -3,7 +3,7 @@ import re
 
 import pytest
 
-from scene import texts as T
+from scene import text as T
 from scene.text import zheng
 
 ALL_KEYS = list(range(1, 52)) + [f"記{i:02d}" for i in range(1, 74)]

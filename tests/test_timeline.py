@@ -9,7 +9,7 @@ import sys
 import numpy as np
 import pytest
 
-from scene import choreography as chor
+from scene.rite import choreography as chor
 from scene.rite.audit import audit
 from scene.geometry.readings import DEFAULT, PRESETS
 from scene.rite.shooting import announce
