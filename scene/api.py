@@ -29,7 +29,7 @@ STATIC_LAYERS = ("main", "roof_south", "roof_north")
 def _pv():
     import os
     if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
-        from .render import glprobe        # no display (a server, CI, a remote kernel): EGL, off-screen
+        from .render import glprobe  # no display (a server, CI, a remote kernel): EGL, off-screen
         glprobe.configure()
     return need("pyvista", "pyvista", "scene.to_pyvista")
 

@@ -127,9 +127,8 @@ def _field(path: str, data: Any) -> tuple[str, Any, bool]:
     from 1, as a reader counts ``[[stop]]``), with the value found there (and whether one was)."""
     words: list[str] = []
     cur, found = data, True
-    steps = [(m.group(1), m.group(2) if m.group(2) is not None else None, m.group(3)) for m in
-             _PATH.finditer(path.removeprefix("$"))]
-    for i, (key, idx, other) in enumerate(steps):
+    steps = [(m.group(1), m.group(2), m.group(3)) for m in _PATH.finditer(path.removeprefix("$"))]
+    for key, idx, other in steps:
         key = key if key is not None else other
         if idx is not None:
             k = int(idx)

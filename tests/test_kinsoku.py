@@ -27,7 +27,7 @@ def test_the_printed_matter_never_starts_a_line_with_closing_punctuation(width_m
     for text in _texts():
         lines = wrap(text, width_mm, 3.5, SERIF)
         assert "".join(lines) == text.replace("\n", "")
-        for a, b in zip(lines, lines[1:]):
+        for a, b in zip(lines, lines[1:], strict=False):
             assert b[0] not in kinsoku.NO_START, (a, b)
             assert a[-1] not in kinsoku.NO_END, (a, b)
         assert all(text_width(ln, 3.5, SERIF) <= width_mm + 1e-6 for ln in lines)
@@ -47,6 +47,7 @@ def test_webvtt_cue_text_escapes_markup():
     """A cue with & < > and --> reads back as its text: the references decode to the characters, no tag opens,
     the timing line stays the only one with -->, and a blank line cannot end the cue early."""
     import html
+
     from scene.web.captions import vtt_text
     raw = "射 <b>三耦</b> & 獲者 --> 坐\n\n釋獲"
     got = vtt_text(raw)
