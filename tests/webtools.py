@@ -42,7 +42,7 @@ def chromium_missing_reason() -> str | None:
     try:
         import playwright.sync_api  # noqa: F401
     except ImportError:
-        return "the Python package playwright is missing (pip install playwright)"
+        return "the Python package playwright is missing: the extra [test] (pip install -c constraints.txt -e '.[test]')"
     return None
 
 

@@ -220,7 +220,8 @@ def label_image(text: str, *, px: int = 48, font: str | None = "cjk", size: tupl
     ``font=None`` uses VTK's default font, which draws nothing for Chinese: the failure this guards.
     Needs pyvista (the extra ``[pyvista]``, part of ``[test]``).
     """
-    import pyvista as pv
+    from ..extras import need
+    pv = need("pyvista", "pyvista", "label_image")
     p = pv.Plotter(off_screen=True, window_size=size)
     try:
         p.set_background("white")
