@@ -1,4 +1,5 @@
-"""What the tests share in one pytest session: the compiled rite, the scene pack, one Chromium.
+"""What the tests share in one pytest session: the compiled rite, the scene pack, Chromium (``webtools.chromium()``
+hands out one browser to a run of browser tests instead of launching one per test).
 
 Markers (registered in pyproject.toml): ``browser`` (drives Chromium), ``gl`` (renders through VTK/OpenGL),
 ``slow`` (a server, a subprocess build, a wheel, a browser).  The fast loop is ``pytest -m "not slow"``.
@@ -32,14 +33,18 @@ def pack_dir(tmp_path_factory):
     return d
 
 
-@pytest.fixture(scope="session")
-def shared_chromium():
-    """One Chromium for the session's browser tests (``webtools.chromium()`` hands it out), or a skip."""
+@pytest.fixture(autouse=True)
+def _chromium_shared_by_a_run_of_browser_tests(request):
+    """The shared Chromium lives through consecutive ``browser`` tests of one module and is closed before any
+    other test: Playwright's sync API keeps its event loop running in the main thread while it is open, and a
+    later ``asyncio.run`` there fails ("cannot be called from a running event loop")."""
     import webtools
-    why = webtools.chromium_missing_reason()
-    if why:
-        pytest.skip(why)
-    return webtools.shared_browser()
+    module = request.module.__name__
+    if request.node.get_closest_marker("browser") is None or webtools._shared.get("module", module) != module:
+        webtools.close_shared()
+    yield
+    if "browser" in webtools._shared:
+        webtools._shared.setdefault("module", module)
 
 
 def pytest_configure(config):
