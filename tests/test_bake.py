@@ -157,6 +157,7 @@ def test_the_scanline_raster_is_the_plain_pixel_test():
     assert np.allclose(got[np.isfinite(got)], want[np.isfinite(want)], atol=1e-9)
 
 
+@pytest.mark.slow
 def test_two_processes_wanting_one_bake_bake_it_once(static, tmp_path, monkeypatch):
     """A first start bakes in one worker while another builds the pack: the second waits for the first's
     bake (a lock beside the cache file) instead of baking the same geometry again."""

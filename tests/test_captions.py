@@ -32,6 +32,7 @@ def parse_vtt(text: str) -> list[tuple[float, float, list[str]]]:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", ["trad", "simp"])
 def test_vtt_parses_and_its_cues_are_the_steps(tmp_path, rite, lang):
     from scene.text.script import to_simplified

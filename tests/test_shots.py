@@ -103,6 +103,7 @@ def test_the_camera_stays_in_the_court_or_under_the_eaves(rite, track):
     assert len(track.t) < len(rite.spans) * 1.5 and track.ease.sum() > 50
 
 
+@pytest.mark.slow
 def test_camera_cli_prints_the_director_camera(rite, track):
     from scene.render import shots
     t = next(s for s in rite.spans if s.do == "shoot").start_s + 3.0

@@ -84,6 +84,7 @@ def test_physics_at_10_hz(reading):
     assert not found, "\n".join(map(str, found[:20]))
 
 
+@pytest.mark.slow
 def test_same_seed_same_rite_other_seed_other_shooting():
     a, b = Rite(DEFAULT), Rite(DEFAULT)
     for t in np.linspace(0, a.duration, 97):
@@ -103,6 +104,7 @@ def _parse(text: str) -> int:
     return n if m[1] == "右賢於左" else -n
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [1, 2, 3, 4])
 def test_announced_score_equals_the_simulated_hits(seed):
     rite = Rite(DEFAULT.replace(seed=seed))
@@ -129,6 +131,7 @@ def test_announced_score_equals_the_simulated_hits(seed):
     assert all(s.scored == (s.hit and s.on_beat) for s in rite.results[3].shots)  # 不鼓不釋
 
 
+@pytest.mark.slow
 def test_losers_drink_and_winners_do_not():
     for seed in (1, 2, 3):
         rite = Rite(DEFAULT.replace(seed=seed))
@@ -238,6 +241,7 @@ def _cli(*args):
     return subprocess.run([sys.executable, "-m", "scene", *args], capture_output=True, text=True, timeout=300)
 
 
+@pytest.mark.slow
 def test_cli_stages_and_pose_json():
     out = _cli("stages", "--json")
     assert out.returncode == 0, out.stderr

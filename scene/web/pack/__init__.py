@@ -131,7 +131,7 @@ def write_pack(out_dir, reading=None, seed: int | None = None) -> Path:
     out = Path(out_dir)
     manifest, data = build_pack(reading, seed)
     out.mkdir(parents=True, exist_ok=True)
-    from ..atomic import write_bytes
+    from ...atomic import write_bytes
     for name, blob in (("scene.bin", data), ("scene.json", dumps(manifest))):
         write_bytes(out / name, blob)
     return out
