@@ -71,8 +71,9 @@ Ident = Annotated[str, msgspec.Meta(pattern=r"^[a-z][a-z0-9_.]*$", max_length=60
 Colour = Annotated[str, msgspec.Meta(pattern=r"^#[0-9a-fA-F]{6}$")]
 
 
-class CastActor(msgspec.Struct, forbid_unknown_fields=True):
-    """``[[actor]]`` of ``assets/cast.toml`` (the fields of :class:`scene.rite.choreography.Actor`)."""
+class CastActor(msgspec.Struct):
+    """``[[actor]]`` of ``assets/cast.toml`` (the fields of :class:`scene.rite.choreography.Actor`).  A key not
+    declared here is left to the dataclass, which refuses it: a field added there is not refused here first."""
     id: Ident
     name: Name
     role: Text
@@ -84,7 +85,7 @@ class CastActor(msgspec.Struct, forbid_unknown_fields=True):
     optional: Ident | None = None   # a reading switch that must be on (dafu_present)
 
 
-class CastThing(msgspec.Struct, forbid_unknown_fields=True):
+class CastThing(msgspec.Struct):
     """``[[object]]`` of ``assets/cast.toml`` (:class:`scene.rite.choreography.Thing`)."""
     id: Ident
     name: Name
@@ -92,7 +93,7 @@ class CastThing(msgspec.Struct, forbid_unknown_fields=True):
     kind: Ident = "thing"
 
 
-class Cast(msgspec.Struct, forbid_unknown_fields=True):
+class Cast(msgspec.Struct):
     """``assets/cast.toml``: the actors and the movable objects."""
     actor: list[CastActor] = []
     object: list[CastThing] = []
