@@ -33,18 +33,23 @@ def pack_dir(tmp_path_factory):
     return d
 
 
-@pytest.fixture(autouse=True)
-def _chromium_shared_by_a_run_of_browser_tests(request):
-    """The shared Chromium lives through consecutive ``browser`` tests of one module and is closed before any
-    other test: Playwright's sync API keeps its event loop running in the main thread while it is open, and a
-    later ``asyncio.run`` there fails ("cannot be called from a running event loop")."""
-    import webtools
-    module = request.module.__name__
-    if request.node.get_closest_marker("browser") is None or webtools._shared.get("module", module) != module:
-        webtools.close_shared()
+@pytest.fixture(scope="module", autouse=True)
+def _chromium_shared_within_a_module():
+    """One Chromium for the browser tests of a module (module fixtures such as a page hold it), closed when the
+    module ends."""
     yield
-    if "browser" in webtools._shared:
-        webtools._shared.setdefault("module", module)
+    import webtools
+    webtools.close_shared()
+
+
+@pytest.fixture(autouse=True)
+def _no_chromium_open_in_other_tests(request):
+    """Closed before any test that is not a browser test: Playwright's sync API keeps its event loop running in
+    the main thread while it is open, and an ``asyncio.run`` there fails ("cannot be called from a running
+    event loop")."""
+    if request.node.get_closest_marker("browser") is None:
+        import webtools
+        webtools.close_shared()
 
 
 def pytest_configure(config):

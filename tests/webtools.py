@@ -64,7 +64,6 @@ def shared_browser():
 
 def close_shared() -> None:
     b, pw = _shared.pop("browser", None), _shared.pop("pw", None)
-    _shared.pop("module", None)
     if b is not None:
         b.close()
     if pw is not None:
