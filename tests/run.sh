@@ -2,7 +2,8 @@
 # The README's test command: installs what the tests need, then runs them all.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+# the versions the suite last passed with (constraints.txt); the ranges a user gets are pyproject.toml's
+python -m pip install --quiet --disable-pip-version-check -c constraints.txt -e '.[test]'
 # the browser tests drive Debian's Chromium (never `playwright install`, which downloads from outside)
 if [ ! -x /usr/bin/chromium ]; then
     echo "tests/run.sh: installing the Debian package chromium for the browser tests" >&2

@@ -15,7 +15,8 @@ from webtools import (READY, RequestRecorder, chromium, chromium_missing_reason,
                       free_port, ink, screenshot, start_app)
 
 ROOT = Path(__file__).resolve().parents[1]
-pytestmark = pytest.mark.skipif(chromium_missing_reason() is not None, reason=str(chromium_missing_reason()))
+pytestmark = [pytest.mark.skipif(chromium_missing_reason() is not None, reason=str(chromium_missing_reason())),
+              pytest.mark.browser, pytest.mark.slow]
 
 
 @pytest.fixture(scope="module")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from scene import meshes
+from scene.render import meshes
 from scene.render.meshes import bake
 from scene.render import palette
 from scene.render.shapes import rgb
@@ -122,8 +122,8 @@ def test_triangle_budget(static, baked):
     total = sum(len(layer) for layer in baked.values())
     assert total <= 60_000, total
     assert sum(len(b) for b in static.batches().values()) <= 12_000
-    from scene import figures
-    from scene.stills import load_rite
+    from scene.render import figures
+    from scene.render.stills import load_rite
     st = figures.styles(load_rite().choreography)
     worst = max(len(figures.figure(s, p).tris) for s in st.values() for p in figures.POSTURES)
     assert worst <= 1_200, worst
@@ -157,6 +157,7 @@ def test_the_scanline_raster_is_the_plain_pixel_test():
     assert np.allclose(got[np.isfinite(got)], want[np.isfinite(want)], atol=1e-9)
 
 
+@pytest.mark.slow
 def test_two_processes_wanting_one_bake_bake_it_once(static, tmp_path, monkeypatch):
     """A first start bakes in one worker while another builds the pack: the second waits for the first's
     bake (a lock beside the cache file) instead of baking the same geometry again."""

@@ -32,12 +32,7 @@ def parse_vtt(text: str) -> list[tuple[float, float, list[str]]]:
     return out
 
 
-@pytest.fixture(scope="module")
-def rite():
-    from scene.timeline import build_rite
-    return build_rite()
-
-
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", ["trad", "simp"])
 def test_vtt_parses_and_its_cues_are_the_steps(tmp_path, rite, lang):
     from scene.text.script import to_simplified
@@ -69,14 +64,13 @@ def test_bad_captions_arguments_are_one_line(tmp_path):
         assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
 
 
+@pytest.mark.slow
+@pytest.mark.browser
 @pytest.mark.skipif(__import__("webtools").chromium_missing_reason() is not None, reason="no Chromium")
-def test_the_caption_line_and_the_classroom_keys(tmp_path, rite):
+def test_the_caption_line_and_the_classroom_keys(tmp_path, rite, pack_dir):
     import webtools
-    from scene import webpack
     from scene.web.captions import seed_lines
-    pack = tmp_path / "pack"
-    webpack.write_pack(pack)
-    webpack.write_font(pack / "font" / "cjk.otf")
+    pack = pack_dir                       # the session's pack (conftest.py)
     steps = sorted(rite.spans, key=lambda s: (s.start_s, s.section, s.index))
     lines = seed_lines(rite)
     k = next(i for i, s in enumerate(steps) if lines[i] and s.end_s - s.start_s > 3 and s.section == 5)
@@ -94,7 +88,7 @@ def test_the_caption_line_and_the_classroom_keys(tmp_path, rite):
         assert steps[k].phrase in text and lines[k] in text and band.get_attribute("aria-live") == "polite"
         fs = page.evaluate("parseFloat(getComputedStyle(document.querySelector('.xsl-caption > div')).fontSize)")
         assert fs >= 0.045 * page.evaluate("window.__xslPlayer.container.clientHeight")   # of the view's height
-        webtools.save_png(webtools.screenshot(page), Path("/tmp/cache-issue13-caption.png"))
+        webtools.save_png(webtools.screenshot(page), tmp_path / "caption.png")
         # a term of the seed's notes in the phrase: a click opens the note
         from scene.web.captions import step_notes
         notes = step_notes(rite)
@@ -104,7 +98,7 @@ def test_the_caption_line_and_the_classroom_keys(tmp_path, rite):
         page.locator(".xsl-term").first.click()
         note = page.locator(".xsl-note")
         assert note.is_visible() and any(f"（{n}）" in note.inner_text() for _, n in notes[j])
-        webtools.save_png(webtools.screenshot(page), Path("/tmp/cache-issue13-note.png"))
+        webtools.save_png(webtools.screenshot(page), tmp_path / "note.png")
         note.click()
         # B blanks the screen, . brings it back
         page.keyboard.press("b")
@@ -133,6 +127,8 @@ def test_step_notes_are_seed_notes_on_a_term_of_the_phrase(rite):
             assert term in s.phrase and s.section in seed_note(n).sections
 
 
+@pytest.mark.slow
+@pytest.mark.gl
 def test_a_clip_burns_in_the_captions_as_glyphs(tmp_path, rite):
     """python -m scene clip --captions: each frame carries the caption line (the phrase, and the seed's sentence
     where it reaches) at the foot of the view, white glyphs on a dark band; without the flag the frames have none."""

@@ -5,7 +5,7 @@ import shutil
 
 import pytest
 
-from scene import choreography as chor
+from scene.rite import choreography as chor
 
 
 @pytest.fixture()
@@ -80,6 +80,6 @@ def test_place_refs_parse():
 
 
 def test_every_verb_has_a_posture_the_renderer_knows():
-    from scene.timeline import POSTURES
+    from scene.rite.timeline import POSTURES
     for v in chor.VERBS.values():
         assert v.posture in POSTURES and (v.after is None or v.after in POSTURES)

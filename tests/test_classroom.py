@@ -10,7 +10,8 @@ import pytest
 from webtools import READY, chromium, chromium_missing_reason, free_port, start_app
 
 KEY = "classroom-test-key"
-pytestmark = pytest.mark.skipif(chromium_missing_reason() is not None, reason=str(chromium_missing_reason()))
+pytestmark = [pytest.mark.skipif(chromium_missing_reason() is not None, reason=str(chromium_missing_reason())),
+              pytest.mark.browser, pytest.mark.slow]
 
 
 @pytest.fixture(scope="module")
@@ -23,7 +24,7 @@ def port():
 
 
 def test_presenter_drives_followers_and_viewers_while_others_explore(port):
-    from scene.wsviewer import classroom
+    from scene.web.wsviewer import classroom
     url = f"http://127.0.0.1:{port}/"
     result: dict = {}
 

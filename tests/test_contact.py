@@ -9,8 +9,10 @@ os.environ["PYVISTA_OFF_SCREEN"] = "true"
 import numpy as np
 import pytest
 
-from scene import stills
+from scene.render import stills
 from scene.render.meshes import contact
+
+pytestmark = [pytest.mark.gl]
 
 
 @pytest.fixture(scope="module")

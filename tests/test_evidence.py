@@ -128,6 +128,7 @@ def _cli(*args):
                           text=True, timeout=300)
 
 
+@pytest.mark.slow
 def test_steps_command_prints_every_step_with_its_evidence(tmp_path):
     r = _cli("steps", "--json")
     assert r.returncode == 0, r.stderr
@@ -150,8 +151,9 @@ def test_steps_command_prints_every_step_with_its_evidence(tmp_path):
     assert r.returncode == 2 and ".json" in r.stderr
 
 
+@pytest.mark.slow
 def test_the_pack_carries_the_evidence_of_every_step():
-    from scene.webpack import build_pack
+    from scene.web.pack import build_pack
     m, _ = build_pack("zheng")
     ev = m["evidence"]
     assert ev["aspects"] == list(E.ASPECTS) and ev["statuses"] == list(E.STATUSES)

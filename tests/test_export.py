@@ -17,9 +17,11 @@ import numpy as np
 import pytest
 import pygltflib
 
-from scene import export, meshes, readings, stills
+from scene.web import export
+from scene.render import meshes, stills
+from scene.geometry import readings
 from scene.__main__ import main
-from scene.layout import build_layout
+from scene.geometry.layout import build_layout
 
 STAGE = "21"
 _DTYPE = {5126: "<f4", 5125: "<u4"}
@@ -154,11 +156,6 @@ class Gltf:
 
     def parts(self):
         return [n for n in self.g.nodes if n.mesh is not None]
-
-
-@pytest.fixture(scope="module")
-def rite():
-    return stills.load_rite("zheng")
 
 
 @pytest.fixture(scope="module")

@@ -10,20 +10,13 @@ import os
 os.environ.setdefault("PYVISTA_OFF_SCREEN", "true")
 
 import numpy as np
-import pytest
 
-from scene import figures, meshes
+from scene.render import figures, meshes
 from scene.render.palette import COLOURS as C
 from scene.render.shapes import rgb
-from scene.stills import load_rite
 
 STYLE = figures.style_of("#f4f1e8", "white robe, red band (right side)")    # a 三耦 上射
 DAFU = figures.style_of("#6d597a", "tall 冠, purple robe")
-
-
-@pytest.fixture(scope="module")
-def rite():
-    return load_rite()
 
 
 def _pieces(f, colour) -> list[np.ndarray]:

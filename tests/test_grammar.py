@@ -59,6 +59,7 @@ def test_it_catches_a_standing_kneel_a_wrong_facing_and_a_stair_too_high():
     assert any(f.rule == "stairs" and f.section == 12 and f.who == "sheng_1" and "盡階" in f.word for f in found)
 
 
+@pytest.mark.slow
 def test_the_fidelity_reading_errors_stay_fixed(zheng_findings):
     """坐 kneels (47 steps were standing), nobody in the arrows' way or behind the 侯 (眾賓 4–8 and the
     司馬 were), the pair 並行 / 中等 / 上射在左, nobody over the 中 or the 楅, the spacing, surfaces and
@@ -70,6 +71,7 @@ def test_the_fidelity_reading_errors_stay_fixed(zheng_findings):
     assert not world, "\n".join(map(str, world[:10]))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("spec", grammar.readings_to_check())
 def test_no_findings_on_any_preset(spec, zheng_findings):
     """Every preset, with and without the 大夫: the checker finds nothing that assets/grammar.toml does not
@@ -78,6 +80,7 @@ def test_no_findings_on_any_preset(spec, zheng_findings):
     assert not found, f"{spec}: {len(found)} finding(s)\n" + "\n".join(f.line() for f in found[:10])
 
 
+@pytest.mark.slow
 def test_a_cup_set_down_on_the_mat_is_not_beside_the_jian():
     """§7 主人坐奠觶于薦西: the 觶 lies west of the 賓's 薦 (an object now), beside it; set down from where
     the data had him before (on the 賓's mat, 西南 of its centre) it is a finding that names 薦西."""
@@ -90,6 +93,7 @@ def test_a_cup_set_down_on_the_mat_is_not_beside_the_jian():
     assert found and found[0].section == 7, found
 
 
+@pytest.mark.slow
 def test_as_before_reads_the_earlier_words():
     """§39 釋獲者執餘獲升…如初 names §30's 升自西階盡階不升堂: taking him onto the 堂 is a 盡階 finding; without
     as_before the same track passes (升 alone is satisfied on the 堂) — so the finding comes from the words."""
@@ -115,6 +119,7 @@ def test_as_before_must_be_earlier_words_of_the_jing(tmp_path):
         assert "§39" in str(e.value) and "\n" not in str(e.value)
 
 
+@pytest.mark.slow
 def test_ou_shao_tui_the_pair_of_the_dafu_is_not_abreast_in_the_court():
     """§29 大夫為下射揖進耦少退 (鄭 耦於庭不並行尊大夫): walked abreast like any pair (the data without its
     behind key), the 耦 is never behind the 大夫 and the words 耦少退 make it a finding; as the data has it,
@@ -175,6 +180,7 @@ def test_the_counters_move_at_the_acts_that_move_them(zheng):
     assert totals == {80}
 
 
+@pytest.mark.slow
 def test_the_counting_goes_a_little_south_then_north_facing_east():
     """§32 先數右獲 (鄭 為其少南就右獲) … 興自前適左東面坐 (鄭 就左獲少北於故東面鄉之): the left pile counted
     north of his first place, the right south of it, facing east both times; mutated to count in one spot,
@@ -207,6 +213,7 @@ def test_the_sima_goes_round_behind_the_archers_not_back_between_them(zheng, sec
     assert any(abs(p[0] - right[0]) < 1.0 and p[1] > right[1] + 2 for p in after), "not behind the 右物"
 
 
+@pytest.mark.slow
 def test_sui_after_a_kneeling_act_is_done_kneeling():
     """主人坐祭遂飲卒觶興 (§7): the 遂 joins the drinking to the kneeling 祭, and 興 comes only after 卒觶 — so he
     drinks kneeling; drunk standing (the data without its kneel), the checker names 坐祭…遂…卒."""
@@ -215,6 +222,7 @@ def test_sui_after_a_kneeling_act_is_done_kneeling():
     assert any(f.word == "坐祭…遂…卒" for f in found), found
 
 
+@pytest.mark.slow
 def test_ji46_the_dafus_ou_stands_back_from_his_wu_once_he_has_shot():
     """記46 大夫與士射…耦少退于物 (鄭 既發則然): in §29 and §39 the 耦 ends the shooting a little behind his 物;
     kept on it (the form's step back set to 0) the checker finds it in both rounds."""
@@ -229,6 +237,7 @@ def test_ji46_the_dafus_ou_stands_back_from_his_wu_once_he_has_shot():
     assert {f.section for f in found} == {29, 39}, found
 
 
+@pytest.mark.slow
 def test_a_thing_taken_up_is_within_reach():
     """§46 舉觶者皆洗觶: the second 舉觶者 takes his 觶 from the 篚 by the 洗; standing where the data once had
     him (4 尺 north-east of the 洗, 6 尺 from the 篚) the 觶 flies into his hands — a finding."""

@@ -15,6 +15,8 @@ import pytest
 
 from webtools import READY, chromium, chromium_missing_reason, free_port, rss_mb, start_app
 
+pytestmark = [pytest.mark.slow]
+
 KEY = "guard-test-key"
 
 
@@ -173,6 +175,7 @@ def test_a_rogue_presenter_moves_nobody(app):
                                 "seq", "server_ms", "lang", "lesson"}     # lang, lesson: checked (live.py)
 
 
+@pytest.mark.browser
 @pytest.mark.skipif(chromium_missing_reason() is not None, reason=str(chromium_missing_reason()))
 def test_state_writes_do_not_reach_other_tabs_and_a_flood_of_readings_spares_new_tabs(app):
     port, _ = app

@@ -90,6 +90,7 @@ def cases(d: Path) -> list[tuple[str, list[str], str]]:
     ]
 
 
+@pytest.mark.slow
 def test_every_hostile_command_line_is_one_line_and_exit_2(spots):
     before = (spots / "target.json").read_text()
     failures = []

@@ -5,8 +5,8 @@ import math
 
 import pytest
 
-from scene.layout import build_layout
-from scene.readings import DEFAULT, PRESETS
+from scene.geometry.layout import build_layout
+from scene.geometry.readings import DEFAULT, PRESETS
 
 ZHENG = build_layout("zheng")
 

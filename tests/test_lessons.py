@@ -12,12 +12,6 @@ import webtools
 ROOT = Path(__file__).resolve().parents[1]
 
 
-@pytest.fixture(scope="module")
-def rite():
-    from scene.timeline import build_rite
-    return build_rite()
-
-
 def test_the_shipped_lessons_resolve(rite):
     from scene.web.lessons import lesson_block
     got = {L["name"]: L for L in lesson_block(rite)}
@@ -45,6 +39,19 @@ def test_the_shipped_lessons_resolve(rite):
     ('title = "x"\n[[stop]]\nstage = 2\ncolour = 1\n', ["stop 1", "colour"]),
     ('[[stop]]\nstage = 2\n', ["title"]),
     ('title = "x"\n[[stop]\n', ["not a lesson file"]),
+    # issue 24: numbers are finite and bounded, values typed, nesting capped (scene/validation.py)
+    ('title = "x"\n[[stop]]\ncamera = {position = [0, 0, nan], focal_point = [0, 0, 0]}\n',
+     ["stop 1", "camera.position[2]", "nan", "finite"]),
+    ('title = "x"\n[[stop]]\ncamera = {position = [1e400, 0, 0], focal_point = [0, 0, 0]}\n',
+     ["stop 1", "camera.position[0]", "inf", "finite"]),
+    ('title = "x"\n[[stop]]\nstage = 21\nt = inf\n', ["stop 1", "t = inf"]),
+    ('title = "x"\n[[stop]]\nstage = 21\nplay = "60"\n', ["stop 1", "play = '60'", "number"]),
+    ('title = "x"\n[[stop]]\nstage = 21\nplay = true\n', ["stop 1", "play = True", "number"]),
+    ('title = "x"\n[[stop]]\nstage = 21\nplay = -5\n', ["stop 1", "play = -5"]),
+    ('title = "x"\n[[stop]]\ncamera = {position = [0, 0, 1], focal_point = [0, 0, 0], view_angle = nan}\n',
+     ["stop 1", "camera.view_angle"]),
+    ('title = "x"\n[[stop]]\ncaption = ' + "[" * 40 + "]" * 40 + '\n', ["nested deeper"]),
+    ('title = "x"\n', ["at least one [[stop]]"]),
 ])
 def test_bad_lessons_get_one_line(rite, text, words):
     from scene.web.lessons import LessonError, load_lesson
@@ -56,13 +63,12 @@ def test_bad_lessons_get_one_line(rite, text, words):
         assert w in msg, msg
 
 
+@pytest.mark.slow
+@pytest.mark.browser
 @pytest.mark.skipif(webtools.chromium_missing_reason() is not None, reason=str(webtools.chromium_missing_reason()))
-def test_a_lesson_plays_and_page_down_goes_to_the_next_stop(tmp_path, rite):
-    from scene import webpack
+def test_a_lesson_plays_and_page_down_goes_to_the_next_stop(tmp_path, rite, pack_dir):
     from scene.web.lessons import load_lesson
-    pack = tmp_path / "pack"
-    webpack.write_pack(pack)
-    webpack.write_font(pack / "font" / "cjk.otf")
+    pack = pack_dir                       # the session's pack (conftest.py)
     L = load_lesson(ROOT / "assets" / "lessons" / "rite_in_ten_minutes.toml", rite)
     with webtools.site(pack) as (_, url), webtools.chromium() as b:
         page = b.new_page(viewport={"width": 1280, "height": 720})
@@ -85,7 +91,7 @@ def test_a_lesson_plays_and_page_down_goes_to_the_next_stop(tmp_path, rite):
         # the caption is big enough for a projector and readable (white on the scene, black halo)
         fs = page.evaluate("parseFloat(getComputedStyle(document.querySelector('.xsl-lesson-caption')).fontSize)")
         assert fs >= 0.045 * page.evaluate("window.__xslPlayer.container.clientHeight")   # of the view's height
-        webtools.save_png(webtools.screenshot(page), Path("/tmp/cache-issue13-lesson.png"))
+        webtools.save_png(webtools.screenshot(page), tmp_path / "lesson.png")
         page.keyboard.press("PageUp")
         assert L["stops"][0]["caption"] in cap.inner_text()
         # the teacher adds a stop here, edits its caption, moves it, and saves the lesson

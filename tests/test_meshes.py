@@ -10,13 +10,7 @@ os.environ["PYVISTA_OFF_SCREEN"] = "true"
 import numpy as np
 import pytest
 
-from scene import figures, meshes, shapes
-from scene.stills import load_rite
-
-
-@pytest.fixture(scope="module")
-def rite():
-    return load_rite()
+from scene.render import figures, meshes, shapes
 
 
 @pytest.mark.parametrize("reading, steps", [("zheng", 3), ("xiang", 5)])
@@ -49,7 +43,7 @@ def test_stairs_rise_towards_the_hall():
 
 def test_target_face_by_reading():
     a = set(meshes.build_static("zheng").part_ids())
-    r = __import__("scene.readings", fromlist=["get"]).get("zheng").replace(target_face="獸侯")
+    r = __import__("scene.geometry.readings", fromlist=["get"]).get("zheng").replace(target_face="獸侯")
     b = set(meshes.static_set(r).part_ids())
     assert "target.face.inner" in a and "target.face.deer" not in a
     assert "target.face.deer" in b and "target.face.boar" in b

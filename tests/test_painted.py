@@ -9,7 +9,7 @@ os.environ["PYVISTA_OFF_SCREEN"] = "true"
 import numpy as np
 import pytest
 
-from scene import meshes, stills
+from scene.render import meshes, stills
 from scene.geometry import readings
 from scene.geometry.units import parse_length
 from scene.render.meshes import racks
@@ -103,6 +103,7 @@ def _masks(img: np.ndarray) -> dict[str, np.ndarray]:
             "tan": (R > 1.3 * G) & (R < 2.2 * G) & (R > 60)}
 
 
+@pytest.mark.slow
 def test_stills_show_the_zheng_colours_and_the_heads():
     """A close-up of the 侯 from the 堂's side: the 正's 綠 and 朱 in the picture's middle under 采侯; under the
     獸侯 neither there, the deer's coat instead; the 丹 of the 躬 in both."""

@@ -21,13 +21,12 @@ def _rgb(h: str) -> np.ndarray:
     return np.array([int(h[k:k + 2], 16) for k in (1, 3, 5)], float)
 
 
-def test_o_recolours_the_zhuren_with_okabe_ito_vermillion(tmp_path):
-    from scene import webpack
+@pytest.mark.slow
+@pytest.mark.browser
+def test_o_recolours_the_zhuren_with_okabe_ito_vermillion(tmp_path, pack_dir):
     from scene.rite.cache import load_rite
     rite = load_rite()
-    pack = tmp_path / "pack"
-    webpack.write_pack(pack)
-    webpack.write_font(pack / "font" / "cjk.otf")
+    pack = pack_dir                       # the session's pack (conftest.py)
     st = next(s for s in rite.stages if s.n == 5)     # on the 堂, nobody within 3 m of him
     t = st.start_s + 1.0
     pose = rite.pose_at(t)

@@ -1,7 +1,7 @@
 """The browser player (assets/web/player.js, player.html) in real headless Chromium on Mesa llvmpipe:
 the picture is drawn, Chinese labels are glyphs, the classroom keys move the rite, play advances
 time, picking the 侯 finds the 侯, the roof modes change the picture, deep links and their errors,
-and no request leaves the machine.  The pack is written by scene.webpack (once per module)."""
+and no request leaves the machine.  The pack is written by scene.web.pack (once per module)."""
 from __future__ import annotations
 
 import json
@@ -14,6 +14,8 @@ import pytest
 import webtools
 from webtools import diff_fraction, distinct_colours, screenshot
 
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
 _why = webtools.chromium_missing_reason()
 if _why:
     pytest.skip(f"browser tests need Chromium: {_why}", allow_module_level=True)
@@ -22,12 +24,8 @@ W, H = 960, 540
 
 
 @pytest.fixture(scope="module")
-def pack(tmp_path_factory):
-    from scene import webpack
-    d = tmp_path_factory.mktemp("pack")
-    webpack.write_pack(d)
-    webpack.write_font(d / "font" / "cjk.otf")
-    return d
+def pack(pack_dir):
+    return pack_dir                 # the session's pack (conftest.py)
 
 
 @pytest.fixture(scope="module")
@@ -49,7 +47,7 @@ def served(site):
 @pytest.fixture(scope="module")
 def pack2(site, tmp_path_factory):
     """A second reading's pack (吳承洛's 19.91-cm 周尺: everything 14 % smaller), served at pack2/."""
-    from scene import webpack
+    from scene.web import pack as webpack
     d = tmp_path_factory.mktemp("pack2")
     webpack.write_pack(d, "wu1991")
     (site[0] / "pack2").symlink_to(d)

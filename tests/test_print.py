@@ -16,7 +16,6 @@ from pypdf import PdfReader
 
 from scene.__main__ import main
 from scene.print import roles as roles_mod
-from scene.rite.timeline import build_rite
 
 ROLES = ("ou1_up", "huozhe", "shihuozhe")
 
@@ -45,11 +44,6 @@ def text_of(page) -> str:
 
 
 @pytest.fixture(scope="module")
-def rite():
-    return build_rite()
-
-
-@pytest.fixture(scope="module")
 def sheets(tmp_path_factory):
     out = tmp_path_factory.mktemp("sheets") / "out"
     assert main(["sheets", "--roles", "上耦上射,獲者,釋獲者", "--out", str(out)]) == 0
@@ -71,6 +65,7 @@ def acting_stages(rite, aid: str) -> list[int]:
     return sorted(named | acts)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("aid", ROLES)
 def test_a_sheet_has_the_cover_and_a_page_per_stage_he_acts_in(sheets, rite, aid):
     pdf = PdfReader(sheets / f"{aid}.pdf")
@@ -85,6 +80,7 @@ def test_a_sheet_has_the_cover_and_a_page_per_stage_he_acts_in(sheets, rite, aid
         assert title.replace(" ", "") in t
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("aid", ROLES)
 def test_his_phrases_are_on_his_pages_in_cjk(sheets, rite, aid):
     pdf = PdfReader(sheets / f"{aid}.pdf")
@@ -96,6 +92,7 @@ def test_his_phrases_are_on_his_pages_in_cjk(sheets, rite, aid):
             assert ph in t, (aid, n, ph)
 
 
+@pytest.mark.slow
 def test_the_huozhe_calls_his_hits(sheets, rite):
     """The 獲者 is not named in the pairs' 拾發, but he calls 獲 on each hit: those stages and words are his."""
     pdf = PdfReader(sheets / "huozhe.pdf")
@@ -107,6 +104,7 @@ def test_the_huozhe_calls_his_hits(sheets, rite):
             assert "曰「獲" in text_of(page), n
 
 
+@pytest.mark.slow
 def test_the_fonts_are_embedded_subsets_covering_the_text(sheets, rite):
     pdf = PdfReader(sheets / "ou1_up.pdf")
     mapped = set()
@@ -124,6 +122,7 @@ def test_the_fonts_are_embedded_subsets_covering_the_text(sheets, rite):
     assert cjk and cjk <= mapped, cjk - mapped
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="poppler-utils (pdftoppm) is not installed")
 def test_a_stage_page_draws_a_plan_and_a_cue_list(sheets, tmp_path):
     from PIL import Image
@@ -140,6 +139,7 @@ def test_a_stage_page_draws_a_plan_and_a_cue_list(sheets, tmp_path):
     assert img.min() < 0.2 and (blank < 0.5).mean() < 0.01                 # black and white, margins clear
 
 
+@pytest.mark.slow
 def test_the_call_sheet_lists_every_stage(sheets, rite):
     pdf = PdfReader(sheets / "call-sheet.pdf")
     t = "".join(text_of(p) for p in pdf.pages)
@@ -148,6 +148,7 @@ def test_the_call_sheet_lists_every_stage(sheets, rite):
     assert len(pdf.pages) > 10
 
 
+@pytest.mark.slow
 def test_the_book_has_a_page_per_stage_with_its_jing(book, rite):
     from scene import text as texts
     pdf = PdfReader(book)
@@ -220,6 +221,7 @@ class _nothing:
         return False
 
 
+@pytest.mark.slow
 def test_the_app_prints_the_sheet_of_the_selected_role(tmp_path, rite):
     """The inspector's button calls xsl_sheet: the booklet of that person, and no call sheet."""
     import asyncio

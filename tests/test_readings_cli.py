@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from scene import readings
+from scene.geometry import readings
 from scene.__main__ import main
 
 

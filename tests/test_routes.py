@@ -3,6 +3,7 @@ scalars, and against the segment sampled point by point."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from scene.rite.routes import Site
 
@@ -30,6 +31,7 @@ def _clipped(p, q, box) -> bool:
     return t1 - t0 > 1e-6
 
 
+@pytest.mark.slow
 def test_the_sight_test_is_the_plain_one():
     rng = np.random.default_rng(3)
     checked = crossed = 0

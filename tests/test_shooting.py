@@ -6,10 +6,10 @@ import re
 import numpy as np
 import pytest
 
-from scene.layout import build_layout
-from scene.shooting import (ARROW_SPEED_M_S, RoundResult, announce, arrow_path, count_display,
+from scene.geometry.layout import build_layout
+from scene.rite.shooting import (ARROW_SPEED_M_S, RoundResult, announce, arrow_path, count_display,
                             flight_time, shoot_round)
-from scene.units import parse_numeral
+from scene.geometry.units import parse_numeral
 
 LAY = build_layout("zheng")
 CHI_M = LAY.reading.chi_m

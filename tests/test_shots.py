@@ -18,12 +18,6 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")
-def rite():
-    from scene.timeline import build_rite
-    return build_rite()
-
-
-@pytest.fixture(scope="module")
 def track(rite):
     from scene.render import shots
     return shots.track(rite)
@@ -113,6 +107,7 @@ def test_the_camera_stays_in_the_court_or_under_the_eaves(rite, track):
     assert len(track.t) < len(rite.spans) * 1.5 and track.ease.sum() > 50
 
 
+@pytest.mark.slow
 def test_camera_cli_prints_the_director_camera(rite, track):
     from scene.render import shots
     t = next(s for s in rite.spans if s.do == "shoot").start_s + 3.0
@@ -127,13 +122,12 @@ def test_camera_cli_prints_the_director_camera(rite, track):
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1 and "sideways" in bad.stderr
 
 
+@pytest.mark.slow
+@pytest.mark.browser
 @pytest.mark.skipif(webtools.chromium_missing_reason() is not None, reason=str(webtools.chromium_missing_reason()))
-def test_player_plays_the_director_track_and_frames_the_actors(tmp_path, rite, track):
-    from scene import webpack
+def test_player_plays_the_director_track_and_frames_the_actors(tmp_path, rite, track, pack_dir):
     from scene.render import shots
-    pack = tmp_path / "pack"
-    webpack.write_pack(pack)
-    webpack.write_font(pack / "font" / "cjk.otf")
+    pack = pack_dir                       # the session's pack (conftest.py)
     sp = next(s for s in rite.spans if s.do == "receive" and s.end_s - s.start_s > 2)
     tm = (sp.start_s + sp.end_s) / 2
     idx = [rite.actor_ids.index(a) for a in sp.who]
@@ -159,7 +153,7 @@ def test_player_plays_the_director_track_and_frames_the_actors(tmp_path, rite, t
         ndc = np.array(ndc)
         assert np.all(np.abs(ndc) <= 1.0), ndc
         assert np.min(np.abs(ndc[1::2, 1] - ndc[0::2, 1]) / 2) >= 0.06
-        webtools.save_png(webtools.screenshot(page), Path("/tmp/cache-issue13-shots.png"))
+        webtools.save_png(webtools.screenshot(page), tmp_path / "shots.png")
         # orbiting leaves the director; the key A returns to it
         page.evaluate(f"{P}.free = true")
         page.evaluate(f"() => {P}._nextFrame().then(() => new Promise(requestAnimationFrame))")

@@ -11,6 +11,8 @@ import pytest
 
 from webtools import RequestRecorder, chromium, chromium_missing_reason, distinct_colours, free_port, screenshot
 
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
 ROOT = Path(__file__).resolve().parents[1]
 
 

@@ -9,12 +9,6 @@ import pytest
 
 
 @pytest.fixture(scope="module")
-def rite():
-    from scene.rite.cache import load_rite
-    return load_rite()
-
-
-@pytest.fixture(scope="module")
 def block(rite):
     from scene.web.pack.sounds import sound_block
     return sound_block(rite)
@@ -134,13 +128,12 @@ HOOK = """(() => {
 })();"""
 
 
+@pytest.mark.slow
+@pytest.mark.browser
 @pytest.mark.skipif(webtools.chromium_missing_reason() is not None, reason=str(webtools.chromium_missing_reason()))
-def test_the_page_sounds_nothing_before_m_then_schedules_the_packs_cues_with_the_playback(tmp_path):
+def test_the_page_sounds_nothing_before_m_then_schedules_the_packs_cues_with_the_playback(tmp_path, pack_dir):
     import json
-    from scene import webpack
-    pack = tmp_path / "pack"
-    webpack.write_pack(pack)
-    webpack.write_font(pack / "font" / "cjk.otf")
+    pack = pack_dir                       # the session's pack (conftest.py)
     cues = json.loads((pack / "scene.json").read_text(encoding="utf-8"))["sounds"]["cues"]
     drum = [c for c in cues if c["kind"] == "drum"]
     t0 = drum[0]["t"] - 2.0                          # round 3: the first pair's 騶虞 and its 獲 calls

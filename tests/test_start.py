@@ -68,6 +68,7 @@ def test_a_warm_start_makes_no_worker_process(cache, monkeypatch, tmp_path):
     assert s.ready and s.default_url.startswith("xslpack/pack-zheng-") and s.font_urls == ["xslfont/cjk.otf"]
 
 
+@pytest.mark.slow
 def test_the_pack_with_the_director_in_a_worker_is_the_same_pack(cache):
     from scene.rite.cache import load_rite
     from scene.web import pack as webpack, workers
@@ -85,6 +86,7 @@ def test_the_pack_with_the_director_in_a_worker_is_the_same_pack(cache):
     assert b1 == b0 and webpack.dumps(m1) == webpack.dumps(m0)
 
 
+@pytest.mark.slow
 def test_the_first_start_s_pack_worker_gives_the_same_pack(cache):
     """workers.build_pack: the director's worker is forked once the rite is compiled and reads it from its
     memory (not pickled over); the folder it writes holds the very pack built here in one process."""
@@ -154,6 +156,8 @@ def test_a_probe_that_passed_is_remembered_and_one_that_failed_never(cache, monk
         glprobe.ensure()
 
 
+@pytest.mark.slow
+@pytest.mark.browser
 def test_a_first_start_answers_the_page_while_the_scene_is_built(tmp_path):
     """Cold, the address comes first; the page loads and says what it waits for (no spinner), then draws
     the pack with the director's camera as soon as the server has it."""

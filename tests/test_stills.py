@@ -12,7 +12,9 @@ import sys
 import numpy as np
 import pytest
 
-from scene import glprobe, labels, stills
+from scene.render import glprobe, labels, stills
+
+pytestmark = [pytest.mark.gl]
 
 SMALL = (480, 270)
 
@@ -169,6 +171,7 @@ def test_no_opengl_is_one_line_not_a_segfault(tmp_path):
     assert r.returncode == 2 and len(lines) == 1 and "cannot render off-screen" in lines[0]
 
 
+@pytest.mark.slow
 def test_stills_contact_sheet_and_clip(tmp_path):
     done = stills.export_stills(tmp_path, ["overview", "plan"], (320, 180), stages=["1", "21"])
     names = sorted(p.name for p in tmp_path.glob("*.png"))
@@ -183,6 +186,7 @@ def test_stills_contact_sheet_and_clip(tmp_path):
     assert gif.stat().st_size > 1000 and n >= 2
 
 
+@pytest.mark.slow
 def test_the_largest_size_renders():
     s = stills.Studio(None, (7680, 4320))
     try:

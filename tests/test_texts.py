@@ -1,9 +1,9 @@
-"""Tests for scene.texts: 經/記 passages, 鄭注 glosses, seed notes, 繁简 conversion."""
+"""Tests for scene.text: 經/記 passages, 鄭注 glosses, seed notes, 繁简 conversion."""
 import re
 
 import pytest
 
-from scene import texts as T
+from scene import text as T
 from scene.text import zheng
 
 ALL_KEYS = list(range(1, 52)) + [f"記{i:02d}" for i in range(1, 74)]

@@ -9,13 +9,13 @@ import sys
 import numpy as np
 import pytest
 
-from scene import choreography as chor
-from scene.audit import audit
-from scene.readings import DEFAULT, PRESETS
-from scene.shooting import announce
-from scene.texts import find_phrase, passage
-from scene.timeline import Rite, build_rite
-from scene.units import parse_numeral
+from scene.rite import choreography as chor
+from scene.rite.audit import audit
+from scene.geometry.readings import DEFAULT, PRESETS
+from scene.rite.shooting import announce
+from scene.text import find_phrase, passage
+from scene.rite.timeline import Rite, build_rite
+from scene.geometry.units import parse_numeral
 
 C = chor.default()
 RITE = build_rite()
@@ -66,6 +66,7 @@ def test_a_phrase_not_in_the_passage_fails_to_load(tmp_path):
         chor.load(tmp_path / "assets")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(PRESETS))
 def test_every_place_resolves_and_the_rite_compiles_in_every_reading(name):
     rite = build_rite(name)
@@ -76,12 +77,14 @@ def test_every_place_resolves_and_the_rite_compiles_in_every_reading(name):
 @pytest.mark.parametrize("reading", [
     PRESETS["zheng"], PRESETS["xiang"], PRESETS["zhou8cun"], PRESETS["wangzhi"],
     DEFAULT.replace(dafu_present=False), DEFAULT.replace(seed=3)], ids=lambda r: f"{r.name}-{r.dafu_present}-{r.seed}")
+@pytest.mark.slow
 def test_physics_at_10_hz(reading):
     """Nobody within 0.4 m of another (unless handing over), off a walkable surface, too fast, or inside a solid."""
     found = audit(build_rite(reading), hz=10.0)
     assert not found, "\n".join(map(str, found[:20]))
 
 
+@pytest.mark.slow
 def test_same_seed_same_rite_other_seed_other_shooting():
     a, b = Rite(DEFAULT), Rite(DEFAULT)
     for t in np.linspace(0, a.duration, 97):
@@ -101,6 +104,7 @@ def _parse(text: str) -> int:
     return n if m[1] == "右賢於左" else -n
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [1, 2, 3, 4])
 def test_announced_score_equals_the_simulated_hits(seed):
     rite = Rite(DEFAULT.replace(seed=seed))
@@ -127,6 +131,7 @@ def test_announced_score_equals_the_simulated_hits(seed):
     assert all(s.scored == (s.hit and s.on_beat) for s in rite.results[3].shots)  # 不鼓不釋
 
 
+@pytest.mark.slow
 def test_losers_drink_and_winners_do_not():
     for seed in (1, 2, 3):
         rite = Rite(DEFAULT.replace(seed=seed))
@@ -143,6 +148,7 @@ def test_losers_drink_and_winners_do_not():
             assert not (archers - set(rite.results[rnd].losers)) & near - {"zhijue"}, (seed, n)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name, north", [("zheng", True), ("xiang", False)])
 def test_round_the_pillar_on_the_side_of_the_reading(name, north):
     rite = build_rite(name)
@@ -223,6 +229,7 @@ def test_the_xiang_becomes_sizheng_then_sima_then_sizheng():
     assert roles[0] != "司正"
 
 
+@pytest.mark.slow
 def test_dafu_switch_removes_him():
     rite = build_rite(DEFAULT.replace(dafu_present=False))
     i = rite.actor_ids.index("dafu")
@@ -234,6 +241,7 @@ def _cli(*args):
     return subprocess.run([sys.executable, "-m", "scene", *args], capture_output=True, text=True, timeout=300)
 
 
+@pytest.mark.slow
 def test_cli_stages_and_pose_json():
     out = _cli("stages", "--json")
     assert out.returncode == 0, out.stderr
@@ -268,6 +276,7 @@ def test_sampling_equals_pose_at_and_plain_interpolation():
     assert np.array_equal(s["object_xyz_m"][:, :, 1], ref)
 
 
+@pytest.mark.slow
 def test_the_pairs_of_each_round_follow_the_text():
     """Round 1: the 三耦 (§21). Rounds 2–3: the 三耦, 賓 上射 with 主人 下射 (§28), a 眾賓 with the
     大夫 as 下射 (§29 大夫為下射), then the 眾賓 (§30)."""

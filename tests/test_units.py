@@ -1,4 +1,4 @@
-"""Tests for scene.units: numerals, length expressions, finding lengths in the text."""
+"""Tests for scene.geometry.units: numerals, length expressions, finding lengths in the text."""
 from __future__ import annotations
 
 import re
@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from hypothesis import given, strategies as st
 
-from scene.readings import DEFAULT, PRESETS
-from scene.units import (Measure, convert, find_measures, format_derivation, parse_length,
+from scene.geometry.readings import DEFAULT, PRESETS
+from scene.geometry.units import (Measure, convert, find_measures, format_derivation, parse_length,
                          parse_numeral, to_numeral)
 
 SEED = Path(__file__).resolve().parents[1] / "seeds" / "xiangsheli_jing.txt"

@@ -13,16 +13,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from scene import meshes, palette, stills, views, webpack
-from scene.shapes import heading_rot
+from scene.render import meshes, palette, stills, views
+from scene.web import pack as webpack
+from scene.render.shapes import heading_rot
 
 ROOT = Path(__file__).resolve().parent.parent
 _DT = {"f32": "<f4", "u8": "u1", "u16": "<u2", "u32": "<u4"}
-
-
-@pytest.fixture(scope="module")
-def rite():
-    return stills.load_rite()
 
 
 @pytest.fixture(scope="module")
@@ -397,7 +393,7 @@ def test_places_labels_and_dims(pack, rite):
 
 
 def test_dims_follow_the_reading():
-    from scene.layout import build_layout
+    from scene.geometry.layout import build_layout
     for name, chi, bu in (("zhou8cun", 0.1848, 6), ("wangzhi", 0.231, 8)):
         lay = build_layout(name)
         d = {x["id"]: x for x in webpack.dim_rows(lay)}
@@ -413,6 +409,7 @@ def test_dims_follow_the_reading():
 # ---------------------------------------------------------------------------
 # files, cache, font, CLI
 
+@pytest.mark.slow
 def test_build_is_deterministic(pack):
     m, data = pack
     m2, data2 = webpack.build_pack()
@@ -438,7 +435,7 @@ def test_pack_dir_is_cached(pack, tmp_path, monkeypatch):
 
 def test_font_covers_the_manifest(pack, tmp_path):
     from fontTools.ttLib import TTFont
-    from scene.labels import _cmap, fallback_font_path, font_path
+    from scene.render.labels import _cmap, fallback_font_path, font_path
     m, _ = pack
     text = "".join(strings(m))
     files = webpack.write_font(tmp_path / "cjk.otf")       # from the sources alone, not told the manifest

@@ -42,13 +42,48 @@ def chromium_missing_reason() -> str | None:
     try:
         import playwright.sync_api  # noqa: F401
     except ImportError:
-        return "the Python package playwright is missing (pip install playwright)"
+        return "the Python package playwright is missing: the extra [test] (pip install -c constraints.txt -e '.[test]')"
     return None
+
+
+#: the pytest session's one Chromium (tests/conftest.py turns sharing on and closes it at the end)
+SHARE = False
+_shared: dict = {}
+
+
+def shared_browser():
+    """The session's Chromium, launched on first use (main thread only: Playwright's sync objects stay in
+    the thread that made them)."""
+    if "browser" not in _shared:
+        from playwright.sync_api import sync_playwright
+        pw = sync_playwright().start()
+        _shared["pw"] = pw
+        _shared["browser"] = pw.chromium.launch(executable_path=CHROMIUM, headless=False, args=CHROMIUM_ARGS)
+    return _shared["browser"]
+
+
+def close_shared() -> None:
+    b, pw = _shared.pop("browser", None), _shared.pop("pw", None)
+    if b is not None:
+        b.close()
+    if pw is not None:
+        pw.stop()
 
 
 @contextlib.contextmanager
 def chromium():
-    """A Playwright Chromium browser (sync API), closed on exit."""
+    """A Playwright Chromium browser (sync API), closed on exit — or, in a pytest session, the session's one
+    Chromium, whose pages and contexts opened inside the block are closed on exit (each test starts clean)."""
+    if SHARE and threading.current_thread() is threading.main_thread():
+        b = shared_browser()
+        before = set(b.contexts)
+        try:
+            yield b
+        finally:
+            for ctx in b.contexts:
+                if ctx not in before:
+                    ctx.close()
+        return
     from playwright.sync_api import sync_playwright
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=False, args=CHROMIUM_ARGS)

@@ -20,7 +20,7 @@ def fail(message: str) -> int:
 
 
 def dump(obj: Any) -> None:
-    print(json.dumps(obj, ensure_ascii=False, indent=1))
+    print(json.dumps(obj, ensure_ascii=False, indent=1, allow_nan=False))
 
 
 def table(rows: list[list[str]]) -> str:

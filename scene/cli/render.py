@@ -105,7 +105,7 @@ def cmd_camera(args: argparse.Namespace) -> None:
          "view_up": [round(x, 4) for x in c.view_up], "view_angle": round(c.view_angle, 3), "parallel": c.parallel,
          "parallel_scale": round(c.parallel_scale, 3), "title": c.title}
     if args.json:
-        print(json.dumps(d, ensure_ascii=False))
+        print(json.dumps(d, ensure_ascii=False, allow_nan=False))
     else:
         st = rite.stage_at(t)
         print(f"t = {t:.1f} s (§{st.n} {st.title}), view {args.view} ({c.title}): from "

@@ -90,7 +90,6 @@ def write_pdf(pages: list[Page], out: Path | str, title: str = "", author: str =
               fonts: dict[str, str | None] | None = None) -> Path:
     """The pages as one PDF (fonts embedded as subsets), written atomically to ``out``; ``fonts``: the
     font files (default :func:`~.fonts.print_fonts` for the pages' characters)."""
-    import os
     from fpdf import FPDF
     from .fonts import page_chars, print_fonts
     if not pages:
@@ -113,9 +112,9 @@ def write_pdf(pages: list[Page], out: Path | str, title: str = "", author: str =
         pdf.add_page(format=(page.w, page.h))
         _replay(pdf, page)
     out = Path(out)
-    tmp = out.with_name(f".{out.name}.tmp{os.getpid()}")
-    pdf.output(str(tmp))
-    os.replace(tmp, out)
+    from ..atomic import replacing
+    with replacing(out, mkdir=False) as tmp:
+        pdf.output(str(tmp))
     return out
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from ..text import kinsoku
+
 #: the font families a page uses → file (the PDF embeds a subset of each; the HTML names them in CSS)
 SANS, SERIF = "sans", "serif"
 
@@ -12,13 +14,8 @@ SANS, SERIF = "sans", "serif"
 @lru_cache(maxsize=1)
 def font_files() -> dict[str, str]:
     """family → font file; ``fallback`` is the SC font (None if it is not installed)."""
-    from ..render.labels import fallback_font_path, font_path
-    try:
-        import pylopdf_fonts_zh_tw as tw
-        serif = str(tw.serif_path())
-    except (ImportError, AttributeError):
-        serif = font_path()
-    return {SANS: font_path(), SERIF: serif, "fallback": fallback_font_path()}
+    from ..fonts import fallback_font_path, font_path, serif_path
+    return {SANS: font_path(), SERIF: serif_path(), "fallback": fallback_font_path()}
 
 
 @lru_cache(maxsize=4)
@@ -42,7 +39,8 @@ def text_width(s: str, size_mm: float, family: str = SANS) -> float:
 
 def wrap(s: str, width_mm: float, size_mm: float, family: str = SANS) -> list[str]:
     """``s`` broken into lines no wider than ``width_mm``: anywhere between CJK characters (as Chinese is
-    set), at spaces between Latin words."""
+    set, but never before closing punctuation nor after an opening bracket: :mod:`scene.text.kinsoku`), at
+    spaces between Latin words."""
     adv, default = _advances(font_files()[family])
     lines, line, w = [], "", 0.0
     for ch in s:
@@ -52,9 +50,12 @@ def wrap(s: str, width_mm: float, size_mm: float, family: str = SANS) -> list[st
             if ch != "\n" and ord(ch) < 0x2E80 and not ch.isspace() and cut > 0 and all(ord(c) < 0x2E80 for c in line[cut:]):
                 lines.append(line[:cut])
                 line = line[cut + 1:]
-            else:
+            elif ch == "\n":
                 lines.append(line)
                 line = ""
+            else:                            # 禁則: no line starts with ，。」 nor ends with 「（
+                kept, line = kinsoku.split(line, ch)
+                lines.append(kept)
             w = text_width(line, size_mm, family)
             if ch == "\n" or (ch == " " and not line):
                 continue

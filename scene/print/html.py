@@ -49,7 +49,6 @@ def write_html(pages: list[Page], out: Path | str, title: str, fonts: dict[str, 
     body = "\n".join(f'<section class="page">{svg(p, f"p{i}")}</section>' for i, p in enumerate(pages))
     doc = (f'<!doctype html>\n<html lang="zh-Hant"><head><meta charset="utf-8"><title>{escape(title)}</title>\n'
            f'<style>{CSS.format(font=font_dir, fallback=fb, w=w, h=h)}</style></head>\n<body>\n{body}\n</body></html>\n')
-    tmp = out.with_name(f".{out.name}.tmp{os.getpid()}")
-    tmp.write_text(doc, encoding="utf-8")
-    os.replace(tmp, out)
+    from ..atomic import write_text
+    write_text(out, doc)
     return out

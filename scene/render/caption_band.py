@@ -20,12 +20,15 @@ text_width_px = text_width
 
 
 def wrap_text(text: str, size: float, width: float) -> list[str]:
-    """``text`` in lines no wider than ``width`` px at ``size`` px, broken between characters as Chinese is set."""
+    """``text`` in lines no wider than ``width`` px at ``size`` px, broken between characters as Chinese is set,
+    with the 禁則 (:mod:`scene.text.kinsoku`: no line starts with ，。」)."""
+    from ..text import kinsoku
     out, cur = [], ""
     for ch in text:
         if text_width(cur + ch, size) > width and cur:
-            out.append(cur)
-            cur = ch
+            kept, carried = kinsoku.split(cur, ch)
+            out.append(kept)
+            cur = carried + ch
         else:
             cur += ch
     if cur:

@@ -30,12 +30,15 @@ def export_clip(out: str | Path, stage, view: str = "overview", size: tuple[int,
     ``speed`` is rite-seconds per clip-second; by default a stage is sped up to last at most
     ``max_seconds``.  ``subtitles(rite)`` gives the captions to burn in, ``[(start, end, text)]`` in time
     order (``scene.web.captions.cues``: the phrase, and the seed's sentence where it reaches)."""
-    import imageio.v2 as imageio
+    from ..extras import need
     from . import views
     views.parse(view)
     out = Path(out)
     if out.suffix.lower() not in (".mp4", ".gif"):
         raise StillError(f"--out {str(out)!r} must end in .mp4 or .gif")
+    imageio = need("imageio.v2", "clip", "clip")
+    if out.suffix.lower() == ".mp4":
+        need("imageio_ffmpeg", "clip", "clip to MP4")
     if out.suffix.lower() == ".mp4" and (size[0] % 2 or size[1] % 2):
         raise StillError(f"--size {size[0]}x{size[1]}: an MP4 needs even width and height")
     glprobe.configure()

@@ -23,6 +23,8 @@ import os
 import subprocess
 import sys
 
+from .. import settings
+
 _PROBE = (
     "from vtkmodules.vtkRenderingCore import vtkRenderWindow, vtkRenderer\n"
     "import vtkmodules.vtkRenderingOpenGL2\n"
@@ -156,7 +158,7 @@ def ensure() -> str:
     global _ok, _started
     if _ok is not None:
         return _ok
-    if os.environ.get("XIANGSHELI_SKIP_GLPROBE"):
+    if settings.skip_glprobe():
         _ok = "skipped"
         return _ok
     start()

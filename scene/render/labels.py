@@ -16,8 +16,6 @@ to its anchor when it had to move.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
-from pathlib import Path
 
 import numpy as np
 
@@ -25,71 +23,7 @@ from .palette import COLOURS as C
 from .shapes import rgb
 
 
-class FontError(RuntimeError):
-    """The CJK font package is missing."""
-
-
-@lru_cache(maxsize=1)
-def font_path() -> str:
-    """Noto Sans TC (traditional forms), shipped by ``pylopdf-fonts-zh-tw``."""
-    try:
-        import pylopdf_fonts_zh_tw as tw
-    except ImportError:
-        raise FontError("the CJK font is missing: pip install pylopdf-fonts-zh-tw") from None
-    return str(tw.sans_path())
-
-
-@lru_cache(maxsize=1)
-def fallback_font_path() -> str | None:
-    """Noto Sans SC, for the few characters the TC font lacks."""
-    try:
-        import pylopdf_fonts_zh_cn as cn
-    except ImportError:
-        return None
-    return str(cn.sans_path())
-
-
-@lru_cache(maxsize=2)
-def _cmap(path: str) -> frozenset[int]:
-    """The code points a font file has (read once with fontTools, then kept in the disk cache)."""
-    import os
-    from ..rite.cache import CacheEntryError, CacheError, cache_dir, signed_dump, signed_load
-    st = os.stat(path)
-    cache = None
-    try:
-        cache = cache_dir() / f"cmap-{Path(path).stem}-{st.st_size}-{int(st.st_mtime)}.pickle"
-        got = signed_load(cache)          # signed by this user's key: a planted pickle is never run
-        if isinstance(got, frozenset):
-            return got
-    except CacheEntryError:               # an old or planted entry: rewritten below
-        pass
-    except (OSError, CacheError):
-        cache = None
-    from fontTools.ttLib import TTFont
-    f = TTFont(path, lazy=True)
-    try:
-        cps = frozenset(f.getBestCmap())
-    finally:
-        f.close()
-    try:
-        if cache is not None:
-            signed_dump(cps, cache)
-    except (OSError, CacheError):
-        pass
-    return cps
-
-
-def font_for(text: str) -> str:
-    """The font file that has every character of ``text`` (TC first, then SC)."""
-    main = font_path()
-    if all(ord(ch) < 0x2E80 for ch in text):
-        return main
-    if all(ord(ch) in _cmap(main) for ch in text if not ch.isspace()):
-        return main
-    fb = fallback_font_path()
-    if fb and all(ord(ch) in _cmap(fb) for ch in text if not ch.isspace()):
-        return fb
-    return main
+from ..fonts import FontError, cmap as _cmap, fallback_font_path, font_for, font_path  # noqa: F401  (re-exported)
 
 
 def _vtk_text():
@@ -284,8 +218,10 @@ def label_image(text: str, *, px: int = 48, font: str | None = "cjk", size: tupl
     """Render one label alone, black on white; returns (image, box) — for tests of glyph coverage.
 
     ``font=None`` uses VTK's default font, which draws nothing for Chinese: the failure this guards.
+    Needs pyvista (the extra ``[pyvista]``, part of ``[test]``).
     """
-    import pyvista as pv
+    from ..extras import need
+    pv = need("pyvista", "pyvista", "label_image")
     p = pv.Plotter(off_screen=True, window_size=size)
     try:
         p.set_background("white")

@@ -1,13 +1,13 @@
-"""Still export: one off-screen plotter, the scene, labels, a caption band; stills, a contact sheet, clips.
+"""Still export: one off-screen render window, the scene, labels, a caption band; stills, a contact sheet, clips.
 
-:class:`Studio` owns one off-screen pyvista plotter for a batch.  The static
+:class:`Studio` owns one off-screen VTK render window for a batch (vtkmodules; pyvista is not used).  The static
 scene of the reading is added once (merged into a few polydata by layer); per
 still only the dynamic polydata, the camera, the labels and the caption change.
 The picture is the 3D viewport over a caption band: the stage's number and
 title, the 經 phrase being animated, the reading, and a scale bar in 尺 and
 metres (exact in the plan; at the focal point in a perspective view).
 
-Modules: ``studio`` (the plotter and the picture), ``annotate`` (what is labelled), ``contact`` (the
+Modules: ``studio`` (the render window and the picture), ``annotate`` (what is labelled), ``contact`` (the
 contact sheet), ``clip`` (clips); this one writes stills and batches of them.  The compiled rite comes
 from :func:`scene.rite.cache.load_rite`.
 """

@@ -4,13 +4,13 @@ bar in 尺 and m), which :mod:`.caption_band` draws with the view's 2D overlays 
 from __future__ import annotations
 
 import math
-import os
 import re
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from . import glprobe
+from .. import settings
 from .palette import AMBIENT, DIFFUSE, LIGHTS, COLOURS as C
 from .shapes import rgb
 from .annotate import actor_labels, object_labels, place_labels
@@ -102,7 +102,7 @@ class Studio:
 
     @staticmethod
     def msaa_samples(size: tuple[int, int]) -> int:
-        return int(os.environ.get("XIANGSHELI_MSAA", 4)) if size[0] * size[1] <= 3840 * 2160 else 0
+        return settings.msaa_samples() if size[0] * size[1] <= 3840 * 2160 else 0
 
     # ------------------------------------------------------------------ setup
     def _lights(self) -> None:

@@ -213,24 +213,15 @@ def apply(cam: Camera, renderer) -> None:
 
 def camera_from_json(text: str | dict, name: str = "free") -> Camera:
     """A camera from JSON (the app sends the browser's camera for an export); one-line errors."""
-    import json
+    from ..validation import Camera as CameraInput, convert, load_json
     if isinstance(text, str) and len(text) > 4096:
         raise ViewError(f"--camera: {len(text):,} characters is not a camera")
-    try:
-        d = json.loads(text) if isinstance(text, str) else dict(text)
-        vec = {k: tuple(float(c) for c in d[k]) for k in ("position", "focal_point", "view_up")}
-        if any(len(v) != 3 for v in vec.values()):
-            raise ValueError("position, focal_point and view_up need three numbers")
-        cam = Camera(str(d.get("name", name)), VIEWS.get(name.split(":")[0], name), vec["position"],
-                     vec["focal_point"], vec["view_up"], float(d.get("view_angle", 30.0)),
-                     bool(d.get("parallel", False)), float(d.get("parallel_scale", 1.0)))
-    except (ValueError, KeyError, TypeError, RecursionError) as exc:
-        raise ViewError(f"--camera: not a camera ({str(exc)[:120]})") from None
-    nums = [*cam.position, *cam.focal_point, *cam.view_up, cam.view_angle, cam.parallel_scale]
-    if not all(math.isfinite(x) and abs(x) <= 1e4 for x in nums):
-        raise ViewError("--camera: every number must be finite and within ±10000")
-    if cam.parallel_scale <= 0:
-        raise ViewError("--camera: parallel_scale must be above 0")
+    if isinstance(text, str):
+        d = load_json(text, CameraInput, "--camera", error=ViewError)
+    else:
+        d = convert(dict(text), CameraInput, "--camera", error=ViewError)
+    cam = Camera(d.name or name, VIEWS.get(name.split(":")[0], name), d.position, d.focal_point, d.view_up,
+                 d.view_angle, d.parallel, d.parallel_scale)
     if math.hypot(*cam.view_up) < 1e-9:
         raise ViewError("--camera: view_up is zero")
     if math.dist(cam.position, cam.focal_point) < 1e-6 or not 1.0 <= cam.view_angle <= 120.0:

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .. import settings
 from ..paths import ASSETS, PACKAGE, SEEDS
 from ..paths import cache_dir as _cache_path
 
@@ -160,7 +161,7 @@ def load_rite(reading=None, seed: int | None = None):
     key = (r, seed)
     if key in _rites:
         return _rites[key]
-    if os.environ.get("XIANGSHELI_NO_CACHE"):
+    if settings.no_cache():
         rite = build_rite(r, seed)
         _rites[key] = rite
         return rite

@@ -379,6 +379,8 @@ def load(assets: Path | str = ASSETS) -> Choreography:
     """Load and check the cast and all sections under ``assets``."""
     assets = Path(assets)
     cast = _load_toml(assets / "cast.toml")
+    from ..validation import Cast, convert          # types and values first: archer = "yes" is one line, not True
+    convert(cast, Cast, "cast.toml", error=ChoreographyError)
     actors: dict[str, Actor] = {}
     for raw in cast.get("actor", []):
         try:

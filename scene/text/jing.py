@@ -7,9 +7,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 
-SEEDS = Path(__file__).resolve().parents[2] / "seeds"
+
+from ..paths import SEEDS
+
 JING = "xiangsheli_jing.txt"
 JING_SIMPLIFIED = "xiangsheli_jing_simplified.txt"
 ZHENGZHU = "xiangsheli_zhengzhu.txt"

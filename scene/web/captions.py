@@ -95,11 +95,19 @@ def cues(rite, lang: str = "trad") -> list[tuple[float, float, str]]:
     return out
 
 
+def vtt_text(text: str) -> str:
+    """A cue's payload as WebVTT reads it: ``&`` ``<`` ``>`` as character references (a raw ``<`` opens a tag,
+    a raw ``&`` a reference), no ``-->`` (it would end the cue's timing line), no blank line (it ends the cue)."""
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    text = text.replace("--&gt;", "→")
+    return "\n".join(ln for ln in text.split("\n") if ln.strip()) or " "
+
+
 def write_vtt(out: Path | str, rite, lang: str = "trad") -> int:
     """Write the WebVTT file; returns the number of cues."""
     cs = cues(rite, lang)
     lines = ["WEBVTT", f"NOTE 鄉射禮 — one cue a step ({lang}); times are seconds of the rite", ""]
     for k, (a, b, text) in enumerate(cs, 1):
-        lines += [str(k), f"{_ts(a)} --> {_ts(b)}", text.replace("-->", "→"), ""]
+        lines += [str(k), f"{_ts(a)} --> {_ts(b)}", vtt_text(text), ""]
     Path(out).write_text("\n".join(lines), encoding="utf-8")
     return len(cs)

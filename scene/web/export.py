@@ -196,10 +196,8 @@ def layout_csv(reading=None) -> str:
 def _write(path: Path, raw: bytes) -> None:
     """Write through a temporary file so a failed export never leaves half a file."""
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
-        tmp.write_bytes(raw)
-        os.replace(tmp, path)
+        from ..atomic import write_bytes
+        write_bytes(path, raw)
     except OSError as exc:
         raise ExportError(f"cannot write {str(path)!r}: {exc.strerror or exc}") from None
 
@@ -217,7 +215,7 @@ def export(out: str | os.PathLike, fmt: str | None = None, reading=None, stage=N
     r = readings_mod.get(reading)
     if fmt in ("json", "steps"):
         doc = layout_document(r) if fmt == "json" else steps_document(r)
-        raw = (json.dumps(doc, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
+        raw = (json.dumps(doc, ensure_ascii=False, indent=1, allow_nan=False) + "\n").encode("utf-8")
         _write(path, raw)
         what = (f"layout JSON, {len(doc['places'])} places" if fmt == "json" else
                 f"steps JSON with evidence, {len(doc['steps'])} steps")

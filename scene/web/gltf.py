@@ -221,7 +221,7 @@ def build_gltf(reading=None, stage=None, t: float | None = None, *, shadows: boo
 
 def glb_bytes(doc: dict[str, Any], data: bytes) -> bytes:
     """A binary glTF: 12-byte header, the JSON chunk (space-padded), the BIN chunk (zero-padded)."""
-    js = json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    js = json.dumps(doc, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")
     js += b" " * ((-len(js)) % 4)
     data += b"\0" * ((-len(data)) % 4)
     total = 12 + 8 + len(js) + 8 + len(data)
@@ -233,4 +233,4 @@ def gltf_bytes(doc: dict[str, Any], data: bytes) -> bytes:
     """A JSON glTF with the buffer embedded as a base64 data URI."""
     doc = dict(doc, buffers=[{"byteLength": len(data),
                               "uri": "data:application/octet-stream;base64," + base64.b64encode(data).decode()}])
-    return json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    return json.dumps(doc, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")

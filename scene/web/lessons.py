@@ -22,106 +22,119 @@ from __future__ import annotations
 import math
 import tomllib
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from ..paths import ROOT
+import msgspec
 
-LESSON_DIR = ROOT / "assets" / "lessons"
+from ..paths import LESSONS
+from ..validation import MAX_BYTES, InputError, Name, Text, convert, count, finite
+
+LESSON_DIR = LESSONS
 VIEWS = ("auto", "overview", "hall", "range", "plan", "archer", "target", "guest")
 STOP_KEYS = {"stage", "step", "t", "view", "camera", "caption", "en", "play", "speed"}
+#: the longest rite is ~ 3 hours: a lesson's times are bounded well above it, then checked against the rite
+MAX_S = 1e6
 
 
-class LessonError(ValueError):
+class LessonError(InputError):
     """A lesson file that cannot be played (one line: file, stop, what)."""
+
+
+class LessonCamera(msgspec.Struct, forbid_unknown_fields=True):
+    """``camera = {position, focal_point, view_angle}`` of a stop (metres, degrees)."""
+    position: tuple[finite(-1e4, 1e4), finite(-1e4, 1e4), finite(-1e4, 1e4)]
+    focal_point: tuple[finite(-1e4, 1e4), finite(-1e4, 1e4), finite(-1e4, 1e4)]
+    view_angle: finite(1.0, 120.0) = 30.0
+
+
+class Stop(msgspec.Struct, forbid_unknown_fields=True):
+    """One ``[[stop]]``: where (stage, step, t), how (view or camera), what is said (caption, en), and
+    whether the rite plays on (play seconds at speed)."""
+    stage: count(1, 10_000) | Annotated[str, msgspec.Meta(max_length=80)] | None = None   # §n or an id
+    step: count(0, 100_000) | None = None
+    t: finite(0.0, MAX_S) = 0.0
+    view: Annotated[str, msgspec.Meta(max_length=40)] = "auto"
+    camera: LessonCamera | None = None
+    caption: Text = ""
+    en: Text | None = None
+    play: finite(0.1, MAX_S) | None = None
+    speed: finite(0.5, 8.0) = 8.0
+
+
+class Lesson(msgspec.Struct, forbid_unknown_fields=True):
+    """A lesson file: a title (繁), an optional English one, and at least one stop."""
+    title: Name
+    stop: list[Stop] = []
+    en: Text = ""
 
 
 def lesson_files(folder: Path = LESSON_DIR) -> list[Path]:
     return sorted(Path(folder).glob("*.toml"))
 
 
-def _num(v, what: str, where: str, lo: float = 0.0, hi: float = 1e9) -> float:
-    if isinstance(v, bool) or not isinstance(v, (int, float)) or not lo <= float(v) <= hi:
-        raise LessonError(f"{where}: {what} = {v!r} is not a number in [{lo:g}, {hi:g}]")
-    return float(v)
-
-
-def _vec(v, what: str, where: str) -> list[float]:
-    if not isinstance(v, list) or len(v) != 3 or not all(isinstance(c, (int, float)) for c in v):
-        raise LessonError(f"{where}: camera.{what} must be three numbers")
-    return [float(c) for c in v]
-
-
 def load_lesson(path: Path | str, rite, text: str | None = None) -> dict[str, Any]:
-    """A lesson resolved to absolute times: {"name", "title", "en", "stops": [...]} (see the module doc)."""
+    """A lesson resolved to absolute times: {"name", "title", "en", "stops": [...]} (see the module doc).
+
+    The file is checked whole against :class:`Lesson` first (types, ranges, finite numbers, nesting, unknown
+    keys: :mod:`scene.validation`), then against the rite (the stage exists, the step is one of it, the time
+    is inside the rite)."""
     from ..text.script import to_simplified
     path = Path(path)
     name = path.stem
     try:
+        if text is None and path.stat().st_size > MAX_BYTES:
+            raise LessonError(f"{path.name}: not a lesson file (larger than {MAX_BYTES >> 20} MB)")
         data = tomllib.loads(text if text is not None else path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise LessonError(f"{path.name}: not a lesson file ({str(exc).splitlines()[0]})") from None
-    title = data.get("title")
-    if not isinstance(title, str) or not title.strip():
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError) as exc:
+        why = "nested too deeply" if isinstance(exc, RecursionError) else str(exc).splitlines()[0]
+        raise LessonError(f"{path.name}: not a lesson file ({why})") from None
+    lesson = convert(data, Lesson, path.name, error=LessonError)
+    if not lesson.title.strip():
         raise LessonError(f"{path.name}: needs a title")
-    stops = data.get("stop")
-    if not isinstance(stops, list) or not stops:
+    if not lesson.stop:
         raise LessonError(f"{path.name}: needs at least one [[stop]]")
     stages = {str(s.n): s for s in rite.stages} | {s.id: s for s in rite.stages}
     out = []
-    for k, st in enumerate(stops, 1):
+    for k, st in enumerate(lesson.stop, 1):
         where = f"{path.name}: stop {k}"
-        if not isinstance(st, dict):
-            raise LessonError(f"{where}: not a table")
-        extra = set(st) - STOP_KEYS
-        if extra:
-            raise LessonError(f"{where}: unknown key {sorted(extra)[0]!r} (keys: {', '.join(sorted(STOP_KEYS))})")
         base = 0.0
-        stage = None
-        if "stage" in st:
-            stage = stages.get(str(st["stage"]).lstrip("§"))
+        if st.stage is not None:
+            stage = stages.get(str(st.stage).lstrip("§"))
             if stage is None:
-                raise LessonError(f"{where}: no stage {st['stage']!r} (1–{len(rite.stages)} or an id)")
+                raise LessonError(f"{where}: no stage {st.stage!r} (1–{len(rite.stages)} or an id)")
             base = stage.start_s
-            if "step" in st:
+            if st.step is not None:
                 spans = sorted((s for s in rite.spans if s.section == stage.n), key=lambda s: (s.start_s, s.index))
-                i = st["step"]
-                if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < len(spans):
-                    raise LessonError(f"{where}: step {i!r} is not a step of §{stage.n} (0–{len(spans) - 1})")
-                base = spans[i].start_s
-        elif "step" in st:
+                if not st.step < len(spans):
+                    raise LessonError(f"{where}: step {st.step!r} is not a step of §{stage.n} (0–{len(spans) - 1})")
+                base = spans[st.step].start_s
+        elif st.step is not None:
             raise LessonError(f"{where}: step needs a stage")
-        t = base + _num(st.get("t", 0.0), "t", where, 0.0, rite.duration)
+        t = base + st.t
         if t > rite.duration:
             raise LessonError(f"{where}: t is past the end of the rite ({rite.duration:.0f} s)")
         # to the ms, never before the moment named (a stop at a stage's start must land in that stage)
         stop: dict[str, Any] = {"t": math.ceil(t * 1000 - 1e-6) / 1000}
-        if "camera" in st:
-            c = st["camera"]
-            if not isinstance(c, dict):
-                raise LessonError(f"{where}: camera must be a table (position, focal_point, view_angle)")
-            stop["camera"] = {"position": _vec(c.get("position"), "position", where),
-                              "focal_point": _vec(c.get("focal_point"), "focal_point", where),
+        if st.camera is not None:
+            c = st.camera
+            stop["camera"] = {"position": list(c.position), "focal_point": list(c.focal_point),
                               "view_up": [0.0, 0.0, 1.0], "parallel": False, "parallel_scale": 1.0,
-                              "view_angle": _num(c.get("view_angle", 30.0), "camera.view_angle", where, 1, 120)}
+                              "view_angle": c.view_angle}
+        elif st.view not in VIEWS:
+            raise LessonError(f"{where}: view {st.view!r} is not one of {', '.join(VIEWS)}")
         else:
-            view = st.get("view", "auto")
-            if view not in VIEWS:
-                raise LessonError(f"{where}: view {view!r} is not one of {', '.join(VIEWS)}")
-            stop["view"] = view
-        cap = st.get("caption", "")
-        if not isinstance(cap, str):
-            raise LessonError(f"{where}: caption must be text")
-        stop["caption"] = cap
-        stop["caption_s"] = to_simplified(cap)
-        if "en" in st:
-            if not isinstance(st["en"], str):
-                raise LessonError(f"{where}: en must be text")
-            stop["en"] = st["en"]
-        if "play" in st:
-            stop["play"] = _num(st["play"], "play", where, 0.1, rite.duration)
-            stop["speed"] = _num(st.get("speed", 8.0), "speed", where, 0.5, 8.0)
+            stop["view"] = st.view
+        stop["caption"] = st.caption
+        stop["caption_s"] = to_simplified(st.caption)
+        if st.en is not None:
+            stop["en"] = st.en
+        if st.play is not None:
+            if st.play > rite.duration:
+                raise LessonError(f"{where}: play = {st.play:g} is longer than the rite ({rite.duration:.0f} s)")
+            stop["play"] = st.play
+            stop["speed"] = st.speed
         out.append(stop)
-    return {"name": name, "title": title, "title_s": to_simplified(title), "en": str(data.get("en", "")),
+    return {"name": name, "title": lesson.title, "title_s": to_simplified(lesson.title), "en": lesson.en,
             "stops": out}
 
 

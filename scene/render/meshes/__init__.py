@@ -15,10 +15,10 @@ Two sets, kept apart so that an interactive app can rebuild only what moves:
 
 Every triangle carries the id of the thing it belongs to (``hall.west_steps``,
 ``target.centre``, ``actor.bin``, ``object.jue``, ``arrow.bin.3`` …): the
-pyvista polydata have a cell array ``part`` indexing ``field_data['part_ids']``.
+VTK polydata have a cell array ``part`` indexing ``field_data['part_ids']``.
 
-Geometry is built in numpy (:mod:`scene.render.shapes`); pyvista is imported only to
-wrap the arrays (:mod:`.vtk`: :func:`to_polydata`).  Static geometry is drawn in 周尺 (the
+Geometry is built in numpy (:mod:`scene.render.shapes`); VTK is imported only to
+wrap the arrays (:mod:`.vtk`: :func:`to_vtk`; :func:`to_polydata` for pyvista, :func:`scene.to_pyvista`).  Static geometry is drawn in 周尺 (the
 text's unit) and scaled to metres once; the cast is sized in metres.
 
 Modules: ``static`` (the set and its cache), ``building`` (堂, stairs, 楹, 序, roof), ``grounds`` (庭, 門,

@@ -25,6 +25,8 @@ from functools import lru_cache
 
 import numpy as np
 
+from ... import settings
+from ...atomic import replacing
 from ..palette import AMBIENT, COLOURS as C, DIFFUSE, LIGHTS, SUN_DIR
 from ..shapes import rgb
 
@@ -374,7 +376,7 @@ def sun_map(batches: dict) -> DepthMap:
     Cached on disk beside the bake (building it costs a second or two; the pack and every still need it)."""
     from ...rite.cache import cache_dir
     f = cache_dir() / f"sun-{_key(batches)}.npz"
-    if os.environ.get("XIANGSHELI_NO_CACHE"):
+    if settings.no_cache():
         return _sun_map(batches, f)
     with _alone(f):
         return _sun_map(batches, f)
@@ -382,7 +384,7 @@ def sun_map(batches: dict) -> DepthMap:
 
 def _sun_map(batches: dict, f) -> DepthMap:
     fields = ("grid", "u", "v", "d", "o", "px")
-    if not os.environ.get("XIANGSHELI_NO_CACHE"):
+    if not settings.no_cache():
         try:
             with np.load(f, allow_pickle=False) as z:
                 m = DepthMap.__new__(DepthMap)
@@ -396,10 +398,8 @@ def _sun_map(batches: dict, f) -> DepthMap:
     raw = {name: b.arrays() for name, b in batches.items() if name != "shadows"}
     m = DepthMap(occluders(raw), -np.asarray(SUN_DIR, float) / np.linalg.norm(SUN_DIR), SUN_MAP_PX)
     try:
-        f.parent.mkdir(parents=True, exist_ok=True)
-        tmp = f.with_name(f".{f.name}.{os.getpid()}.npz")
-        np.savez(tmp, grid=m.grid.astype(np.float32), u=m.u, v=m.v, d=m.d, o=np.array(m.o), px=np.array(m.px))
-        os.replace(tmp, f)
+        with replacing(f) as tmp:
+            np.savez(tmp, grid=m.grid.astype(np.float32), u=m.u, v=m.v, d=m.d, o=np.array(m.o), px=np.array(m.px))
     except OSError:
         pass
     return m
@@ -420,7 +420,7 @@ def _key(batches: dict) -> str:
         h.update(name.encode())
         for v in b.arrays().values():
             h.update(np.ascontiguousarray(v).tobytes())
-        h.update(json.dumps(b.names, ensure_ascii=False).encode())
+        h.update(json.dumps(b.names, ensure_ascii=False, allow_nan=False).encode())
     return h.hexdigest()[:24]
 
 
@@ -428,7 +428,7 @@ def baked(batches: dict, chi_m: float) -> dict[str, BakedLayer]:
     """:func:`bake`, from the disk cache when the geometry and the parameters are unchanged."""
     from ...rite.cache import cache_dir
     f = cache_dir() / f"bake-{_key(batches)}.npz"
-    if os.environ.get("XIANGSHELI_NO_CACHE"):
+    if settings.no_cache():
         return bake(batches, chi_m)
     with _alone(f):
         return _baked(batches, chi_m, f)
@@ -444,11 +444,10 @@ def _baked(batches: dict, chi_m: float, f) -> dict[str, BakedLayer]:
         pass
     out = bake(batches, chi_m)
     try:
-        f.parent.mkdir(parents=True, exist_ok=True)
         arrs = {f"{n}.{c}": v for n, layer in out.items() for c, v in layer.data.items()}
-        tmp = f.with_name(f".{f.name}.{os.getpid()}.npz")
-        np.savez(tmp, names=json.dumps({n: layer.names for n, layer in out.items()}, ensure_ascii=False), **arrs)
-        os.replace(tmp, f)
+        names = json.dumps({n: layer.names for n, layer in out.items()}, ensure_ascii=False, allow_nan=False)
+        with replacing(f) as tmp:
+            np.savez(tmp, names=names, **arrs)
     except OSError:
         pass
     return out

@@ -1,4 +1,5 @@
-"""Batches as VTK polydata (the only module of the mesh package that imports pyvista)."""
+"""Batches as VTK polydata (vtkmodules: the only module of the mesh package that imports VTK); ``to_polydata``
+wraps one as pyvista's ``PolyData`` (the extra ``[pyvista]``: :mod:`scene.api`, tests)."""
 from __future__ import annotations
 
 
@@ -45,6 +46,6 @@ def to_vtk(batch: Batch, scale: float = 1.0, normals: bool = True):
 
 
 def to_polydata(batch: Batch, scale: float = 1.0):
-    """The same as a pyvista PolyData (for the app and for inspection)."""
+    """The same as a pyvista PolyData (for scripts and inspection; needs the extra ``[pyvista]``)."""
     import pyvista as pv
     return pv.wrap(to_vtk(batch, scale))

@@ -18,7 +18,6 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
-import os
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -124,7 +123,7 @@ def pack_key(reading, seed) -> str:
 
 
 def dumps(manifest: dict[str, Any]) -> bytes:
-    return json.dumps(manifest, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    return json.dumps(manifest, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")
 
 
 def write_pack(out_dir, reading=None, seed: int | None = None) -> Path:
@@ -132,10 +131,9 @@ def write_pack(out_dir, reading=None, seed: int | None = None) -> Path:
     out = Path(out_dir)
     manifest, data = build_pack(reading, seed)
     out.mkdir(parents=True, exist_ok=True)
+    from ...atomic import write_bytes
     for name, blob in (("scene.bin", data), ("scene.json", dumps(manifest))):
-        tmp = out / f".{name}.tmp{os.getpid()}"
-        tmp.write_bytes(blob)
-        os.replace(tmp, out / name)
+        write_bytes(out / name, blob)
     return out
 
 

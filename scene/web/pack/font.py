@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import gzip
-import os
 from pathlib import Path
 
 
@@ -11,11 +10,11 @@ from pathlib import Path
 def font_sources() -> list[Path]:
     """The files whose characters the font covers: seeds/*, assets/**/*.toml, assets/web/*.js|html|css,
     scene/**/*.py and app.py."""
-    from ...paths import ROOT as root
-    files = sorted((root / "seeds").glob("*")) + sorted((root / "assets").rglob("*.toml"))
+    from ...paths import ASSETS, PACKAGE, ROOT, SEEDS
+    files = sorted(SEEDS.glob("*")) + sorted(ASSETS.rglob("*.toml"))
     for ext in ("js", "html", "css"):
-        files += sorted((root / "assets" / "web").glob(f"*.{ext}"))
-    return files + sorted((root / "scene").rglob("*.py")) + [root / "app.py"]
+        files += sorted((ASSETS / "web").glob(f"*.{ext}"))
+    return files + sorted(PACKAGE.rglob("*.py")) + [ROOT / "app.py"]     # app.py: the checkout's only
 
 
 def font_chars(extra: str = "") -> str:
@@ -55,9 +54,9 @@ def _subset(src: str, codepoints: set[int], out: Path, flavor: str | None) -> No
         sub = subset.Subsetter(opts)
         sub.populate(unicodes=sorted(codepoints))
         sub.subset(font)
-        tmp = out.with_name(f".{out.name}.tmp{os.getpid()}")
-        subset.save_font(font, str(tmp), opts)
-        os.replace(tmp, out)
+        from ...atomic import replacing
+        with replacing(out) as tmp:
+            subset.save_font(font, str(tmp), opts)
     finally:
         font.close()
 
@@ -67,7 +66,7 @@ def write_font(out_path, extra: str = "") -> list[Path]:
     characters the TC font lacks (髤 旜 …) go into a second subset of the fallback (Noto Sans SC),
     ``<stem>-fallback<suffix>`` beside it (CSS: list both in one ``font-family``).  OpenType (.otf),
     or WOFF2 when ``brotli`` is importable and ``out_path`` ends in .woff2.  Returns the files written."""
-    from ...render.labels import _cmap, fallback_font_path, font_path
+    from ...fonts import cmap as _cmap, fallback_font_path, font_path
     out = Path(out_path)
     flavor = None
     if out.suffix.lower() == ".woff2":

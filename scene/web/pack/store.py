@@ -55,10 +55,8 @@ def roots() -> tuple[Path, Path]:
 
 
 def budget_bytes() -> int:
-    try:
-        return int(float(os.environ.get("XIANGSHELI_PACK_BUDGET_MB", "300")) * 1e6)
-    except ValueError:
-        return 300_000_000
+    from ... import settings
+    return settings.pack_budget_bytes()
 
 
 def _sha(f: Path) -> str:
@@ -72,7 +70,7 @@ def _sha(f: Path) -> str:
 def write_manifest(folder: Path) -> None:
     files = {f.relative_to(folder).as_posix(): {"bytes": f.stat().st_size, "sha256": _sha(f)}
              for f in sorted(folder.rglob("*")) if f.is_file() and f.name != MANIFEST}
-    (folder / MANIFEST).write_text(json.dumps({"files": files}, indent=1), encoding="utf-8")
+    (folder / MANIFEST).write_text(json.dumps({"files": files}, indent=1, allow_nan=False), encoding="utf-8")
 
 
 def verify(folder: Path, want: tuple[str, ...] = ()) -> str | None:
@@ -312,10 +310,8 @@ def font_key() -> str:
         pass
     key = hashlib.sha256(font_chars().encode()).hexdigest()[:12]
     try:
-        memo.parent.mkdir(parents=True, exist_ok=True)
-        tmp = memo.with_name(f".{memo.name}.{os.getpid()}")
-        tmp.write_text(json.dumps({"opencc": cc, "files": stats, "key": key}), encoding="utf-8")
-        os.replace(tmp, memo)
+        from ...atomic import write_text
+        write_text(memo, json.dumps({"opencc": cc, "files": stats, "key": key}, allow_nan=False))
     except OSError:
         pass
     return key

@@ -55,7 +55,7 @@ def step_rows(rite, sources: list[str] | None = None) -> list[dict[str, Any]]:
 @lru_cache(maxsize=1)
 def _font_cmap() -> frozenset[int]:
     """The code points the CJK font and its fallback have between them."""
-    from ...render.labels import _cmap, fallback_font_path, font_path
+    from ...fonts import cmap as _cmap, fallback_font_path, font_path
     fb = fallback_font_path()
     return _cmap(font_path()) | (_cmap(fb) if fb else frozenset())
 

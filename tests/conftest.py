@@ -1,0 +1,62 @@
+"""What the tests share in one pytest session: the compiled rite, the scene pack, Chromium (``webtools.chromium()``
+hands out one browser to a run of browser tests instead of launching one per test).
+
+Markers (registered in pyproject.toml): ``browser`` (drives Chromium), ``gl`` (renders through VTK/OpenGL),
+``slow`` (a server, a subprocess build, a wheel, a browser).  The fast loop is ``pytest -m "not slow"``.
+"""
+from __future__ import annotations
+
+import os
+
+import pytest
+
+# the scripting API's plotters never open a window under test
+os.environ.setdefault("PYVISTA_OFF_SCREEN", "true")
+
+
+@pytest.fixture(scope="session")
+def rite():
+    """The default reading's compiled rite (鄭玄), once per session (from the disk cache when it is fresh).
+    Shared: a test must not change it."""
+    from scene.rite.cache import load_rite
+    return load_rite("zheng")
+
+
+@pytest.fixture(scope="session")
+def pack_dir(tmp_path_factory):
+    """The scene pack of the default reading with its font subset, written once per session (the player's
+    files read it).  Shared: a test that changes a pack writes its own."""
+    from scene.web import pack as webpack
+    d = tmp_path_factory.mktemp("pack")
+    webpack.write_pack(d)
+    webpack.write_font(d / "font" / "cjk.otf")
+    return d
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _chromium_shared_within_a_module():
+    """One Chromium for the browser tests of a module (module fixtures such as a page hold it), closed when the
+    module ends."""
+    yield
+    import webtools
+    webtools.close_shared()
+
+
+@pytest.fixture(autouse=True)
+def _no_chromium_open_in_other_tests(request):
+    """Closed before any test that is not a browser test: Playwright's sync API keeps its event loop running in
+    the main thread while it is open, and an ``asyncio.run`` there fails ("cannot be called from a running
+    event loop")."""
+    if request.node.get_closest_marker("browser") is None:
+        import webtools
+        webtools.close_shared()
+
+
+def pytest_configure(config):
+    import webtools
+    webtools.SHARE = True
+
+
+def pytest_sessionfinish(session, exitstatus):
+    import webtools
+    webtools.close_shared()
