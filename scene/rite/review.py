@@ -10,8 +10,6 @@ on disk beside the compiled rite: the whole rite's rules take ~10 s, a report mu
 """
 from __future__ import annotations
 
-import os
-import pickle
 import re
 import weakref
 from dataclasses import dataclass, field
@@ -216,37 +214,37 @@ def _coverage_rows(rite, n: int) -> list[dict]:
 
 
 def _cache_file(rite, what: str):
+    from .. import settings
     from .cache import cache_dir, rite_key
-    if os.environ.get("XIANGSHELI_NO_CACHE"):
+    if settings.no_cache():
         return None
     return cache_dir() / f"{what}-{rite.reading.name}-{rite_key(rite.reading, None)}.pickle"
 
 
 def _read_cache(f):
-    if f is None or not f.exists():
+    """A cached value, signed by this user's key (rite/cache.py): a planted or broken entry is rebuilt, never
+    unpickled."""
+    from .cache import CacheEntryError, CacheError, signed_load
+    if f is None:
         return None
     try:
-        with open(f, "rb") as fh:
-            return pickle.load(fh)
-    except Exception:       # a broken entry is rebuilt, never trusted
+        return signed_load(f)
+    except (CacheEntryError, CacheError, OSError):
         return None
 
 
 def _write_cache(f, value) -> None:
     if f is None:
         return
+    from .cache import CacheError, signed_dump
     try:
-        f.parent.mkdir(parents=True, exist_ok=True)
-        tmp = f.with_suffix(f".tmp{os.getpid()}")
-        with open(tmp, "wb") as fh:
-            pickle.dump(value, fh, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, f)
+        signed_dump(value, f)
         # as the compiled rites are kept (cache.py): the last four of a kind and reading, the rest removed
         kind = f.name.rsplit("-", 1)[0]
         old = sorted(f.parent.glob(f"{kind}-*.pickle"), key=lambda p: p.stat().st_mtime)
         for stale in old[:-4]:
             stale.unlink(missing_ok=True)
-    except OSError:
+    except (OSError, CacheError):
         pass
 
 
