@@ -35,10 +35,10 @@ OPENERS = "遂乃既若無"
 #: characters that bind the act-character right after them into one act (答拜, 再拜, 不拜, 辭降, 拜受 …)
 BINDS = "答再三壹不辭拜請命以少皆亦又復相交進退乃遂既若北南東西面絕嚌啐挩卒拾釋所疑誘于於自由當作如"
 #: before a name, a character that makes the name what is acted on (獻賓, 以賓升, 賓與大夫)
-OBJECT_BEFORE = "戒速獻酬酢拜命請告授迎送從作視于於與及以使厭比誘贊相如當繼息"
+OBJECT_BEFORE = "戒速獻酬酢拜命請告授迎送從作視于於以使厭比誘贊相如當繼息"
 #: after these, a name followed by an act or a place is the next subject, not the one acted on (答拜賓西階上…)
 LOOSE_OBJECT = "拜酬獻受送"
-PLACE_START = "西東南北阼席堂門少不皆進降升坐以"
+PLACE_START = "西東南北阼席堂門少不皆進降升坐以逆"
 #: act-characters that never open a clause of their own right after these characters (坐取 …)
 KNEEL_SKIP = "左右兼橫而先亦相不反東西南北面于"
 
@@ -50,7 +50,7 @@ class Clause:
     section: int     # the 經 section (0 for a 記 item read by itself)
     start: int       # offset in the passage (or the 記 item)
     text: str
-    subject: str     # the name that acts ("" when the passage has named nobody yet)
+    subject: str     # the name that acts, or names joined by 、 ("" when the passage has named nobody yet)
     named: bool      # the subject is named inside the clause (not carried forward)
 
     @property
@@ -85,11 +85,24 @@ def _heads(text: str, names: tuple[tuple[int, int, str], ...]) -> list[int]:
     in_name = {k for s, e, _ in names for k in range(s + 1, e)}
     ends = {e for _, e, _ in names}
     heads = set()
+    name_heads: set[int] = set()
+    ends_of_heads: set[int] = set()
     for s, e, _ in names:
-        # a name right after an act that takes a person (獻賓, 以賓, 與大夫) is what is acted on
+        # a name right after an act that takes a person (獻賓, 以賓, 命三耦) is what is acted on
         after = text[e] if e < len(text) else ""
-        if not (s and text[s - 1] in OBJECT_BEFORE) or (text[s - 1] in LOOSE_OBJECT and (after in ACTS or after in PLACE_START)):
-            heads.add(s)
+        if after == "之":
+            continue            # 賓之席前, 主人之西: a place named by a person, not one who acts
+        prev = text[s - 1] if s else ""
+        if prev in "與及":
+            # 賓與大夫, 三耦及眾賓: joined to the name before, acting with it if that one acts
+            if s - 1 in ends_of_heads:
+                name_heads.add(s)
+                ends_of_heads.add(e)
+            continue
+        if not (s and prev in OBJECT_BEFORE) or (prev in LOOSE_OBJECT and (after in ACTS or after in PLACE_START)):
+            name_heads.add(s)
+            ends_of_heads.add(e)
+    heads |= name_heads
     for i, c in enumerate(text):
         if i in in_name or any(s == i for s, _, _ in names):
             continue
@@ -164,7 +177,8 @@ def clauses_of_text(text: str, source: str = "經", section: int = 0, carried: s
                           and not any(s <= k < e for s, e, _ in names)), b)
         own = [w for s, e, w in names if a <= s < first_act and s in heads and text[e:e + 1] != "之"]
         if own:
-            subject = own[-1]
+            # several names before the act (賓主人大夫降, 主人堂東賓堂西皆袒決, 賓與大夫辭): all of them act
+            subject = "、".join(dict.fromkeys(own))
         out.append(Clause(source, section, a, text[a:b], subject, bool(own)))
         later = [w for s, _, w in names if first_act <= s < b and s in heads]
         if later:

@@ -4,7 +4,7 @@
 every clause it overlaps) and ``reason``.
 
 ``[[subject]]`` — where a clause's subject is not the one carried forward from the last name (賓不辭洗卒洗:
-the 主人 finishes the washing): ``section``, ``text`` (the clause's words, verbatim), ``name`` and ``reason``.
+the 主人 finishes the washing): ``section``, ``text`` (the clause's words, verbatim), ``name`` (names joined by 、 when several act) and ``reason``.
 
 ``[[form]]`` — words a standard form acts beyond the words its step cites (the forfeit form of §33 acts the
 drinking of a 主人 or 大夫 who lost): ``section``, ``text``, ``do`` (the form's verb) and ``reason``.
@@ -67,7 +67,7 @@ def _entries(raw: list, kind: str, keys: tuple[str, ...]) -> list[_Entry]:
         at = passage(n).text.find(e["text"])
         if at < 0:
             raise ChoreographyError(f"{where}: {e['text']!r} is not in the 經 of §{n}")
-        if kind == "subject" and e["name"] not in NAMES:
+        if kind == "subject" and not all(part in NAMES for part in e["name"].split("、")):
             raise ChoreographyError(f"{where}: {e['name']!r} is not a name the text uses")
         if kind == "form" and e["do"] not in FORM_DOS:
             raise ChoreographyError(f"{where}: do must be one of {', '.join(FORM_DOS)}")

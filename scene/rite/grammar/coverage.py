@@ -54,6 +54,8 @@ def actors_of(ctx: Ctx, name: str, n: int, t: float, at: int | None) -> tuple[st
     """The actor ids a name of the text means in §n at time t."""
     if not name:
         return ()
+    if "、" in name:                 # 賓、主人、大夫: every one of them
+        return tuple(dict.fromkeys(a for part in name.split("、") for a in actors_of(ctx, part, n, t, at)))
     pairs = ctx.pairs.get(n) or []
     allp = ctx.all_pairs
     if name in ("上耦", "一耦") and (pairs or allp):
@@ -104,6 +106,37 @@ def _reach(spans: list, data, n: int) -> dict[int, tuple[int, int]]:
     return out
 
 
+@lru_cache(maxsize=64)
+def clause_subjects(n: int) -> tuple[tuple[Clause, str], ...]:
+    """The clauses of §n with the subject each one's act has: named, carried forward, or given by the data
+    where the text changes subject unnamed (grammar.toml [[subject]], clauses.toml [[subject]])."""
+    from .exceptions import load as load_grammar
+    data = load_data()
+    implicit = sorted((s.start, s.name) for s in load_grammar()[1] if s.section == n)
+    override = None
+    out = []
+    for cl in text_clauses(n):
+        if cl.named:
+            override = None
+        while implicit and implicit[0][0] < cl.end:
+            override = implicit.pop(0)[1]     # the text changes subject unnamed
+        out.append((cl, data.subject_for(n, cl) or override or cl.subject))
+    return tuple(out)
+
+
+def subject_holds(ctx: Ctx, cl: Clause, subj: str, aid: str, t: float) -> bool:
+    """Whether the clause's subject means ``aid`` (or a group that holds him) in this rite at time t; a clause
+    before any name holds anyone."""
+    if not subj:
+        return True
+    acts = actors_of(ctx, subj, cl.section, t, cl.start)
+    if cl.text.startswith("眾" + subj) and subj in GROUPS:
+        acts = acts[1:]
+    if acts:
+        return aid in acts
+    return any(ctx.means(part, aid, cl.section, t, cl.start) for part in subj.split("、"))
+
+
 def _others_form(sp, actors) -> bool:
     """A standard form that acts the part of people not among its step's actors (the 獲者 in the shoot)."""
     return sp.do in FORM_VERBS and bool(actors) and not set(sp.who) & set(actors)
@@ -113,15 +146,7 @@ def _evaluate_section(ctx: Ctx, n: int, data) -> list[_Eval]:
     spans = ctx.spans_by_section.get(n, [])
     reach = _reach(spans, data, n)
     out: list[_Eval] = []
-    from .exceptions import load as load_grammar
-    implicit = sorted((s.start, s.name) for s in load_grammar()[1] if s.section == n)
-    override = None
-    for cl in text_clauses(n):
-        if cl.named:
-            override = None
-        while implicit and implicit[0][0] < cl.end:
-            override = implicit.pop(0)[1]     # grammar.toml [[subject]]: the text changes subject unnamed
-        subj = data.subject_for(n, cl) or override or cl.subject
+    for cl, subj in clause_subjects(n):
         over = [sp for sp in spans if reach[id(sp)][0] < cl.end and cl.start < reach[id(sp)][1]]
         t = min((sp.start_s for sp in over), default=0.0)
         actors = actors_of(ctx, subj, n, t, cl.start) if over else ()
@@ -135,13 +160,18 @@ def _evaluate_section(ctx: Ctx, n: int, data) -> list[_Eval]:
             ev.reason = data.reason_for(n, cl)
             out.append(ev)
             continue
-        if (actors and not mine) or (subj == "耦" and not actors):
+        named = cl.named or data.subject_for(n, cl) is not None
+        if actors and not mine and not named:
+            # the subject is only carried forward and the text has changed it unnamed (主人拜送坐祭立飲: the
+            # 眾賓之長 kneels and drinks): the steps that cite the clause say who; their tracks are held to it
+            movers = sorted({a for sp in over for a in sp.who})
+            ev.spans = over
+        elif (actors and not mine) or (subj == "耦" and not actors):
             movers = []             # acted by others only: the subject predicate says so
         else:
             movers = sorted({a for sp in ev.spans for a in sp.who if not actors or a in actors}
                             | ({a for a in actors if a in ctx.index} if any(_others_form(sp, actors) for sp in mine)
                                else set()))
-        named = cl.named or data.subject_for(n, cl) is not None
         unshown = data.reason_for(n, cl)
         if named and actors and not mine and unshown:
             ev.reason = unshown         # his act is not shown (clauses.toml says why); others' steps cite it
@@ -156,7 +186,8 @@ def _evaluate_section(ctx: Ctx, n: int, data) -> list[_Eval]:
             own = [sp for sp in ev.spans if aid in sp.who or (_others_form(sp, actors) and aid in actors)]
             later = [sp.end_s for sp in spans if aid in sp.who and sp.start_s >= own[-1].end_s - 1e-6
                      and sp not in own]
-            rest = max([sp.end_s for sp in spans if aid in sp.who] + [own[-1].end_s])
+            his = [sp for sp in spans if aid in sp.who] or own
+            rest = (min(sp.start_s for sp in his), max(sp.end_s for sp in his))
             _per_actor(ctx, n, cl, _Windows(aid, own, spans, rest, reach), ev)
         ev.reason = ev.reason or ("" if ev.results else data.reason_for(n, cl))
         out.append(ev)
@@ -256,7 +287,8 @@ def _per_actor(ctx: Ctx, n: int, cl: Clause, ws: _Windows, ev: _Eval) -> None:
                 if people:
                     ok, det = pr.person_there(ctx, people, w)
                     ev.results.append(("object", f"object:{c}{nm}", ok, w.aid, det))
-    if "辯" in text and ev.actors and len(ev.actors) > 1 and ev.subject in GROUPS:
+    if "辯" in text[1:] and ev.actors and len(ev.actors) > 1 and ev.subject in GROUPS:
+        # (辯 opening a clause is "when all have done it": 辯乃徹豐與觶, said of the clause before)
         acting = {a for sp in ev.spans for a in sp.who} | {ctx.step_of(sp).to for sp in ev.spans}
         t0 = min(sp.start_s for sp in ev.spans)
         vis = {a for a in ev.actors if ctx.visible(a, t0) or a in acting}

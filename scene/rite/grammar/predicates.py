@@ -44,14 +44,15 @@ EPS = 0.5                # seconds around a step for what its act leaves (in han
 class Span:
     """An actor's own time on the clause: his steps that cite it (start, end, do, act start, act end)."""
 
-    def __init__(self, aid: str, spans, until: float | None = None, rest: float | None = None) -> None:
+    def __init__(self, aid: str, spans, until: float | None = None,
+                 rest: tuple[float, float] | None = None) -> None:
         self.aid = aid
         self.spans = spans
         self.ivs = [(sp.start_s, sp.end_s) for sp in spans]
         self.own = list(self.ivs)           # his steps only (what must NOT be seen is looked for here)
-        #: what he takes by the clause's words he has in hand by the end of his part in the section
-        #: (耦讓取弓矢 said once, the bows taken pair by pair later)
-        self.rest = [(self.ivs[0][0], max(rest or 0.0, self.ivs[-1][1]))]
+        #: what he takes by the clause's words he has in hand at some time of his part in the section
+        #: (耦讓取弓矢 said once, the bows taken pair by pair later; 辯拾取矢 after they have)
+        self.rest = [rest or (self.ivs[0][0], self.ivs[-1][1])]
         if until is not None and until > self.ivs[-1][1]:
             # what his steps leave unfinished may be finished by his next step (升…及階, then 升)
             self.ivs.append((self.ivs[-1][1], until))
@@ -184,7 +185,7 @@ REQUIRES = {
     "升": "him up the 階 (z ≥ 2 尺) in the steps that cite it", "降": "him down on the ground (z ≤ 0.5 尺)",
     "坐": "him kneeling (sit)", "拜": "him bowing (bow)", "揖": "him saluting (salute)", "射": "him shooting",
     "興": "him up (not sit) after his act", "立": "him standing after his act",
-    "取": "something in his hands by the end of his part in the section", "受": "something received into his hands",
+    "取": "something in his hands during his part in the section", "受": "something received into his hands",
     "執": "something held", "搢": "something held", "挾": "something held", "飲": "a cup in hand",
     "實": "a vessel in hand", "酌": "a vessel in hand", "卒": "a cup in hand",
     "奠": "what he holds to change (set down)", "授": "what he holds to change (handed over)",
