@@ -31,9 +31,9 @@ NOT_NAMES = ("相左", "相揖", "相拜", "相與", "賓席", "主人席", "大
 #: characters that open an act
 ACTS = "戒速升降坐拜揖取奠受授適反洗盥實酌辭對祭卒飲執興入出退進立告命請獻酬酢薦設辯還搢挾袒襲說釋數復就從迎送視許作拾釋委加遷退倚舉偃獲射"
 #: words that open an act (or a condition) and bind the act-character right after them
-OPENERS = "遂乃既若無"
+OPENERS = "遂乃既若無辯"
 #: characters that bind the act-character right after them into one act (答拜, 再拜, 不拜, 辭降, 拜受 …)
-BINDS = "答再三壹不辭拜請命以少皆亦又復相交進退乃遂既若北南東西面絕嚌啐挩卒拾釋所疑誘于於自由當作如"
+BINDS = "答再三壹不辭拜請命以少皆亦又復相交進退乃遂既若北南東西面絕嚌啐挩卒拾釋所疑誘于於自由當作如辯"
 #: before a name, a character that makes the name what is acted on (獻賓, 以賓升, 賓與大夫)
 OBJECT_BEFORE = "戒速獻酬酢拜命請告授迎送從作視于於以使厭比誘贊相如當繼息"
 #: after these, a name followed by an act or a place is the next subject, not the one acted on (答拜賓西階上…)
@@ -66,7 +66,7 @@ def _names(text: str) -> tuple[tuple[int, int, str], ...]:
         blocked = next((w for w in NOT_NAMES if text.startswith(w, i)), None)
         word = next((w for w in NAMES if text.startswith(w, i)), None)
         if blocked and (word is None or len(blocked) >= len(word)):
-            if blocked.startswith(("賓", "主人", "大夫", "眾賓")) and word:
+            if blocked == "賓主人" and word:      # two names, not a place: 賓主人大夫若皆與射
                 out.append((i, i + len(word), word))
                 i += len(word)
                 continue

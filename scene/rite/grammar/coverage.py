@@ -56,6 +56,10 @@ def actors_of(ctx: Ctx, name: str, n: int, t: float, at: int | None) -> tuple[st
         return ()
     if "、" in name:                 # 賓、主人、大夫: every one of them
         return tuple(dict.fromkeys(a for part in name.split("、") for a in actors_of(ctx, part, n, t, at)))
+    from .exceptions import group_readings
+    for g in group_readings():      # a reading of the name in these sections (grammar.toml [[group]])
+        if g.name == name and g.covers(n, at, ctx.reading.dafu_present):
+            return tuple(a for a in g.members if a in ctx.index)
     pairs = ctx.pairs.get(n) or []
     allp = ctx.all_pairs
     if name in ("上耦", "一耦") and (pairs or allp):
@@ -187,7 +191,7 @@ def _evaluate_section(ctx: Ctx, n: int, data) -> list[_Eval]:
             later = [sp.end_s for sp in spans if aid in sp.who and sp.start_s >= own[-1].end_s - 1e-6
                      and sp not in own]
             his = [sp for sp in spans if aid in sp.who] or own
-            rest = (min(sp.start_s for sp in his), max(sp.end_s for sp in his))
+            rest = (min(sp.start_s for sp in own), max(sp.end_s for sp in his))
             _per_actor(ctx, n, cl, _Windows(aid, own, spans, rest, reach), ev)
         ev.reason = ev.reason or ("" if ev.results else data.reason_for(n, cl))
         out.append(ev)
@@ -241,6 +245,8 @@ def _per_actor(ctx: Ctx, n: int, cl: Clause, ws: _Windows, ev: _Eval) -> None:
     in_name = _in_names(full)
     skip_to = -1
     seen = set()
+    if text.startswith("辯") and text[1:2] in "拾乃取卒":
+        return                  # 辯拾取矢, 辯乃…: "when all have done it", said of the acts before
     for k, c in enumerate(text):
         i = cl.start + k
         if i in in_name:
@@ -287,16 +293,28 @@ def _per_actor(ctx: Ctx, n: int, cl: Clause, ws: _Windows, ev: _Eval) -> None:
                 if people:
                     ok, det = pr.person_there(ctx, people, w)
                     ev.results.append(("object", f"object:{c}{nm}", ok, w.aid, det))
-    if "辯" in text[1:] and ev.actors and len(ev.actors) > 1 and ev.subject in GROUPS:
-        # (辯 opening a clause is "when all have done it": 辯乃徹豐與觶, said of the clause before)
+    word = next((w for w in ("辯", "皆") if w in text[1:]), None)
+    # the group must be named here (a carried subject may not be the one the 皆 gathers)
+    group = (ev.subject in GROUPS or "、" in ev.subject) and (cl.named or ev.subject != cl.subject)
+    if word and ev.actors and len(ev.actors) > 1 and group and "若" not in text:
+        # 皆 / 辯: every one the subject names acts (or is acted for: 辯有脯醢); 辯 opening a clause is "when
+        # all have done it" (辯乃徹豐與觶), said of the clause before; 若皆 is a condition
         acting = {a for sp in ev.spans for a in sp.who} | {ctx.step_of(sp).to for sp in ev.spans}
-        t0 = min(sp.start_s for sp in ev.spans)
-        vis = {a for a in ev.actors if ctx.visible(a, t0) or a in acting}
+        # every member in the section's cast or ever in sight (one who never comes is as missing as one
+        # who stays away)
+        cast = set(ctx.sections[cl.section].cast)
+        vis = {a for a in ev.actors if a in cast or _present(ctx, a) or a in acting}
         missing = sorted(vis - acting)
-        name = ("every", "every:辯")
-        if not any(r[1] == name[1] for r in ev.results):
-            ev.results.append((*name, not missing, "", f"{len(missing)} of {len(vis)} not: {', '.join(missing)}"
-                               if missing else ""))
+        name = f"every:{word}"
+        if not any(r[1] == name for r in ev.results):
+            ev.results.append(("every", name, not missing, "", f"{len(missing)} of {len(vis)} not: "
+                               f"{', '.join(missing)}" if missing else ""))
+
+
+def _present(ctx: Ctx, aid: str) -> bool:
+    """Whether he is ever in sight under this reading."""
+    _, vs = ctx._visible[ctx.index[aid]]
+    return bool(any(vs))
 
 
 def _thing(text: str, k: int) -> str | None:

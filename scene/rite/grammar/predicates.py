@@ -50,12 +50,13 @@ class Span:
         self.spans = spans
         self.ivs = [(sp.start_s, sp.end_s) for sp in spans]
         self.own = list(self.ivs)           # his steps only (what must NOT be seen is looked for here)
+        self.ext = list(self.ivs)
         #: what he takes by the clause's words he has in hand at some time of his part in the section
         #: (耦讓取弓矢 said once, the bows taken pair by pair later; 辯拾取矢 after they have)
         self.rest = [rest or (self.ivs[0][0], self.ivs[-1][1])]
         if until is not None and until > self.ivs[-1][1]:
-            # what his steps leave unfinished may be finished by his next step (升…及階, then 升)
-            self.ivs.append((self.ivs[-1][1], until))
+            # a 升 his steps leave unfinished may be finished by his next step (升…及階, then 升)
+            self.ext.append((self.ivs[-1][1], until))
         self.t0 = min(a for a, _ in self.ivs)
         self.t1 = max(b for _, b in self.ivs)
 
@@ -70,9 +71,16 @@ def _postures(ctx: Ctx, w: Span) -> list[str]:
     return out
 
 
+#: the steps that take something into the hands themselves (their own window must show it)
+TAKE_DOS = ("take", "receive", "pick_arrows", "collect_arrows", "tell_count")
+
+
 def _holdings(ctx: Ctx, w: Span, after: float = EPS, rest: bool = False) -> list[str]:
     ts, vs = ctx._holding[ctx.index[w.aid]]
     out = []
+    # a clause cited by steps that do not take anything themselves (耦讓取弓矢 cited by the 讓) is done by
+    # the end of his part in the section; a take step must show it in its own time
+    rest = rest and not any(sp.do in TAKE_DOS for sp in w.spans)
     for a, b in (w.rest if rest else w.ivs):
         out.append(ctx.holding(w.aid, a))
         out += [str(v) for t, v in zip(ts, vs) if a < t <= b + after]
@@ -80,8 +88,8 @@ def _holdings(ctx: Ctx, w: Span, after: float = EPS, rest: bool = False) -> list
     return out
 
 
-def _zs(ctx: Ctx, w: Span) -> np.ndarray:
-    return np.concatenate([ctx.path(w.aid, a, b, 0.25)[1][:, 2] for a, b in w.ivs])
+def _zs(ctx: Ctx, w: Span, ext: bool = False) -> np.ndarray:
+    return np.concatenate([ctx.path(w.aid, a, b, 0.25)[1][:, 2] for a, b in (w.ext if ext else w.ivs)])
 
 
 def _moved(ctx: Ctx, w: Span) -> float:
@@ -99,7 +107,7 @@ def verb_test(ctx: Ctx, c: str, text: str, i: int, w: Span) -> tuple[bool, str] 
     if prev in "不未":
         return None
     if c == "升" and nxt not in "席":
-        z = float(_zs(ctx, w).max())
+        z = float(_zs(ctx, w, ext=True).max())
         return z >= ON_STAIRS_Z, f"highest z {z:.1f} 尺"
     if c == "降" and nxt not in "席":
         z = float(_zs(ctx, w).min())
