@@ -139,7 +139,8 @@ def read_step(section: int, step: chor.Step, lay=None, mine: str | None = None,
     席主人於阼階上西面 the 西面 is the 主人's, not the one who lays the mat); ``facing_word`` the facing word
     that governs his act (``""``: the first in ``mine``).
     """
-    phrase = step.phrase if mine is None else mine
+    # what the text denies states nothing (不反位 is no 反位, 不拜 no 拜)
+    phrase = _undenied(step.phrase if mine is None else mine)
     if zhu is None:
         zhu = _zhu_on(section, step) + [z for _, z in _quoted_zhu(step.note)]
     posture_text = _undenied(phrase if act_text is None else act_text)
@@ -239,7 +240,7 @@ def _read_rite(rite) -> list[dict[str, Evidence]]:
             own = whose.own(sp, actors)
             mine = whose.text(sp.section, own)
             g = governing_facing(ctx, sp, aid)
-            facing = g[0] if g and any(a <= g[1] < b for a, b in own) else ""
+            facing = g[0] if g and any(a <= g[1] < b for a, b in own) else None
             zhu = whose.notes(sp, step, own, actors)
             ev = read_step(sp.section, step, rite.layout, mine, facing, zhu, whose.act_text(sp, own),
                            whose.note_ok(sp, actors))

@@ -31,11 +31,14 @@ class Whose:
         lo, hi = sp.offset, sp.offset + len(sp.phrase)
         act = sp.act_of(actors[0])
         t = act[0] if act else sp.start_s
+        # and only the parts the phrase's own reading gives him (席主人於阼階上西面: the 西面 is the 主人's mat,
+        # not the one who lays it, though he is the clause's subject)
+        segs = [(sg.start, sg.end) for sg in self.ctx.segments_of(sp, actors[0])] or [(lo, hi)]
         out = []
         for cl, subj in clause_subjects(sp.section):
             a, b = max(cl.start, lo), min(cl.end, hi)
             if a < b and all(subject_holds(self.ctx, cl, subj, x, t) for x in actors):
-                out.append((a, b))
+                out += [(max(a, s0), min(b, s1)) for s0, s1 in segs if max(a, s0) < min(b, s1)]
         return out
 
     @staticmethod
