@@ -3,6 +3,9 @@
 ``[[not_acted]]`` — clauses no step acts, with why: ``section``, ``text`` (verbatim in that section's 經;
 every clause it overlaps) and ``reason``.
 
+``[[unchecked]]`` — clauses steps act but no predicate over the tracks can hold (a statement of what is
+there, words said, a recap), with why: ``section``, ``text``, ``reason``.
+
 ``[[subject]]`` — where a clause's subject is not the one carried forward from the last name (賓不辭洗卒洗:
 the 主人 finishes the washing): ``section``, ``text`` (the clause's words, verbatim), ``name`` (names joined by 、 when several act) and ``reason``.
 
@@ -40,8 +43,13 @@ class ClauseData:
     not_acted: tuple[_Entry, ...]
     subjects: tuple[_Entry, ...]
     forms: tuple[_Entry, ...] = ()
+    unchecked: tuple[_Entry, ...] = ()
 
     def reason_for(self, n: int, cl: Clause) -> str:
+        return next((e.reason for e in self.not_acted + self.unchecked
+                     if e.section == n and e.start < cl.end and cl.start < e.end), "")
+
+    def not_acted_reason(self, n: int, cl: Clause) -> str:
         return next((e.reason for e in self.not_acted
                      if e.section == n and e.start < cl.end and cl.start < e.end), "")
 
@@ -81,9 +89,10 @@ def load() -> ClauseData:
         raw = tomllib.loads(FILE.read_text(encoding="utf-8")) if FILE.exists() else {}
     except tomllib.TOMLDecodeError as exc:
         raise ChoreographyError(f"{FILE.name}: not valid TOML ({exc})") from None
-    unknown = set(raw) - {"not_acted", "subject", "form"}
+    unknown = set(raw) - {"not_acted", "subject", "form", "unchecked"}
     if unknown:
         raise ChoreographyError(f"{FILE.name}: unknown table(s) {sorted(unknown)}")
     return ClauseData(tuple(_entries(raw.get("not_acted", []), "not_acted", ("section", "text", "reason"))),
                       tuple(_entries(raw.get("subject", []), "subject", ("section", "text", "name", "reason"))),
-                      tuple(_entries(raw.get("form", []), "form", ("section", "text", "do", "reason"))))
+                      tuple(_entries(raw.get("form", []), "form", ("section", "text", "do", "reason"))),
+                      tuple(_entries(raw.get("unchecked", []), "unchecked", ("section", "text", "reason"))))

@@ -62,6 +62,8 @@ def actors_of(ctx: Ctx, name: str, n: int, t: float, at: int | None) -> tuple[st
             return tuple(a for a in g.members if a in ctx.index)
     pairs = ctx.pairs.get(n) or []
     allp = ctx.all_pairs
+    if name == "一耦" and not pairs:
+        return ()                   # one pair at a time, of those the passage is about
     if name in ("上耦", "一耦") and (pairs or allp):
         return tuple((pairs or allp)[0]) if name == "上耦" else tuple(a for p in pairs for a in p)
     if name == "次耦" and len(allp) > 1:
@@ -71,7 +73,7 @@ def actors_of(ctx: Ctx, name: str, n: int, t: float, at: int | None) -> tuple[st
     if name == "弟子":             # the 弟子 who serve (納射器, 委矢, 設豐): the two the cast has
         return tuple(a for a in GROUPS["弟子"] if a in ctx.index)
     if name == "耦":
-        return ()                   # whose partner: the words around say, not the name (耦先升, 耦少退)
+        return ()                   # whose partner: the passage says (the caller resolves it)
     if name in ("勝者", "不勝者"):
         # the round counted last in this section: 勝者 the side that won, 不勝者 the other — the 賓, 主人 and
         # 大夫 apart (賓主人大夫不勝則不執弓…: the text gives them their own way to drink)
@@ -103,11 +105,17 @@ def _reach(spans: list, data, n: int) -> dict[int, tuple[int, int]]:
         a, b = sp.offset, sp.offset + len(sp.phrase)
         if sp.do in FORM_VERBS:
             b = max(b, next((s for s in starts if s >= b), b))
-        for f in data.forms:
-            if f.section == n and f.value == sp.do and a <= f.start <= b + 1:
-                b = max(b, f.end)
         out[id(sp)] = (a, b)
+        for f in data.forms:                # the form acts these words too (clauses.toml [[form]])
+            if f.section == n and f.value == sp.do:
+                out.setdefault(("more", id(sp)), []).append((f.start, f.end))
     return out
+
+
+def _reaches(reach: dict, sp, a: int, b: int) -> bool:
+    """Whether the step acts any of the words [a, b)."""
+    spans = [reach[id(sp)]] + reach.get(("more", id(sp)), [])
+    return any(x < b and a < y for x, y in spans)
 
 
 @lru_cache(maxsize=64)
@@ -150,15 +158,21 @@ def _evaluate_section(ctx: Ctx, n: int, data) -> list[_Eval]:
     spans = ctx.spans_by_section.get(n, [])
     reach = _reach(spans, data, n)
     out: list[_Eval] = []
+    others: tuple[str, ...] = ()          # the people last named other than by 耦
     for cl, subj in clause_subjects(n):
-        over = [sp for sp in spans if reach[id(sp)][0] < cl.end and cl.start < reach[id(sp)][1]]
+        over = [sp for sp in spans if _reaches(reach, sp, cl.start, cl.end)]
         t = min((sp.start_s for sp in over), default=0.0)
         actors = actors_of(ctx, subj, n, t, cl.start) if over else ()
+        if "耦" in subj.split("、") and others:
+            # 耦: the partner of the one the passage is about (大夫…就其耦…耦少退: the 大夫's)
+            mates = tuple(b for p in ctx.all_pairs for a in others if a in p for b in p if b != a)
+            actors = tuple(dict.fromkeys(actors + mates))
+        elif subj and cl.named and over:
+            others = actors
         if cl.text.startswith("眾" + subj) and subj in GROUPS:
             actors = actors[1:]         # 眾笙, 眾工: the others, after the first (笙一人, 大師)
         # a standard form acts the parts of others the words spell out (the 獲者's 坐而獲 in the shoot)
-        mine = [sp for sp in over if set(sp.who) & set(actors)] or [
-            sp for sp in over if sp.do in FORM_VERBS and cl.start >= sp.offset + len(sp.phrase)]
+        mine = [sp for sp in over if set(sp.who) & set(actors)] or [sp for sp in over if sp.do in FORM_VERBS]
         ev = _Eval(cl, subj, actors, mine or over, [])
         if not over:
             ev.reason = data.reason_for(n, cl)
@@ -170,13 +184,13 @@ def _evaluate_section(ctx: Ctx, n: int, data) -> list[_Eval]:
             # 眾賓之長 kneels and drinks): the steps that cite the clause say who; their tracks are held to it
             movers = sorted({a for sp in over for a in sp.who})
             ev.spans = over
-        elif (actors and not mine) or (subj == "耦" and not actors):
+        elif (actors and not mine) or (subj in ("耦", "一耦") and not actors):
             movers = []             # acted by others only: the subject predicate says so
         else:
             movers = sorted({a for sp in ev.spans for a in sp.who if not actors or a in actors}
                             | ({a for a in actors if a in ctx.index} if any(_others_form(sp, actors) for sp in mine)
                                else set()))
-        unshown = data.reason_for(n, cl)
+        unshown = data.not_acted_reason(n, cl)
         if named and actors and not mine and unshown:
             ev.reason = unshown         # his act is not shown (clauses.toml says why); others' steps cite it
         elif named and actors and not mine and _done_by_subject(cl.text):
@@ -191,7 +205,7 @@ def _evaluate_section(ctx: Ctx, n: int, data) -> list[_Eval]:
             later = [sp.end_s for sp in spans if aid in sp.who and sp.start_s >= own[-1].end_s - 1e-6
                      and sp not in own]
             his = [sp for sp in spans if aid in sp.who] or own
-            rest = (min(sp.start_s for sp in own), max(sp.end_s for sp in his))
+            rest = (min(sp.start_s for sp in own), max(sp.end_s for sp in his), min(sp.start_s for sp in his))
             _per_actor(ctx, n, cl, _Windows(aid, own, spans, rest, reach), ev)
         ev.reason = ev.reason or ("" if ev.results else data.reason_for(n, cl))
         out.append(ev)
@@ -228,13 +242,14 @@ class _Windows:
         self._cache: dict[tuple, pr.Span] = {}
 
     def at(self, i: int) -> pr.Span | None:
-        spans = tuple(sp for sp in self.own if self.reach[id(sp)][0] <= i < self.reach[id(sp)][1])
+        spans = tuple(sp for sp in self.own if _reaches(self.reach, sp, i, i + 1))
         if not spans:
             return None
         if spans not in self._cache:
-            later = [sp.end_s for sp in self.all if self.aid in sp.who and sp.start_s >= spans[-1].end_s - 1e-6
-                     and sp not in spans]
-            self._cache[spans] = pr.Span(self.aid, list(spans), min(later) if later else None, self.rest)
+            nxt = [sp for sp in self.all if self.aid in sp.who and sp.start_s >= spans[-1].end_s - 1e-6
+                   and sp not in spans]
+            self._cache[spans] = pr.Span(self.aid, list(spans), min((sp.end_s for sp in nxt), default=None),
+                                         self.rest, min((sp.start_s for sp in nxt), default=None))
         return self._cache[spans]
 
 
@@ -339,9 +354,9 @@ def _sequence(evs: list[_Eval]) -> None:
     act of the clause before it (steps that cite both count for both)."""
     last: dict[str, tuple[float, object, str]] = {}
     for ev in evs:
-        if len(ev.actors) > 2:
-            # a group (射者, 三耦, 眾賓): its members act the words one pair after another, overlapping
-            # (與升射者相左): the order is the group rule's and the forms'
+        if len(ev.actors) > 2 and "如" in ev.clause.text:
+            # a group's 亦如之 / 如初: its members repeat the words pair after pair, overlapping the pair
+            # before (與升射者相左): the order is the group rule's and the forms'
             continue
         for aid in sorted({a for sp in ev.spans for a in sp.who if not ev.actors or a in ev.actors}):
             mine = [sp for sp in ev.spans if aid in sp.who]
@@ -349,6 +364,9 @@ def _sequence(evs: list[_Eval]) -> None:
                 continue
             first = min(mine, key=lambda sp: (sp.act_of(aid) or (sp.start_s,))[0])
             t = (first.act_of(aid) or (first.start_s,))[0]
+            if first.do in FORM_VERBS or (aid in last and last[aid][1].do in FORM_VERBS):
+                last[aid] = (t, first, ev.clause.text)
+                continue        # a standard form acts its words in its own order (the forms rule's)
             if aid in last:
                 t_prev, sp_prev, text_prev = last[aid]
                 ok = t >= t_prev - 0.05 or sp_prev in mine

@@ -45,15 +45,18 @@ class Span:
     """An actor's own time on the clause: his steps that cite it (start, end, do, act start, act end)."""
 
     def __init__(self, aid: str, spans, until: float | None = None,
-                 rest: tuple[float, float] | None = None) -> None:
+                 rest: tuple[float, float] | None = None, next_start: float | None = None) -> None:
         self.aid = aid
+        self.next_start = next_start
         self.spans = spans
         self.ivs = [(sp.start_s, sp.end_s) for sp in spans]
         self.own = list(self.ivs)           # his steps only (what must NOT be seen is looked for here)
         self.ext = list(self.ivs)
         #: what he takes by the clause's words he has in hand at some time of his part in the section
         #: (耦讓取弓矢 said once, the bows taken pair by pair later; 辯拾取矢 after they have)
-        self.rest = [rest or (self.ivs[0][0], self.ivs[-1][1])]
+        self.rest = [rest[:2] if rest else (self.ivs[0][0], self.ivs[-1][1])]
+        #: from his first step in the section to the end of these (卒射: he has shot by now)
+        self.so_far = (rest[2] if rest and len(rest) > 2 else self.ivs[0][0], self.ivs[-1][1])
         if until is not None and until > self.ivs[-1][1]:
             # a 升 his steps leave unfinished may be finished by his next step (升…及階, then 升)
             self.ext.append((self.ivs[-1][1], until))
@@ -112,11 +115,21 @@ def verb_test(ctx: Ctx, c: str, text: str, i: int, w: Span) -> tuple[bool, str] 
     if c == "降" and nxt not in "席":
         z = float(_zs(ctx, w).min())
         return z <= GROUND_Z, f"lowest z {z:.1f} 尺"
+    if c == "射" and prev == "卒" and nxt not in "者" and ctx.chor.actors[w.aid].archer:
+        a, b = w.so_far
+        ps = [p for _, p in ctx.postures(w.aid, a, b)]
+        return "shoot" in ps, f"postures since his first step of the section {'/'.join(dict.fromkeys(ps))}"
+    if c == "發" and prev == "拾":
+        c, prev = "射", "乃"            # 拾發: they shoot in turn
     if c in "坐拜揖射" and not (c == "拜" and prev in "相") and not (c == "射" and prev not in "乃遂誘繼"):
         want = {"坐": "sit", "拜": "bow", "揖": "salute", "射": "shoot"}[c]
         if c == "射" and nxt in "位器事宮于者之":
             return None
-        ps = _postures(ctx, w)
+        if c == "射":
+            # 繼射: they shoot in their turn, in the shoot form's own steps later in the section
+            ps = [p for a, b in w.rest for _, p in ctx.postures(w.aid, a, b)]
+        else:
+            ps = _postures(ctx, w)
         return want in ps, f"postures {'/'.join(dict.fromkeys(ps))}"
     if c in "興立":
         ends = w.ends()
@@ -139,7 +152,18 @@ def verb_test(ctx: Ctx, c: str, text: str, i: int, w: Span) -> tuple[bool, str] 
         d = min(float(np.min(np.linalg.norm(ctx.path(w.aid, a, b, 0.5)[1][:, :2] - xi[:2], axis=1)))
                 for a, b in w.ivs)
         return d <= NEAR_XI, f"nearest the 洗 {d:.1f} 尺"
-    if c in "入出" and "入" + nxt != "入于" and text[i:i + 2] != "出入" and prev != "初":
+    if c == "獲" and prev not in "射無":
+        # 獲: the one who calls the hits (the 旌) or lays them (the 筭) has it in hand during his part
+        hs = _holdings(ctx, w, rest=True)
+        return any("旌" in h or "筭" in h for h in hs), f"holding {' → '.join(dict.fromkeys(h or '—' for h in hs))}"
+    if c == "進" and prev not in "少" and nxt not in "諸":
+        # 進 / 退: he moves (in his steps, or by the end of his next: 揖進 then the approach)
+        best = 0.0
+        for a, b in w.ext:
+            _, xyz = ctx.path(w.aid, a, b, 0.5)
+            best = max(best, float(np.max(np.linalg.norm(xyz[:, :2] - xyz[0, :2], axis=1))))
+        return best >= MOVE, f"moved {best:.1f} 尺"
+    if c in "入出" and nxt != "于" and text[i:i + 2] != "出入" and prev != "初":
         gate = ctx.place("hall.gate")
         if gate is None:
             return None
@@ -150,6 +174,23 @@ def verb_test(ctx: Ctx, c: str, text: str, i: int, w: Span) -> tuple[bool, str] 
             crossed = xyz[:, 1].min() <= gate[1] + 2.0
             ok |= crossed or vis[0] != vis[1]
         return ok, "never at or through the 門"
+    if c == "還" and nxt not in "其":
+        # 還: he turns (左還, 還當上耦) — his heading changes by at least 30°, or he moves round
+        turned = 0.0
+        tk, v = ctx._pos[ctx.index[w.aid]]
+        for a, b in w.ivs:
+            hs = np.interp(np.arange(a, b + 0.25, 0.25), tk, v[:, 3]) % 360.0
+            turned = max(turned, float(np.max(np.abs((hs - hs[0] + 180.0) % 360.0 - 180.0))))
+        return turned >= 30.0 or _moved(ctx, w) >= 1.0, f"turned at most {turned:.0f}°"
+    if c in "舉偃" and nxt == "旌":
+        hs = _holdings(ctx, w)
+        return any("旌" in h for h in hs), f"holding {' → '.join(dict.fromkeys(h or '—' for h in hs))}"
+    if c == "俟" and prev not in "以" and w.next_start is not None:
+        # 俟: once there, he waits — he does not walk off before his next step
+        a, b = w.own[-1][1], w.next_start
+        d = float(np.max(np.linalg.norm(ctx.path(w.aid, a, max(a, b), 0.5)[1][:, :2] - ctx.pos(w.aid, a)[:2],
+                                        axis=1)))
+        return d < 2.0, f"moved {d:.1f} 尺 between the end of his step ({a:.1f} s) and his next ({b:.1f} s)"
     if c == "適" and nxt not in "之":
         d = _moved(ctx, w)
         return d >= MOVE, f"moved {d:.1f} 尺"
@@ -200,6 +241,8 @@ REQUIRES = {
     "委": "what he holds to change", "加": "what he holds to change",
     "洗": "him at the 洗 (≤ 10 尺)", "盥": "him at the 洗 (≤ 10 尺)", "入": "him through the 門",
     "出": "him through the 門 or out of sight", "適": "him moving (≥ 0.3 尺)",
+    "卒射": "him having shot", "還": "him turning (≥ 30°)", "進": "him moving (≥ 0.3 尺)", "獲": "the 旌 or the 筭 in his hands", "舉": "the 旌 in his hands", "偃": "the 旌 in his hands",
+    "俟": "him waiting where he is until his next step (< 2 尺)",
     "辭": "him in sight as he says it", "對": "him in sight as he says it", "許": "him in sight as he says it",
     "諾": "him in sight as he says it", "告": "him in sight as he says it", "命": "him in sight as he says it",
     "請": "him in sight as he says it",
