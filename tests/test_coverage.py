@@ -103,10 +103,10 @@ def test_most_act_clauses_are_checked_and_the_rest_say_why(zheng):
     s = cv.summary(Ctx(zheng))
     acted = sum(v["acted"] for v in s.values())
     checked = sum(v["checked"] for v in s.values())
-    assert checked / acted >= 0.93, (checked, acted)
+    assert checked / acted >= 0.95, (checked, acted)          # the target: 95 % of the act clauses
     for v in s.values():
-        for r in v["unchecked"]:
-            assert r.status == "acted" or r.reason or not r.steps
+        for r in v["unchecked"]:        # every clause left unchecked or not acted says why (assets/clauses.toml)
+            assert r.reason, (r.section, r.text, r.status)
 
 
 def test_coverage_command_prints_every_section(tmp_path):

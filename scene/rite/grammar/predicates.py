@@ -142,6 +142,13 @@ def verb_test(ctx: Ctx, c: str, text: str, i: int, w: Span) -> tuple[bool, str] 
     if c in TAKE or c in "搢挾" or (c in "飲實酌" and nxt not in "洗盥") or (c == "卒" and nxt in "爵觶"):
         hs = _holdings(ctx, w, rest=c in TAKE)
         return any(hs), "holding nothing" if not any(hs) else f"holding {hs[-1] or hs[0]}"
+    if (c in "設薦" and nxt not in "于於中之與洗尊楅豐侯乏" and prev not in "其執"
+            and any(sp.do in ("set_down", "take", "hand") for sp in w.spans)):
+        # 設 / 薦 by the one who serves it: the 薦 / 俎 pass through his hands at the steps that cite it
+        # (the 洗, 尊, 楅 … are set in place, not carried: the layout's)
+        hs = _holdings(ctx, w)
+        ok = len(set(hs)) > 1 or any(k in h for h in hs for k in "薦俎脯")
+        return ok, f"holding {' → '.join(dict.fromkeys(h or '—' for h in hs))}"
     if c in PUT and (c in "奠授" or nxt in THINGS):
         hs = _holdings(ctx, w)
         return len(set(hs)) > 1 and any(hs), f"holding {' → '.join(dict.fromkeys(hs)) or 'nothing'}"
@@ -239,6 +246,7 @@ REQUIRES = {
     "實": "a vessel in hand", "酌": "a vessel in hand", "卒": "a cup in hand",
     "奠": "what he holds to change (set down)", "授": "what he holds to change (handed over)",
     "委": "what he holds to change", "加": "what he holds to change",
+    "設": "what he serves passing through his hands", "薦": "what he serves passing through his hands",
     "洗": "him at the 洗 (≤ 10 尺)", "盥": "him at the 洗 (≤ 10 尺)", "入": "him through the 門",
     "出": "him through the 門 or out of sight", "適": "him moving (≥ 0.3 尺)",
     "卒射": "him having shot", "還": "him turning (≥ 30°)", "進": "him moving (≥ 0.3 尺)", "獲": "the 旌 or the 筭 in his hands", "舉": "the 旌 in his hands", "偃": "the 旌 in his hands",
