@@ -88,7 +88,7 @@ def test_names_joined_by_yu_act_together():
 
 # ------------------------------------------------------------------ coverage, measured
 def test_section_clauses_follows_the_interface(zheng):
-    rows = cv.section_clauses(zheng, 5)
+    rows = [r for r in cv.section_clauses(zheng, 5) if r.source == "經"]
     assert [r.text for r in rows] == [c.text for c in section_clauses(5)]
     for r in rows:
         assert r.section == 5 and r.source == "經" and r.status in ("checked", "acted", "not-acted")
@@ -97,6 +97,19 @@ def test_section_clauses_follows_the_interface(zheng):
         assert r.status != "not-acted" or (not r.steps and r.reason)
     kneel = next(r for r in rows if r.text == "主人阼階前西面坐奠爵")
     assert kneel.actors == ("zhuren",) and kneel.steps and "posture:坐" in kneel.checks
+
+
+def test_the_ji_rules_are_rows_wherever_they_apply(zheng):
+    """記26 射自楹間 in every section where someone shoots, 記49 at every forfeit …; a 記 row fails where the
+    ji rule has a finding for that item there."""
+    from scene.rite.grammar.jirows import ji_findings
+    rows = [r for n in range(1, 52) for r in cv.section_clauses(zheng, n) if r.source != "經"]
+    shoot = {sp.section for sp in zheng.spans if sp.do == "shoot"}
+    assert {r.section for r in rows if r.source == "記26"} == shoot
+    assert {r.source for r in rows} >= {"記09", "記20", "記26", "記30", "記34", "記37", "記39", "記46", "記49", "記53"}
+    found = {(f.section, f.word[-5:-1]) for f in ji_findings(Ctx(zheng))}
+    for r in rows:
+        assert r.status == "checked" and (bool(r.failures) == ((r.section, r.source) in found))
 
 
 def test_most_act_clauses_are_checked_and_the_rest_say_why(zheng):

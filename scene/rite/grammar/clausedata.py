@@ -12,6 +12,10 @@ the 主人 finishes the washing): ``section``, ``text`` (the clause's words, ver
 ``[[form]]`` — words a standard form acts beyond the words its step cites (the forfeit form of §33 acts the
 drinking of a 主人 or 大夫 who lost): ``section``, ``text``, ``do`` (the form's verb) and ``reason``.
 
+``[[ji]]`` — a 記 item the ``ji`` rule holds, listed in the coverage of every section where a step it governs
+is acted: ``item`` ("記26"), ``text`` (verbatim in the item), ``reason``, and the steps it governs by ``do``
+(verbs), ``phrase`` (words of the step's phrase) and/or ``who`` (an actor id).
+
 A bad entry is one line naming it (:class:`ChoreographyError`).
 """
 from __future__ import annotations
@@ -44,6 +48,7 @@ class ClauseData:
     subjects: tuple[_Entry, ...]
     forms: tuple[_Entry, ...] = ()
     unchecked: tuple[_Entry, ...] = ()
+    ji: tuple["JiEntry", ...] = ()
 
     def reason_for(self, n: int, cl: Clause) -> str:
         return next((e.reason for e in self.not_acted + self.unchecked
@@ -83,16 +88,51 @@ def _entries(raw: list, kind: str, keys: tuple[str, ...]) -> list[_Entry]:
     return out
 
 
+@dataclass(frozen=True)
+class JiEntry:
+    item: str
+    text: str
+    reason: str
+    do: tuple[str, ...] = ()
+    phrase: str = ""
+    who: str = ""
+
+
+def _ji(raw: list) -> tuple[JiEntry, ...]:
+    from ...text import ji as ji_text
+    out = []
+    for i, e in enumerate(raw):
+        where = f"{FILE.name} ji {i + 1}"
+        missing = [k for k in ("item", "text", "reason") if not e.get(k)]
+        if missing:
+            raise ChoreographyError(f"{where}: missing {', '.join(missing)}")
+        unknown = set(e) - {"item", "text", "reason", "do", "phrase", "who"}
+        if unknown:
+            raise ChoreographyError(f"{where}: unknown key(s) {sorted(unknown)}")
+        try:
+            item = ji_text(int(str(e["item"]).lstrip("記")))
+        except ValueError as exc:
+            raise ChoreographyError(f"{where}: {exc}") from None
+        if e["text"] not in item:
+            raise ChoreographyError(f"{where}: {e['text']!r} is not in {e['item']}")
+        if not (e.get("do") or e.get("phrase") or e.get("who")):
+            raise ChoreographyError(f"{where}: give the steps it governs (do, phrase or who)")
+        out.append(JiEntry(e["item"], e["text"], e["reason"], tuple(e.get("do", ())), e.get("phrase", ""),
+                           e.get("who", "")))
+    return tuple(out)
+
+
 @lru_cache(maxsize=1)
 def load() -> ClauseData:
     try:
         raw = tomllib.loads(FILE.read_text(encoding="utf-8")) if FILE.exists() else {}
     except tomllib.TOMLDecodeError as exc:
         raise ChoreographyError(f"{FILE.name}: not valid TOML ({exc})") from None
-    unknown = set(raw) - {"not_acted", "subject", "form", "unchecked"}
+    unknown = set(raw) - {"not_acted", "subject", "form", "unchecked", "ji"}
     if unknown:
         raise ChoreographyError(f"{FILE.name}: unknown table(s) {sorted(unknown)}")
     return ClauseData(tuple(_entries(raw.get("not_acted", []), "not_acted", ("section", "text", "reason"))),
                       tuple(_entries(raw.get("subject", []), "subject", ("section", "text", "name", "reason"))),
                       tuple(_entries(raw.get("form", []), "form", ("section", "text", "do", "reason"))),
-                      tuple(_entries(raw.get("unchecked", []), "unchecked", ("section", "text", "reason"))))
+                      tuple(_entries(raw.get("unchecked", []), "unchecked", ("section", "text", "reason"))),
+                      _ji(raw.get("ji", [])))

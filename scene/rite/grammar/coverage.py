@@ -397,7 +397,8 @@ def _row(n: int, ev: _Eval) -> ClauseCoverage:
 def section_clauses(rite, n: int, ctx: Ctx | None = None) -> list[ClauseCoverage]:
     """The clauses of section ``n`` with their steps, the predicates that held and those that failed."""
     ctx = ctx or _ctx_of(rite)
-    return [_row(n, ev) for ev in evaluate(ctx).get(n, [])]
+    from .jirows import ji_rows
+    return [_row(n, ev) for ev in evaluate(ctx).get(n, [])] + ji_rows(ctx, n, ClauseCoverage)
 
 
 def _ctx_of(rite) -> Ctx:
