@@ -202,8 +202,6 @@ def _evaluate_section(ctx: Ctx, n: int, data) -> list[_Eval]:
             ev.results.append(("subject", f"subject:{subj}", True, "", ""))
         for aid in movers:
             own = [sp for sp in ev.spans if aid in sp.who or (_others_form(sp, actors) and aid in actors)]
-            later = [sp.end_s for sp in spans if aid in sp.who and sp.start_s >= own[-1].end_s - 1e-6
-                     and sp not in own]
             his = [sp for sp in spans if aid in sp.who] or own
             rest = (min(sp.start_s for sp in own), max(sp.end_s for sp in his), min(sp.start_s for sp in his))
             _per_actor(ctx, n, cl, _Windows(aid, own, spans, rest, reach), ev)
