@@ -51,7 +51,13 @@ class _Eval:
 
 
 def actors_of(ctx: Ctx, name: str, n: int, t: float, at: int | None) -> tuple[str, ...]:
-    """The actor ids a name of the text means in §n at time t."""
+    """The actor ids a name of the text means in §n at time t (the 大夫 only under a reading that has him:
+    若有遵者)."""
+    out = _actors_of(ctx, name, n, t, at)
+    return out if ctx.reading.dafu_present else tuple(a for a in out if a != "dafu")
+
+
+def _actors_of(ctx: Ctx, name: str, n: int, t: float, at: int | None) -> tuple[str, ...]:
     if not name:
         return ()
     if "、" in name:                 # 賓、主人、大夫: every one of them
@@ -83,6 +89,8 @@ def actors_of(ctx: Ctx, name: str, n: int, t: float, at: int | None) -> tuple[st
             return ()
         shot = {s_.archer for s_ in res.shots}
         losers = set(res.losers) - {"bin", "zhuren", "dafu"}
+        if "dafu" in res.losers:    # 大夫飲則耦不升 (經 §33): the 大夫's 耦 does not go up with him
+            shot -= {b for p in ctx.all_pairs if "dafu" in p for b in p}
         return tuple(a for a in ctx.rite.actor_ids if a in (losers if name == "不勝者" else shot - set(res.losers)))
     if name == "執觶者":            # 鄭 §48 執觶者: the 二人 who lifted the 觶 (§46)
         return tuple(a for a in GROUPS["舉觶者"] if a in ctx.index)
@@ -184,7 +192,7 @@ def _evaluate_section(ctx: Ctx, n: int, data) -> list[_Eval]:
             # 眾賓之長 kneels and drinks): the steps that cite the clause say who; their tracks are held to it
             movers = sorted({a for sp in over for a in sp.who})
             ev.spans = over
-        elif (actors and not mine) or (subj in ("耦", "一耦") and not actors):
+        elif (actors and not mine) or (subj in ("耦", "一耦", "勝者", "不勝者") and not actors):
             movers = []             # acted by others only: the subject predicate says so
         else:
             movers = sorted({a for sp in ev.spans for a in sp.who if not actors or a in actors}

@@ -109,7 +109,7 @@ def verb_test(ctx: Ctx, c: str, text: str, i: int, w: Span) -> tuple[bool, str] 
     prev = text[i - 1:i]
     if prev in "不未":
         return None
-    if c == "升" and nxt not in "席":
+    if c == "升" and nxt not in "席" and text[i + 1:i + 3] not in ("飲者", "射者"):   # 升飲者: those who go up
         z = float(_zs(ctx, w, ext=True).max())
         return z >= ON_STAIRS_Z, f"highest z {z:.1f} 尺"
     if c == "降" and nxt not in "席":
