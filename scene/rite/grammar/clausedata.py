@@ -12,6 +12,9 @@ the 主人 finishes the washing): ``section``, ``text`` (the clause's words, ver
 ``[[form]]`` — words a standard form acts beyond the words its step cites (the forfeit form of §33 acts the
 drinking of a 主人 or 大夫 who lost): ``section``, ``text``, ``do`` (the form's verb) and ``reason``.
 
+``[[condition]]`` — words that hold only if a condition of the text holds (若大夫之耦不勝則…): no predicate
+examines them (``section``, ``text``, ``reason``).
+
 ``[[ji]]`` — a 記 item the ``ji`` rule holds, listed in the coverage of every section where a step it governs
 is acted: ``item`` ("記26"), ``text`` (verbatim in the item), ``reason``, and the steps it governs by ``do``
 (verbs), ``phrase`` (words of the step's phrase) and/or ``who`` (an actor id).
@@ -49,6 +52,11 @@ class ClauseData:
     forms: tuple[_Entry, ...] = ()
     unchecked: tuple[_Entry, ...] = ()
     ji: tuple["JiEntry", ...] = ()
+    conditions: tuple[_Entry, ...] = ()
+
+    def condition_for(self, n: int, cl: Clause) -> str:
+        return next((e.reason for e in self.conditions
+                     if e.section == n and e.start < cl.end and cl.start < e.end), "")
 
     def reason_for(self, n: int, cl: Clause) -> str:
         return next((e.reason for e in self.not_acted + self.unchecked
@@ -128,11 +136,12 @@ def load() -> ClauseData:
         raw = tomllib.loads(FILE.read_text(encoding="utf-8")) if FILE.exists() else {}
     except tomllib.TOMLDecodeError as exc:
         raise ChoreographyError(f"{FILE.name}: not valid TOML ({exc})") from None
-    unknown = set(raw) - {"not_acted", "subject", "form", "unchecked", "ji"}
+    unknown = set(raw) - {"not_acted", "subject", "form", "unchecked", "ji", "condition"}
     if unknown:
         raise ChoreographyError(f"{FILE.name}: unknown table(s) {sorted(unknown)}")
     return ClauseData(tuple(_entries(raw.get("not_acted", []), "not_acted", ("section", "text", "reason"))),
                       tuple(_entries(raw.get("subject", []), "subject", ("section", "text", "name", "reason"))),
                       tuple(_entries(raw.get("form", []), "form", ("section", "text", "do", "reason"))),
                       tuple(_entries(raw.get("unchecked", []), "unchecked", ("section", "text", "reason"))),
-                      _ji(raw.get("ji", [])))
+                      _ji(raw.get("ji", [])),
+                      tuple(_entries(raw.get("condition", []), "condition", ("section", "text", "reason"))))

@@ -182,8 +182,8 @@ def _evaluate_section(ctx: Ctx, n: int, data) -> list[_Eval]:
         # a standard form acts the parts of others the words spell out (the 獲者's 坐而獲 in the shoot)
         mine = [sp for sp in over if set(sp.who) & set(actors)] or [sp for sp in over if sp.do in FORM_VERBS]
         ev = _Eval(cl, subj, actors, mine or over, [])
-        if not over:
-            ev.reason = data.reason_for(n, cl)
+        if not over or data.condition_for(n, cl):
+            ev.reason = data.condition_for(n, cl) or data.reason_for(n, cl)
             out.append(ev)
             continue
         named = cl.named or data.subject_for(n, cl) is not None
