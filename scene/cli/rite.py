@@ -85,6 +85,10 @@ def cmd_check(args: argparse.Namespace) -> None:
     report, total = [], 0
     for spec in specs:
         rite = build_rite(spec, args.seed)
+        if args.coverage:
+            from .coverage import print_coverage
+            print_coverage(rite, args.json)
+            continue
         found = grammar.check(rite, rules)
         total += len(found)
         report.append({"reading": rite.reading.name if spec is None else spec, "findings": [f.as_dict() for f in found]})
@@ -93,6 +97,8 @@ def cmd_check(args: argparse.Namespace) -> None:
                 print(f.line())
             print(f"{len(found)} finding(s) under {spec or rite.reading.name} "
                   f"({len(rite.spans)} steps, rules: {', '.join(rules)})")
+    if args.coverage:
+        return
     if args.json:
         dump(report[0] if len(report) == 1 else {"findings": [f for r in report for f in
                                                                ({**x, "reading": r["reading"]} for x in r["findings"])]})
@@ -146,6 +152,8 @@ def register_check(sub) -> None:
                                      "tracks; exit 1 if anything is found. --reading all: every preset, with and "
                                      "without the 大夫.")
     chk.add_argument("--rule", default=None, help="only these rule families (comma-separated)")
+    chk.add_argument("--coverage", action="store_true",
+                     help="instead of the findings: per section the clauses, those acted, those checked, the rest")
     chk.set_defaults(func=cmd_check)
     add_json(chk)
     add_reading(chk)

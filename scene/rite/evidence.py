@@ -12,6 +12,13 @@ The status is read from the words, never from the data's own fields alone:
 
 A step's own ``evidence`` table in the data overrides what is read (it must give its source). Where a step
 does not move anybody, *where* carries over from the step that put him there.
+
+**Whose words.** A label may cite only a clause of the text (``scene.text.clauses``) whose subject is the
+step's actor or a group that holds him (every actor of the step), or a 鄭注 anchored in such a clause, and
+only for what that clause gives: the posture of the clause that names the step's own act (a walk is not
+labelled by the 坐 that follows it: 升自西階反坐), never a word the text denies (不拜), and a posture word
+that is the posture shown (揖 does not give standing); a 注's word is not his when the 注 names someone else
+for it (樂正反自西階東北面).  Anything else is *assumed*.
 """
 from __future__ import annotations
 
@@ -107,25 +114,36 @@ def _first(text: str, words) -> str | None:
     return min(hits)[2] if hits else None
 
 
-def _by_words(phrase: str, zhu: list[str], words, stated=lambda w: f"「{w}」") -> Evidence | None:
-    """Stated if one of the words is in the phrase, commentary if in a 鄭注 on it, else None."""
+def _by_words(phrase: str, zhu: list[str], words, stated=lambda w: f"「{w}」",
+              note_ok=lambda z, w: True) -> Evidence | None:
+    """Stated if one of the words is in the phrase, commentary if in a 鄭注 on it (that does not give the
+    word to someone else), else None."""
     w = _first(phrase, words)
     if w:
         return Evidence("stated", stated(w))
-    z = next((z for z in zhu if _first(z, words)), None)
+    z = next((z for z in zhu if _first(z, words) and note_ok(z, _first(z, words))), None)
     return Evidence("commentary", f"鄭注: {z}") if z else None
 
 
+def _undenied(text: str) -> str:
+    """The text with what it denies blanked out (不拜, 未降: no 拜, no 降 is stated by them)."""
+    return re.sub(r"[不未毋].", "〇〇", text)
+
+
 def read_step(section: int, step: chor.Step, lay=None, mine: str | None = None,
-              facing_word: str | None = "") -> dict[str, Evidence | None]:
+              facing_word: str | None = "", zhu: list[str] | None = None,
+              act_text: str | None = None, note_ok=lambda z, w: True) -> dict[str, Evidence | None]:
     """What the words say of one step (``where`` None: the step puts nobody anywhere new).
 
     ``mine`` is the part of the phrase that speaks of the step's actor (the checker's segments: in
     席主人於阼階上西面 the 西面 is the 主人's, not the one who lays the mat); ``facing_word`` the facing word
     that governs his act (``""``: the first in ``mine``).
     """
-    phrase = step.phrase if mine is None else mine
-    zhu = _zhu_on(section, step) + [z for _, z in _quoted_zhu(step.note)]
+    # what the text denies states nothing (不反位 is no 反位, 不拜 no 拜)
+    phrase = _undenied(step.phrase if mine is None else mine)
+    if zhu is None:
+        zhu = _zhu_on(section, step) + [z for _, z in _quoted_zhu(step.note)]
+    posture_text = _undenied(phrase if act_text is None else act_text)
     ev: dict[str, Evidence | None] = {}
 
     # where
@@ -138,7 +156,7 @@ def read_step(section: int, step: chor.Step, lay=None, mine: str | None = None,
         w = _first(phrase, words)
         offset = f" (the spot {step.at.direction} {step.at.dist:g} 尺 of it is ours)" if (
             step.at is not None and step.at.direction) else ""
-        z = next((z for z in zhu if _first(z, words) or "位" in z), None)
+        z = next((z for z in zhu if (_first(z, words) or "位" in z) and note_ok(z, _first(z, words) or "位")), None)
         if w:
             ev["where"] = Evidence("stated", f"「{w}」{offset}")
         elif _first(phrase, ("反位", "復位", "即位", "其位")):
@@ -152,7 +170,7 @@ def read_step(section: int, step: chor.Step, lay=None, mine: str | None = None,
 
     # facing
     w = _first(phrase, tuple(FACINGS)) if facing_word == "" else facing_word
-    z = next((z for z in zhu if _first(z, tuple(FACINGS))), None)
+    z = next((z for z in zhu if _first(z, tuple(FACINGS)) and note_ok(z, _first(z, tuple(FACINGS)))), None)
     if w:
         ev["facing"] = Evidence("stated", f"「{w}」")
     elif z:
@@ -163,14 +181,14 @@ def read_step(section: int, step: chor.Step, lay=None, mine: str | None = None,
         ev["facing"] = Evidence("assumed", "toward the one he addresses or the thing he acts on (no facing word)")
 
     # posture
-    ev["posture"] = _by_words(phrase, zhu, POSTURE_WORDS) or (
+    ev["posture"] = _by_words(posture_text, zhu, POSTURE_WORDS, note_ok=note_ok) or (
         Evidence("assumed", "kneeling, as every 奠 / 取 of a cup is done (the phrase has no 坐)") if step.kneel
         else Evidence("assumed", "standing: the phrase names no posture"))
 
     # route
     if moves:
         ev["route"] = _by_words(phrase, zhu, ROUTE_WORDS, lambda w: f"「{w}」" + (
-            "" if w in ("並行", "相左", "鉤楹") else "; the line walked between is ours")) or Evidence(
+            "" if w in ("並行", "相左", "鉤楹") else "; the line walked between is ours"), note_ok) or Evidence(
             "assumed", "the way between the places is ours (around furniture and people)")
     else:
         ev["route"] = Evidence("assumed", "no movement: the phrase names none, so he acts where he stands")
@@ -204,21 +222,29 @@ def rite_evidence(rite) -> list[dict[str, Evidence]]:
 def _read_rite(rite) -> list[dict[str, Evidence]]:
     from .grammar.context import Ctx
     from .grammar.facing import governing_facing
+    from .evidence_whose import Whose
     ctx = Ctx(rite)
+    whose = Whose(ctx)
     sec = {s.n: s for s in rite.choreography.sections}
     last: dict[str, Evidence] = {}
     at_place: dict[str, str] = {}
     out = []
     for sp in rite.spans:
         step = sec[sp.section].steps[sp.index]
-        aid = next((a for a in sp.who if a in ctx.index), None)
+        actors = tuple(a for a in sp.who if a in ctx.index)
+        aid = actors[0] if actors else None
         if aid is None:
             mine = step.phrase
             ev = read_step(sp.section, step, rite.layout)
         else:
-            mine = "".join(seg.text for seg in ctx.segments_of(sp, aid))
+            own = whose.own(sp, actors)
+            mine = whose.text(sp.section, own)
             g = governing_facing(ctx, sp, aid)
-            ev = read_step(sp.section, step, rite.layout, mine, g[0] if g else None)
+            facing = g[0] if g and any(a <= g[1] < b for a, b in own) else None
+            zhu = whose.notes(sp, step, own, actors)
+            ev = read_step(sp.section, step, rite.layout, mine, facing, zhu, whose.act_text(sp, own),
+                           whose.note_ok(sp, actors))
+            ev["posture"] = whose.posture_agrees(sp, aid, ev["posture"])
         if ev["where"] is None:
             prev = last.get(aid) if aid else None
             here = _place_words(at_place[aid], rite.layout) if aid in at_place else ()

@@ -6,7 +6,9 @@ Each rule family is a module with ``check(ctx) -> [Finding]``: ``posture`` (坐 
 forms: 並行, 上射在左, 中等, 當階/及階/當物/及物揖, 鉤楹, 獲者坐而獲, 拾取矢 …), ``motion`` (少退, 由X之南,
 鉤楹, 相左, 適X, 反位), ``group`` (皆, 北上/東上), ``order`` (text order, 先, 遂), ``ji`` (the 記's rules at
 every occurrence), ``things`` (no jumps, things move at the acts that move them, 筭 and 乘矢 counts) and
-``world`` (the arrow's way, furniture, bodies, and the audit's spacing, surfaces and speed).
+``world`` (the arrow's way, furniture, bodies, and the audit's spacing, surfaces and speed); and the clause
+families (``verb``, ``negation``, ``subject``, ``object``, ``sequence``, ``every``), which hold every clause of
+the 經 to what it says and measure the coverage (:mod:`.coverage`).
 
 Deliberate exceptions, each with its reason and reference, and the subjects the text leaves implicit are
 data: ``assets/grammar.toml`` (:mod:`.exceptions`).
@@ -17,7 +19,12 @@ import importlib
 
 from .context import Ctx, Finding  # noqa: F401
 
-RULES = ("posture", "facing", "stairs", "forms", "motion", "group", "order", "ji", "things", "world")
+#: the rules written for the words they name
+OLD_RULES = ("posture", "facing", "stairs", "forms", "motion", "group", "order", "ji", "things", "world")
+#: the clause families: every clause of the text (scene.text.clauses) held to its verb, negations, subject,
+#: object, order and group words (:mod:`.coverage`, which also measures what is checked)
+CLAUSE_RULES = ("verb", "negation", "subject", "object", "sequence", "every")
+RULES = OLD_RULES + CLAUSE_RULES
 
 
 def findings(rite, rules=RULES) -> list[Finding]:
@@ -30,11 +37,12 @@ def findings(rite, rules=RULES) -> list[Finding]:
 
 
 def check(rite, rules=RULES) -> list[Finding]:
-    """The findings no deliberate exception covers (an exception that covers nothing counts as one)."""
+    """The findings no deliberate exception covers (an exception of these rules that covers nothing counts as
+    one; with all the rules, any exception)."""
     from . import exceptions
     raw = findings(rite, rules)
     left, _ = exceptions.apply(raw)
-    return left + (exceptions.unused(raw) if rules == RULES else [])
+    return left + exceptions.unused(raw, None if tuple(rules) == RULES else tuple(rules))
 
 
 def readings_to_check() -> list[str]:

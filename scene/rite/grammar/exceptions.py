@@ -151,10 +151,13 @@ def apply(findings: list[Finding], keep_excepted: bool = False) -> tuple[list[Fi
     return left, excused
 
 
-def unused(findings: list[Finding]) -> list[Finding]:
+def unused(findings: list[Finding], rules: tuple[str, ...] | None = None) -> list[Finding]:
+    """One finding for each exception (of these rules, or all) that covers none of ``findings``."""
     excs, _ = load()
     out = []
     for e in excs:
+        if rules is not None and e.rule not in rules:
+            continue
         if not any(e.matches(f) for f in findings):
             out.append(Finding("exception", e.section, None if e.step is None else e.step - 1, "", e.word,
                                f"the exception for {e.rule} {e.word} ({e.reason[:40]}…) to cover a finding",

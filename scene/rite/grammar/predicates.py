@@ -1,0 +1,276 @@
+"""The predicates a clause of the text puts on the compiled tracks (the clause families of the checker).
+
+For one clause (``scene.text.clauses``) and the steps that act it, each predicate looks at the tracks of
+the actors that act it, over the time of *their own* steps that cite the clause, and says whether it
+holds, with the numbers:
+
+* ``verb``     — its act is done: 升 reaches the 階 / 堂 (z ≥ 2 尺), 降 the ground, 坐 kneels, 拜 bows, 揖
+  salutes, 興 / 立 are up, 取 / 受 / 執 leave something in hand, 奠 / 授 / 委 change what is held, 入 / 出
+  pass the 門, 適 / 反 / 復 / 進 / 退 move, 洗 / 盥 are at the 洗, 射 shoots, 卒 / 飲 / 獻 / 酬 / 實 hold a cup;
+* ``negation`` — 不拜 (no bow), 不升堂 (not onto the 堂), 不祭 / 不洗 / 不辭 (no such act), 不坐 (no kneeling);
+* ``subject``  — a named subject is among the actors of the steps that act the clause;
+* ``object``   — what 取 / 受 / 執 / 以 / 奠 / 授 names is what he holds (爵, 觶, 弓, 矢, 俎 …), and a person
+  saluted, bowed to, offered or commanded (揖眾賓, 拜賓, 獻大夫, 命獲者) is there to receive it;
+* ``sequence`` — the clauses of one actor are acted in the text's order;
+* ``every``    — 辯: every member of the group acts.
+
+``facing`` (X面) and ``posture`` are evaluated too, for the coverage only: the old ``facing`` and
+``posture`` rules give their findings.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .context import Ctx, angle_diff
+from .words import FACINGS, FACING_TOLERANCE_DEG
+
+#: the things the text names as held, by the character in the holding track's label
+THINGS = "爵觶弓矢俎扑旌筭瑟楅中豐觚"
+#: verbs that take a thing into the hands / put it out of them
+TAKE, PUT = "取受執", "奠授委加"
+#: verbs that take a person as their object (the person must be there)
+TO_PERSON = "揖拜獻酬命請告"
+#: 不X: what must not be seen
+NEGATIONS = {"拜": "bow", "坐": "sit", "祭": "taste", "洗": "wash", "辭": "decline", "升堂": "tang"}
+#: act verbs (step.do) of the 不X that are acts, not postures
+NEG_DO = {"taste": ("taste",), "wash": ("wash", "wash_hands"), "decline": ("decline",)}
+ON_STAIRS_Z = 2.0        # 升: at least the top 等 (盡階) — 尺
+GROUND_Z = 0.5
+NEAR_XI = 10.0           # 洗 / 盥: within this of the 洗 — 尺
+MOVE = 0.3               # 進 / 退 / 反 / 適: moved at least this — 尺
+EPS = 0.5                # seconds around a step for what its act leaves (in hand, up, gone)
+
+
+class Span:
+    """An actor's own time on the clause: his steps that cite it (start, end, do, act start, act end)."""
+
+    def __init__(self, aid: str, spans, until: float | None = None,
+                 rest: tuple[float, float] | None = None, next_start: float | None = None) -> None:
+        self.aid = aid
+        self.next_start = next_start
+        self.spans = spans
+        self.ivs = [(sp.start_s, sp.end_s) for sp in spans]
+        self.own = list(self.ivs)           # his steps only (what must NOT be seen is looked for here)
+        self.ext = list(self.ivs)
+        #: what he takes by the clause's words he has in hand at some time of his part in the section
+        #: (耦讓取弓矢 said once, the bows taken pair by pair later; 辯拾取矢 after they have)
+        self.rest = [rest[:2] if rest else (self.ivs[0][0], self.ivs[-1][1])]
+        #: from his first step in the section to the end of these (卒射: he has shot by now)
+        self.so_far = (rest[2] if rest and len(rest) > 2 else self.ivs[0][0], self.ivs[-1][1])
+        if until is not None and until > self.ivs[-1][1]:
+            # a 升 his steps leave unfinished may be finished by his next step (升…及階, then 升)
+            self.ext.append((self.ivs[-1][1], until))
+        self.t0 = min(a for a, _ in self.ivs)
+        self.t1 = max(b for _, b in self.ivs)
+
+    def ends(self) -> list[float]:
+        return [sp.act_of(self.aid)[1] if sp.act_of(self.aid) else sp.end_s for sp in self.spans]
+
+
+def _postures(ctx: Ctx, w: Span) -> list[str]:
+    out = []
+    for a, b in w.ivs:
+        out += [p for _, p in ctx.postures(w.aid, a, b)]
+    return out
+
+
+#: the steps that take something into the hands themselves (their own window must show it)
+TAKE_DOS = ("take", "receive", "pick_arrows", "collect_arrows", "tell_count")
+
+
+def _holdings(ctx: Ctx, w: Span, after: float = EPS, rest: bool = False) -> list[str]:
+    ts, vs = ctx._holding[ctx.index[w.aid]]
+    out = []
+    # a clause cited by steps that do not take anything themselves (耦讓取弓矢 cited by the 讓) is done by
+    # the end of his part in the section; a take step must show it in its own time
+    rest = rest and not any(sp.do in TAKE_DOS for sp in w.spans)
+    for a, b in (w.rest if rest else w.ivs):
+        out.append(ctx.holding(w.aid, a))
+        out += [str(v) for t, v in zip(ts, vs) if a < t <= b + after]
+        out.append(ctx.holding(w.aid, b + after))
+    return out
+
+
+def _zs(ctx: Ctx, w: Span, ext: bool = False) -> np.ndarray:
+    return np.concatenate([ctx.path(w.aid, a, b, 0.25)[1][:, 2] for a, b in (w.ext if ext else w.ivs)])
+
+
+def _moved(ctx: Ctx, w: Span) -> float:
+    best = 0.0
+    for a, b in w.ivs:
+        _, xyz = ctx.path(w.aid, a, b, 0.5)
+        best = max(best, float(np.max(np.linalg.norm(xyz[:, :2] - xyz[0, :2], axis=1))))
+    return best
+
+
+def verb_test(ctx: Ctx, c: str, text: str, i: int, w: Span) -> tuple[bool, str] | None:
+    """Whether the act-character ``c`` at ``text[i]`` is done by ``w.aid`` in his steps (None: no test)."""
+    nxt = text[i + 1:i + 2]
+    prev = text[i - 1:i]
+    if prev in "不未":
+        return None
+    if c == "升" and nxt not in "席" and text[i + 1:i + 3] not in ("飲者", "射者"):   # 升飲者: those who go up
+        z = float(_zs(ctx, w, ext=True).max())
+        return z >= ON_STAIRS_Z, f"highest z {z:.1f} 尺"
+    if c == "降" and nxt not in "席":
+        z = float(_zs(ctx, w).min())
+        return z <= GROUND_Z, f"lowest z {z:.1f} 尺"
+    if c == "射" and prev == "卒" and nxt not in "者" and ctx.chor.actors[w.aid].archer:
+        a, b = w.so_far
+        ps = [p for _, p in ctx.postures(w.aid, a, b)]
+        return "shoot" in ps, f"postures since his first step of the section {'/'.join(dict.fromkeys(ps))}"
+    if c == "發" and prev == "拾":
+        c, prev = "射", "乃"            # 拾發: they shoot in turn
+    if c in "坐拜揖射" and not (c == "拜" and prev in "相") and not (c == "射" and prev not in "乃遂誘繼"):
+        want = {"坐": "sit", "拜": "bow", "揖": "salute", "射": "shoot"}[c]
+        if c == "射" and nxt in "位器事宮于者之":
+            return None
+        if c == "射":
+            # 繼射: they shoot in their turn, in the shoot form's own steps later in the section
+            ps = [p for a, b in w.rest for _, p in ctx.postures(w.aid, a, b)]
+        else:
+            ps = _postures(ctx, w)
+        return want in ps, f"postures {'/'.join(dict.fromkeys(ps))}"
+    if c in "興立":
+        ends = w.ends()
+        ps = [ctx.posture(w.aid, t + 0.1) for t in ends]
+        return any(p != "sit" for p in ps), f"posture after his act {'/'.join(dict.fromkeys(ps))}"
+    if c in "辭對許諾告命請":
+        # words said: he is there, in sight, when he says them
+        t = w.ends()[0]
+        return ctx.visible(w.aid, t), f"{'in sight' if ctx.visible(w.aid, t) else 'out of sight'} at {t:.1f} s"
+    if c in TAKE or c in "搢挾" or (c in "飲實酌" and nxt not in "洗盥") or (c == "卒" and nxt in "爵觶"):
+        hs = _holdings(ctx, w, rest=c in TAKE)
+        return any(hs), "holding nothing" if not any(hs) else f"holding {hs[-1] or hs[0]}"
+    if (c in "設薦" and nxt not in "于於中之與洗尊楅豐侯乏" and prev not in "其執"
+            and any(sp.do in ("set_down", "take", "hand") for sp in w.spans)):
+        # 設 / 薦 by the one who serves it: the 薦 / 俎 pass through his hands at the steps that cite it
+        # (the 洗, 尊, 楅 … are set in place, not carried: the layout's)
+        hs = _holdings(ctx, w)
+        ok = len(set(hs)) > 1 or any(k in h for h in hs for k in "薦俎脯")
+        return ok, f"holding {' → '.join(dict.fromkeys(h or '—' for h in hs))}"
+    if c in PUT and (c in "奠授" or nxt in THINGS):
+        hs = _holdings(ctx, w)
+        return len(set(hs)) > 1 and any(hs), f"holding {' → '.join(dict.fromkeys(hs)) or 'nothing'}"
+    if c in "洗盥" and prev not in "適于當之於南北東西拜辭" and nxt not in "南北東西":
+        xi = ctx.place("court.xi")
+        if xi is None:
+            return None
+        d = min(float(np.min(np.linalg.norm(ctx.path(w.aid, a, b, 0.5)[1][:, :2] - xi[:2], axis=1)))
+                for a, b in w.ivs)
+        return d <= NEAR_XI, f"nearest the 洗 {d:.1f} 尺"
+    if c == "獲" and prev not in "射無":
+        # 獲: the one who calls the hits (the 旌) or lays them (the 筭) has it in hand during his part
+        hs = _holdings(ctx, w, rest=True)
+        return any("旌" in h or "筭" in h for h in hs), f"holding {' → '.join(dict.fromkeys(h or '—' for h in hs))}"
+    if c == "進" and prev not in "少" and nxt not in "諸":
+        # 進 / 退: he moves (in his steps, or by the end of his next: 揖進 then the approach)
+        best = 0.0
+        for a, b in w.ext:
+            _, xyz = ctx.path(w.aid, a, b, 0.5)
+            best = max(best, float(np.max(np.linalg.norm(xyz[:, :2] - xyz[0, :2], axis=1))))
+        return best >= MOVE, f"moved {best:.1f} 尺"
+    if c in "入出" and nxt != "于" and text[i:i + 2] != "出入" and prev != "初":
+        gate = ctx.place("hall.gate")
+        if gate is None:
+            return None
+        ok = False
+        for a, b in w.ivs:
+            _, xyz = ctx.path(w.aid, a - EPS, b + EPS, 0.25)
+            vis = [ctx.visible(w.aid, t) for t in (a - EPS, b + EPS)]
+            crossed = xyz[:, 1].min() <= gate[1] + 2.0
+            ok |= crossed or vis[0] != vis[1]
+        return ok, "never at or through the 門"
+    if c == "還" and nxt not in "其":
+        # 還: he turns (左還, 還當上耦) — his heading changes by at least 30°, or he moves round
+        turned = 0.0
+        tk, v = ctx._pos[ctx.index[w.aid]]
+        for a, b in w.ivs:
+            hs = np.interp(np.arange(a, b + 0.25, 0.25), tk, v[:, 3]) % 360.0
+            turned = max(turned, float(np.max(np.abs((hs - hs[0] + 180.0) % 360.0 - 180.0))))
+        return turned >= 30.0 or _moved(ctx, w) >= 1.0, f"turned at most {turned:.0f}°"
+    if c in "舉偃" and nxt == "旌":
+        hs = _holdings(ctx, w)
+        return any("旌" in h for h in hs), f"holding {' → '.join(dict.fromkeys(h or '—' for h in hs))}"
+    if c == "俟" and prev not in "以" and w.next_start is not None:
+        # 俟: once there, he waits — he does not walk off before his next step
+        a, b = w.own[-1][1], w.next_start
+        d = float(np.max(np.linalg.norm(ctx.path(w.aid, a, max(a, b), 0.5)[1][:, :2] - ctx.pos(w.aid, a)[:2],
+                                        axis=1)))
+        return d < 2.0, f"moved {d:.1f} 尺 between the end of his step ({a:.1f} s) and his next ({b:.1f} s)"
+    if c == "適" and nxt not in "之":
+        d = _moved(ctx, w)
+        return d >= MOVE, f"moved {d:.1f} 尺"
+    return None
+
+
+def facing_test(ctx: Ctx, word: str, w: Span) -> tuple[bool, str]:
+    want = FACINGS[word]
+    hs = [ctx.heading(w.aid, t) for t in w.ends()]
+    best = min(angle_diff(h, want) for h in hs)
+    return best <= FACING_TOLERANCE_DEG, f"heading {hs[0]:.0f}° (wants {want:.0f}°)"
+
+
+def negation_test(ctx: Ctx, what: str, w: Span) -> tuple[bool, str]:
+    if what in ("bow", "sit"):
+        ps = [p for a, b in w.own for _, p in ctx.postures(w.aid, a, b)]
+        # 不坐 of a mat (不坐席) is not about kneeling at all; the caller keeps only real ones
+        return what not in ps, f"postures {'/'.join(dict.fromkeys(ps))}"
+    if what == "tang":
+        z = float(max(ctx.path(w.aid, a, b, 0.25)[1][:, 2].max() for a, b in w.own))
+        return z < ctx.hall.height - 0.05, f"highest z {z:.1f} 尺 (the 堂 at {ctx.hall.height:.1f})"
+    dos = [sp.do for sp in w.spans]
+    bad = [d for d in dos if d in NEG_DO[what]]
+    return not bad, f"a {bad[0]} step" if bad else "none"
+
+
+def holds_thing(ctx: Ctx, thing: str, w: Span, rest: bool = False) -> tuple[bool, str]:
+    hs = _holdings(ctx, w, rest=rest)
+    return any(thing in h for h in hs), f"holding {' → '.join(dict.fromkeys(h or '—' for h in hs))}"
+
+
+def person_there(ctx: Ctx, people: set[str], w: Span) -> tuple[bool, str]:
+    """Those acted on (揖眾賓, 獻賓) are visible while he acts."""
+    t = w.ends()[0]
+    gone = sorted(a for a in people if not ctx.visible(a, t))
+    return not gone, f"at {t:.1f} s not there: {', '.join(gone)}" if gone else "there"
+
+
+#: what each predicate requires, for the finding's line
+REQUIRES = {
+    "升": "him up the 階 (z ≥ 2 尺) in the steps that cite it", "降": "him down on the ground (z ≤ 0.5 尺)",
+    "坐": "him kneeling (sit)", "拜": "him bowing (bow)", "揖": "him saluting (salute)", "射": "him shooting",
+    "興": "him up (not sit) after his act", "立": "him standing after his act",
+    "取": "something in his hands during his part in the section", "受": "something received into his hands",
+    "執": "something held", "搢": "something held", "挾": "something held", "飲": "a cup in hand",
+    "實": "a vessel in hand", "酌": "a vessel in hand", "卒": "a cup in hand",
+    "奠": "what he holds to change (set down)", "授": "what he holds to change (handed over)",
+    "委": "what he holds to change", "加": "what he holds to change",
+    "設": "what he serves passing through his hands", "薦": "what he serves passing through his hands",
+    "洗": "him at the 洗 (≤ 10 尺)", "盥": "him at the 洗 (≤ 10 尺)", "入": "him through the 門",
+    "出": "him through the 門 or out of sight", "適": "him moving (≥ 0.3 尺)",
+    "卒射": "him having shot", "還": "him turning (≥ 30°)", "進": "him moving (≥ 0.3 尺)", "獲": "the 旌 or the 筭 in his hands", "舉": "the 旌 in his hands", "偃": "the 旌 in his hands",
+    "俟": "him waiting where he is until his next step (< 2 尺)",
+    "辭": "him in sight as he says it", "對": "him in sight as he says it", "許": "him in sight as he says it",
+    "諾": "him in sight as he says it", "告": "him in sight as he says it", "命": "him in sight as he says it",
+    "請": "him in sight as he says it",
+}
+
+
+def requires(name: str, who: str) -> str:
+    """The requirement of a predicate (``verb:升``, ``negation:不拜``, ``object:取觶`` …) in words."""
+    fam, _, word = name.partition(":")
+    him = who or "the actors"
+    if fam in ("verb", "posture"):
+        return REQUIRES.get(word, f"the act {word}").replace("him", him).replace("his", f"{him}'s")
+    if fam == "negation":
+        return f"no {word[1:]} by {him} in the steps that cite it"
+    if fam == "object":
+        return f"{him} holding the {word[1:]}" if word[1:] in THINGS else f"the {word[1:]} there as {him} acts"
+    if fam == "subject":
+        return f"{word} among the actors of the steps that cite it"
+    if fam == "sequence":
+        return f"{him} acting it after the clause before it"
+    if fam == "every":
+        return "every member of the group acting (or acted for)"
+    return name
