@@ -22,9 +22,13 @@ def court(b: PlaceBuilder, h: Hall, rng: dict[str, float]) -> None:
     b.put("court.qing", "磬 (縣)", qing, size=(5, 1, 4), facing="西面", source="經 §2 縣于洗東北西面",
           commentary="鄭 §2 此縣謂磬也縣於東方辟射位也", status="assumed",
           derivation=f"north-east of the 洗: 6 尺 east, 8 尺 north (no distance stated) → ({fmt(qing[0])}, {fmt(qing[1])})")
+    # 記17 三笙一和而成聲 (鄭 凡四人): four stand east of the 磬, two by two, 3 尺 apart; the front pair (#0, #1)
+    # right behind the 磬, the second (#2, #3) behind them (how they stand is not stated)
+    sheng = [(qing[0] + 3 + FILE * (k // 2), qing[1] - 1.5 + FILE * (k % 2), 0) for k in range(4)]
     b.put("court.sheng", "笙 (縣中)", (qing[0] + 3, qing[1], 0), facing="西面", source="經 §11 笙入立于縣中西面",
-          commentary="鄭 §11 縣中磬東立西面", status="derived", derivation="3 尺 east of the 磬 (鄭 磬東)",
-          slots=[(qing[0] + 3, qing[1] + 2 * k - 1, 0) for k in range(2)])
+          commentary="鄭 §11 縣中磬東立西面; 記17 三笙一和而成聲 (鄭 凡四人)", status="derived",
+          derivation="3 尺 east of the 磬 (鄭 磬東); the four (記17) two by two, 3 尺 apart (assumed)",
+          slots=sheng)
 
     # the 楅 in 中庭, on the 洗's line (經 §22, 記39)
     bi_len = b.measure("長如笴")
