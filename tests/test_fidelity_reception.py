@@ -272,3 +272,12 @@ def test_the_zun_cover_comes_off_when_the_bin_has_come(rite):
     assert np.hypot(*(_object(rite, "mi", came - 1)[:2] - zun[:2])) < 0.5, "off before the 賓 came"
     after = _spans(rite, 4)[-1].end_s
     assert np.hypot(*(_object(rite, "mi", after)[:2] - zun[:2])) > 1.0, "still on the 尊 after the 賓 came"
+
+
+def test_every_zhongbin_has_his_jian(rite):
+    """§8 每一人獻則薦諸其席 (賈 席前) … 眾賓辯有脯醢 (鄭 薦於其位)."""
+    end = _spans(rite, 8)[-1].end_s
+    for k in range(1, 9):
+        pos = _object(rite, f"jian_zhongbin_{k}", end)
+        ref = _place(rite, f"mat.zhongbin_{k}") if k <= 3 else _at(rite, f"zhongbin_{k}", end)[0]
+        assert np.hypot(*(pos[:2] - ref[:2])) < 4.0, f"jian_zhongbin_{k} at {pos[:2]}, its place {ref[:2]}"
