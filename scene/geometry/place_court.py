@@ -22,9 +22,13 @@ def court(b: PlaceBuilder, h: Hall, rng: dict[str, float]) -> None:
     b.put("court.qing", "磬 (縣)", qing, size=(5, 1, 4), facing="西面", source="經 §2 縣于洗東北西面",
           commentary="鄭 §2 此縣謂磬也縣於東方辟射位也", status="assumed",
           derivation=f"north-east of the 洗: 6 尺 east, 8 尺 north (no distance stated) → ({fmt(qing[0])}, {fmt(qing[1])})")
+    # 記17 三笙一和而成聲 (鄭 凡四人): four stand east of the 磬, two by two, 3 尺 apart; the front pair (#0, #1)
+    # right behind the 磬, the second (#2, #3) behind them (how they stand is not stated)
+    sheng = [(qing[0] + 3 + FILE * (k // 2), qing[1] - 1.5 + FILE * (k % 2), 0) for k in range(4)]
     b.put("court.sheng", "笙 (縣中)", (qing[0] + 3, qing[1], 0), facing="西面", source="經 §11 笙入立于縣中西面",
-          commentary="鄭 §11 縣中磬東立西面", status="derived", derivation="3 尺 east of the 磬 (鄭 磬東)",
-          slots=[(qing[0] + 3, qing[1] + 2 * k - 1, 0) for k in range(2)])
+          commentary="鄭 §11 縣中磬東立西面; 記17 三笙一和而成聲 (鄭 凡四人)", status="derived",
+          derivation="3 尺 east of the 磬 (鄭 磬東); the four (記17) two by two, 3 尺 apart (assumed)",
+          slots=sheng)
 
     # the 楅 in 中庭, on the 洗's line (經 §22, 記39)
     bi_len = b.measure("長如笴")
@@ -80,6 +84,18 @@ def court(b: PlaceBuilder, h: Hall, rng: dict[str, float]) -> None:
     others = [(sishe[0] - 6, pairs[-1][1] - FILE * (k + 1), 0) for k in range(6)]
     b.put("pos.other_shooters", "眾賓射位", others[0], facing="東面", source="經 §25 繼三耦之南而立東面北上",
           status="derived", slots=others, derivation="continuing the 三耦's file to the south")
+    # the 眾賓 who have no mat (堂下眾賓, 賈 §8 還據堂下無席者): once offered they stand at their own place, where
+    # their 薦 are laid (鄭 §8 薦於其位) — the text does not say where. 記20 立者東面北上 (賈: 與堂下眾賓齒東面北上
+    # 而立) gives the file; we put it on the west side south of the shooters' files, so that it is out of the arrows'
+    # way (their 初位, 門內, is behind the 侯 in a 330-尺 court) and out of the traffic between the 西階, the 射位 and
+    # 堂西, and so that their way to 堂西 passes south of the 司馬 as §23 says (眾賓將與射者皆降由司馬之南適堂西)
+    tx = -h.xu_x - 1
+    tangxia = [(tx, others[-1][1] - 3 * FILE - FILE * k, 0) for k in range(6)]
+    b.put("pos.zhongbin_tangxia", "堂下眾賓位", tangxia[0], facing="東面",
+          source="記20 立者東面北上; 經 §8 眾賓辯有脯醢", commentary="鄭 §8 薦於其位; 賈 §8 還據堂下無席者; 賈 記20 與堂下眾賓齒東面北上而立",
+          status="assumed", slots=tangxia,
+          derivation=f"a N–S file facing east, north end senior, on x = {fmt(tx)} (1 尺 west of the 西序 line, as "
+                     f"pos.zhongbin_below), from y = {fmt(tangxia[0][1])}: 9 尺 south of the last 射位 (not stated)")
     b.put("pos.sima", "司馬位", (sishe[0], sishe[1] - 6, 0), facing="東面",
           source="經 §21 反位立于司射之南; 記34 司射在司馬之北", status="derived",
           derivation="6 尺 south of the 司射 (distance assumed: clear of the pairs stepping out of their file)")

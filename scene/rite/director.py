@@ -345,6 +345,8 @@ class Director(Ways, Counters):
                 t += KNEEL_S
             dur = step.dur if step.dur is not None else verb.dur
             act_posture = "sit" if step.kneel and verb.posture == "stand" else verb.posture
+            if step.do == "play" and not step.kneel and self._base_posture(aid) == "stand":
+                act_posture = "stand"       # 笙入立于縣中: who stands to play plays standing (the 工 sit: 工坐)
             if dur > 0:
                 self._event(aid, t, "posture", act_posture)
                 if step.do in ("speak", "order", "reply", "decline", "announce", "call"):
