@@ -182,3 +182,34 @@ def test_counting_goes_by_pairs_and_round_the_east_of_the_zhong(rite, section):
         # one 純 at a time into (right) or out of (left) the hand, and the pile whole again at the end
         assert sum(1 for x in steps if abs(x) in (1, 2)) >= before // 2, (pile, steps)
         assert evs[-1][1] == before
+
+
+class _Piles:
+    """A stand-in for the form's hands on the 筭 (Acts.counters / set_counters), keeping every change."""
+
+    def __init__(self, right: int, left: int) -> None:
+        self.counters = {"zhong": 0, "hand": 0, "right": right, "left": left, "spare": 80 - right - left}
+        self.log: list[dict] = []
+
+    def set_counters(self, t: float, **changes: int) -> None:
+        assert all(v >= 0 for v in changes.values()), changes
+        self.counters.update(changes)
+        assert sum(self.counters.values()) == 80
+        self.log.append(dict(self.counters))
+
+
+@pytest.mark.parametrize("right", [0, 1, 7, 19, 20, 21, 33, 40, 45])
+def test_counting_lays_ten_chun_at_a_time(right):
+    """二筭為純，一純以取實于左手，十純則縮而委之 (a pile of 20 or more: the hand never holds more than ten 純, and
+    lays them down at ten), 一純以委 for the left; every pile whole again, the hand empty, 80 筭 throughout."""
+    from scene.rite.forms import count
+    p = _Piles(right, 45 - right)
+    count._take_by_pairs(p, 0.0, "right")
+    assert p.counters["right"] == right and p.counters["hand"] == 0
+    assert max((x["hand"] for x in p.log), default=0) == min(20, right)
+    assert sum(1 for x in p.log if x["hand"] == 20) == right // 20
+    n = len(p.log)
+    count._lay_by_pairs(p, 0.0, "left")
+    assert p.counters["left"] == 45 - right and p.counters["hand"] == 0
+    steps = [b["left"] - a["left"] for a, b in zip(p.log[n:], p.log[n + 1:])]
+    assert all(s in (1, 2) for s in steps) and len(steps) == (45 - right + 1) // 2

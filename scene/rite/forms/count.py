@@ -50,20 +50,22 @@ def _take_by_pairs(acts: Acts, t: float, pile: str) -> float:
     """一純以取實于左手，十純則縮而委之 … 有餘純則橫於下，奇則又縮諸純下: into the hand two by two, back on the
     ground twenty at a time, and what is left in his hand laid at the end."""
     n = acts.counters[pile]
+    held = 0                                              # in his left hand since the last 十純 laid
     for k in range(n // 2 + n % 2):
         c = acts.counters
-        m = min(2, c[pile])
+        m = min(2, n - 2 * k)                             # a 純, or the 奇 at the end
         t += PAIR_S
         acts.set_counters(t, **{pile: c[pile] - m, "hand": c["hand"] + m})
-        if (k + 1) % 10 == 0 and m == 2:                  # 十純則縮而委之 (每委異之)
+        held += m
+        if held == 20:                                    # 十純則縮而委之 (每委異之)
             t += BUNDLE_S
             c = acts.counters
             acts.set_counters(t, **{pile: c[pile] + 20, "hand": c["hand"] - 20})
-    c = acts.counters
-    left = min(c["hand"], n % 20)                         # 有餘純 … 奇: laid at the end
-    if left:
-        acts.set_counters(t + PAIR_S, **{pile: c[pile] + left, "hand": c["hand"] - left})
+            held = 0
+    if held:                                              # 有餘純則橫於下 … 奇則又縮諸純下
+        c = acts.counters
         t += PAIR_S
+        acts.set_counters(t, **{pile: c[pile] + held, "hand": c["hand"] - held})
     return t
 
 
