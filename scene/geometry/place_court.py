@@ -74,13 +74,15 @@ def court(b: PlaceBuilder, h: Hall, rng: dict[str, float]) -> None:
     sishe = (zhong_xy[0] - 4, xi_y - 4)
     b.put("pos.sishe", "司射位", (*sishe, 0), facing="東面", source="經 §19 司射先立于所設中之西南東面",
           status="derived", derivation=f"south-west of the 中: 4 尺 west, 4 尺 south → ({fmt(sishe[0])}, {fmt(sishe[1])})")
-    # 6 尺 west: the way to and from 堂西 goes between the file and the 司馬 (記30 出入于司馬之南)
-    pairs = [(sishe[0] - 6, sishe[1] - 4 - FILE * k, 0) for k in range(6)]
+    # 6 尺 west: the way to and from 堂西 goes between the file and the 司馬 (記30 出入于司馬之南); its head 2 尺
+    # south of the 司馬 (6 尺 south of the 司射): §24 進立于司馬之西南 (賈 今立於司馬之西南亦東面北上)
+    pairs = [(sishe[0] - 6, sishe[1] - 8 - FILE * k, 0) for k in range(6)]
     b.put("pos.shooters", "射位 (三耦)", pairs[0], facing="東面", source="經 §19 由司射之西立于其西南東面北上",
+          commentary="§24 進立于司馬之西南 (賈 今立於司馬之西南亦東面北上)",
           status="derived", slots=pairs,
-          derivation="south-west of the 司射 (6 尺 west, 4 尺 south), a N–S file facing east, north end senior; "
-                     "3 尺 apart (distances assumed: 6 尺 leaves a way between the file and the 司馬 south of the "
-                     "司射, by which 記30 sends everyone going to or from 堂西)")
+          derivation="south-west of the 司射 (6 尺 west, 8 尺 south) and of the 司馬 (its head 2 尺 south of him), "
+                     "a N–S file facing east, north end senior; 3 尺 apart (distances assumed: 6 尺 leaves a way "
+                     "between the file and the 司馬, by which 記30 sends everyone going to or from 堂西)")
     others = [(sishe[0] - 6, pairs[-1][1] - FILE * (k + 1), 0) for k in range(6)]
     b.put("pos.other_shooters", "眾賓射位", others[0], facing="東面", source="經 §25 繼三耦之南而立東面北上",
           status="derived", slots=others, derivation="continuing the 三耦's file to the south")

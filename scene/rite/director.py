@@ -261,7 +261,7 @@ class Director(Ways, Counters):
             for i, step in enumerate(sec.steps):
                 if not self._kept(step):
                     continue
-                if step.do != "approach":
+                if step.do not in ("approach", "pick_arrows"):     # these meet a pair waiting to cross
                     group_end = max(group_end, self._flush())
                 t0 = (group_start if step.with_prev else group_end) + step.delay
                 if not step.with_prev:

@@ -149,6 +149,12 @@ class Acts:
         """The movable things lying on the ground now, as boxes a route goes round."""
         return self._d._ground_things()
 
+    def time_to(self, aid: str, path: list[Point], k: int) -> float:
+        """Seconds he takes, walking ``path`` from its first point, to reach its k-th point (turns included)."""
+        timed = self._d._timed(aid, 0.0, path)
+        target = path[k]
+        return next((tt for tt, p, _ in timed if all(abs(p[c] - target[c]) < 1e-6 for c in range(3))), 0.0)
+
     def time_at_height(self, aid: str, t0: float, t1: float, z: float) -> float:
         """The first time in [t0, t1] his keyframes reach height z (尺); t1 if they never do."""
         for t, x, y, zz, _ in self._d.actors[aid].keys:

@@ -97,9 +97,10 @@ def _heading(p: Point, q: Point) -> float:
 
 def stairs_one_behind(acts: Acts, first: str, second: str, side: str, up: bool, t: float,
                       second_dx: float = 0.0, first_then: Point | None = None) -> float:
-    """Up (or down) one stair, the second one 等 behind with one empty 等 between them (中等): the second
-    sets foot on 等1 as the first reaches 等3 (going up), on the top 等 as the first reaches 等1 (going
-    down).  Both stand at the foot (going up) or the head (going down) at t.  Returns when both are off."""
+    """Up (or down) one stair, the second one 等 behind with one empty 等 between them (中等, 鄭 中猶間也): the
+    second is on 等1 when the first reaches 等3 (going up: 上射先升三等下射從之中等), on the top 等 when the first
+    reaches 等1 (going down: 上射降三等下射少右從之中等), and so on, one empty 等 between them all the way.  Both
+    stand at the foot (going up) or the head (going down) at t.  Returns when both are off."""
     site, h = acts.site, acts.layout.hall
     lane = site.lane(side, up)
     pts = site.stair_points(side, up=up, lane=lane)
@@ -107,23 +108,31 @@ def stairs_one_behind(acts: Acts, first: str, second: str, side: str, up: bool, 
     t1 = acts.walk_path(first, t, [acts.pos(first), *pts, *([first_then] if first_then else [])])
     # when the first is on 等3 (up) / 等1 (down): the key at that tread's height
     k_mark = min(3, h.steps) if up else 1
-    z_mark = h.tread_top(k_mark)
-    t_mark = acts.time_at_height(first, t, t1, z_mark)
+    t_mark = acts.time_at_height(first, t, t1, h.tread_top(k_mark))
     pts2 = [(p[0] + second_dx, p[1], p[2]) for p in pts]
-    # his first 等 is the tread after the foot (up) or the top tread (down): one step in from his start
-    start2 = max(t, t_mark - TREAD_S - 0.05)
+    path2 = [acts.pos(second), *pts2]
+    # the 等 the second is to stand on at that moment, two below (up) or above (down) the first's: his 等1
+    # going up (pts[1]), the top 等 going down (pts[1]); he sets out so as to reach it then
+    j = k_mark - 2 if up else h.steps - k_mark - 1
+    reach = acts.time_to(second, path2, path2.index(pts2[j])) if 0 < j < len(pts2) else 0.0
+    start2 = max(t, t_mark - reach)
     acts.hold(second, start2)
-    t2 = acts.walk_path(second, start2, [acts.pos(second), *pts2])
+    t2 = acts.walk_path(second, start2, path2)
     return max(t1, t2)
 
 
-def post_crossing(acts: Acts, pair: tuple[str, str], t_ready: float, resume) -> None:
-    """A pair coming down waits in front of the stairs for a pair going up (相左交于階前相揖): leave word for
-    the pair going up; ``resume(t)`` walks the rest of the way once they have met (or when none comes)."""
-    acts.board.setdefault("crossing", []).append({"pair": pair, "ready": t_ready, "resume": resume})
+def post_crossing(acts: Acts, pair: tuple[str, str], t_ready: float, resume, kind: str = "stairs") -> None:
+    """A pair that waits for the pair coming the other way (相左…相揖): in front of the stairs (``kind``
+    "stairs": coming down, for the pair going up) or at the 楅 ("bi": back from 拾取矢, for the pair going
+    forward).  Leave word for it; ``resume(t)`` walks the rest of the way once they have met (or when none
+    comes)."""
+    acts.board.setdefault("crossing", []).append({"pair": pair, "ready": t_ready, "resume": resume, "kind": kind})
 
 
-def take_crossing(acts: Acts) -> dict | None:
-    """The pair waiting in front of the stairs, if any (it is then the caller's to meet)."""
+def take_crossing(acts: Acts, kind: str = "stairs") -> dict | None:
+    """The pair waiting (of this kind), if any (it is then the caller's to meet)."""
     waiting = acts.board.get("crossing") or []
-    return waiting.pop(0) if waiting else None
+    for k, entry in enumerate(waiting):
+        if entry.get("kind", "stairs") == kind:
+            return waiting.pop(k)
+    return None

@@ -147,7 +147,8 @@ def approach(ctx: Ctx, span) -> list[Finding]:
                 F(word, f"{up} and {low} abreast while they walk", f"abreast {abreast:.0%} of {n * 0.2:.1f} s", up, t0)
             if n >= 3 and left < 0.8 and not on_tang:
                 F("上射在左", f"{up} on the left of {low}", f"on the left {left:.0%} of the time", up, t0)
-        ups = [t for t in np.arange(t0, t1, 0.1) if ctx.pos(low, t)[2] > 0.05]
+        # "sets foot on the stairs": his foot lands on 等1 (not the moment he lifts it from the ground)
+        ups = [t for t in np.arange(t0, t1, 0.1) if ctx.pos(low, t)[2] > h.tread_top(1) - 0.05]
         if ups:
             k_up = int(tread_index(ctx, ctx.pos(up, ups[0])[2]))
             if k_up < min(3, h.steps):
@@ -230,9 +231,17 @@ def pick_arrows(ctx: Ctx, span) -> list[Finding]:
                                    f"{ctx.heading(aid, a + 0.2):.0f}° at {a:.1f} s", aid, a))
                 break
         sal = _salutes(ctx, aid, span.start_s, span.end_s)
-        if not sal or ctx.pos(aid, sal[0])[1] > bi[1] or angle_diff(ctx.heading(aid, sal[0] + 0.3), 0) > 35:
+        # 當楅北面揖: before his first arrow, a 揖 south of the 楅 facing north — but not the 賓 and the 主人, who
+        # come from the 階前 each by his own stairs (鄭 §37 主人西面賓東面相揖…不北面揖由便也)
+        by_ease = len(span.who) == 2 and len({ctx.chor.actors[a].stairs for a in span.who}) == 2
+        north = [t for t in sal if (not ks or t < ks[0][0]) and ctx.pos(aid, t)[1] < bi[1] - 1.0
+                 and angle_diff(ctx.heading(aid, t + 0.3), 0) <= 35]
+        if not by_ease and not north:
             out.append(Finding("forms", span.section, span.index, span.phrase, "當楅北面揖",
                                f"{aid} a 揖 south of the 楅 facing north", "none so", aid, span.start_s))
+        if by_ease and north:
+            out.append(Finding("forms", span.section, span.index, span.phrase, "不北面揖由便也",
+                               f"{aid} no 北面揖 at the 楅 (鄭 §37)", f"a 揖 facing north at {north[0]:.1f} s", aid, north[0]))
         # 皆少進當楅南，皆左還北面搢三挾一个，揖: after his last arrow, a 揖 south of the 楅 facing north again
         if "矢不挾" in passage(span.section).text:      # §43: 矢不挾，兼諸弦弣以退 — none tucked in the belt
             objs = ctx.rite.director.objects
