@@ -248,7 +248,7 @@ _STEP_KEYS = {"phrase", "who", "do", "at", "facing", "obj", "to", "by", "via", "
 EVIDENCE_ASPECTS = ("where", "facing", "posture", "route", "timing")
 EVIDENCE_STATUSES = ("stated", "commentary", "assumed")
 #: reading switches a step may depend on (``when``): the step is played only if the switch is on
-WHEN = {"dafu_present"}
+WHEN = {"dafu_present", "not dafu_present"}   # "not …": played only when the switch is off (若無大夫)
 
 
 def _check_facing(facing: Any, where: str) -> None:

@@ -119,8 +119,8 @@ class Director(Ways, Counters):
         self.counters = {p: 0 for p in PILES}
 
     def _kept(self, step: chor.Step) -> bool:
-        if step.when is not None and not getattr(self.r, step.when):
-            return False
+        if step.when is not None and getattr(self.r, step.when.removeprefix("not ")) == step.when.startswith("not "):
+            return False                     # when = "dafu_present" needs it on, "not dafu_present" off
         return all(w in self.present for w in step.who) and (step.to is None or step.to in self.present)
 
     def _shoot_rounds(self) -> None:

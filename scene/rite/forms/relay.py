@@ -12,7 +12,8 @@ Two ways the text has it go round:
   拜送 and 揖s.  Without it, 辯旅皆不拜 (§48: 酬者不拜乃飲卒觶以實之, 受酬者不拜受).
 * **carried to the seats** (``to`` = the 執觶者): §48 執觶者受觶遂實之…而錯皆不拜 (鄭 其或多者迭飲於坐而已)
   — ``who = [d1, d2, …]`` seated on their mats, d1 holding the full cup: each drinks seated and the 執觶者
-  takes the cup from him, refills it at the 尊 and brings it to the next, and so on.
+  takes the cup from him, refills it at the 尊 (at ``at``, if given: two 執觶者 side by side) and brings it
+  to the next, and so on.
 
 Either way the last of ``who`` (卒受者) ends holding the full cup; the data goes on from there (卒受者以觶降
 奠于篚, 辯卒受者興以旅在下者于西階上).  A drinker's 位 is where he stood before he came to the place.
@@ -51,7 +52,9 @@ def run(acts: Acts, step: chor.Step, t0: float) -> float:
     if cup is None:
         raise ValueError("relay needs obj = the cup that goes round")
     zun = acts.resolve(chor.parse_ref("tang.zun@南3"), None)
-    if step.to is not None:
+    if step.to is not None:                          # carried: ``at`` is where the 執觶者 fills it (two at one 尊)
+        if step.at is not None:
+            zun = acts.resolve(step.at, step.to)
         return _carried(acts, step, cup, zun, t0)
     return _at_place(acts, step, cup, zun, t0)
 
