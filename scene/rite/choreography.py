@@ -121,6 +121,7 @@ VERBS: dict[str, Verb] = {v_id: Verb(*spec) for v_id, spec in {
     "collect_arrows": ("取矢…委于楅", 0.0, "stand", "stand", True),
     "pick_arrows": ("拾取矢", 0.0, "stand", "stand", True),
     "forfeit": ("飲不勝者", 0.0, "stand", "stand", True),
+    "put_away": ("(射器) 退…俟堂西: the 有司 lays by the bows and arrows handed him", 0.0, "stand", "stand", True),
     "relay": ("旅酬 (一觶旅而辯: 酬者飲, 實之, 授受酬者)", 0.0, "stand", "stand", True),
 }.items()}
 
