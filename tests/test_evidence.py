@@ -23,7 +23,8 @@ ROOT = Path(__file__).resolve().parents[1]
 RITE = build_rite("zheng")
 EVS = E.rite_evidence(RITE)
 SEC = {s.n: s for s in RITE.choreography.sections}
-N_STEPS = sum(len(s.steps) for s in RITE.choreography.sections)   # every step of the data, none dropped
+# every step of the data that the default reading plays (only those for a reading without the 大夫 are dropped)
+N_STEPS = sum(1 for s in RITE.choreography.sections for st in s.steps if st.when != "not dafu_present")
 ZHU = {g.note for p in passages() for g in zheng_notes(p.n)} | {g.note for k in ji_items() for g in zheng_notes(f"記{k}")}
 
 

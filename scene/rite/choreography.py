@@ -121,6 +121,8 @@ VERBS: dict[str, Verb] = {v_id: Verb(*spec) for v_id, spec in {
     "collect_arrows": ("取矢…委于楅", 0.0, "stand", "stand", True),
     "pick_arrows": ("拾取矢", 0.0, "stand", "stand", True),
     "forfeit": ("飲不勝者", 0.0, "stand", "stand", True),
+    "put_away": ("(射器) 退…俟堂西: the 有司 lays by the bows and arrows handed him", 0.0, "stand", "stand", True),
+    "relay": ("旅酬 (一觶旅而辯: 酬者飲, 實之, 授受酬者)", 0.0, "stand", "stand", True),
 }.items()}
 
 _REF = re.compile(r"^(?:actor:(?P<actor>[a-z0-9_]+)|(?P<place>[a-z_]+\.[a-z0-9_]+)(?:#(?P<slot>\d+))?)"
@@ -247,7 +249,7 @@ _STEP_KEYS = {"phrase", "who", "do", "at", "facing", "obj", "to", "by", "via", "
 EVIDENCE_ASPECTS = ("where", "facing", "posture", "route", "timing")
 EVIDENCE_STATUSES = ("stated", "commentary", "assumed")
 #: reading switches a step may depend on (``when``): the step is played only if the switch is on
-WHEN = {"dafu_present"}
+WHEN = {"dafu_present", "not dafu_present"}   # "not …": played only when the switch is off (若無大夫)
 
 
 def _check_facing(facing: Any, where: str) -> None:

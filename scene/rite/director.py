@@ -119,8 +119,8 @@ class Director(Ways, Counters):
         self.counters = {p: 0 for p in PILES}
 
     def _kept(self, step: chor.Step) -> bool:
-        if step.when is not None and not getattr(self.r, step.when):
-            return False
+        if step.when is not None and getattr(self.r, step.when.removeprefix("not ")) == step.when.startswith("not "):
+            return False                     # when = "dafu_present" needs it on, "not dafu_present" off
         return all(w in self.present for w in step.who) and (step.to is None or step.to in self.present)
 
     def _shoot_rounds(self) -> None:
@@ -236,6 +236,8 @@ class Director(Ways, Counters):
                 self._obj(oid, t, "state", "in hand")
         elif at is not None:
             self._obj(oid, t, "at", at)
+            if self.objects[oid].last_state() == "in hand":      # put down: no longer 'in hand'
+                self._obj(oid, t, "state", "laid down")
 
     def _objects_of(self, aid: str, obj: str, other: str | None = None) -> list[str]:
         """Object ids of a step's ``obj``; "bow"/"arrows" are the archer's own, whichever of the
@@ -465,6 +467,9 @@ class Director(Ways, Counters):
                 at = self._resolve(step.at, aid)
             for oid in oids:
                 self._give(oid, t1, aid, None, at)
+            if obj == "zhong" and "筭" in self.actors[aid].holding:   # the 筭 in his hand go down with the 中
+                self.actors[aid].holding.remove("筭")
+                self._hold_event(aid, t1)
             if obj == "zhong":
                 held = [p for p in self._piles() if self._lying.get(p) is None]
                 for k, pile in enumerate(held):      # in the 中, and the rest laid beside it (中西)
@@ -473,7 +478,11 @@ class Director(Ways, Counters):
             if obj == "zhong" and self.counters["zhong"] == 0 and sum(self.counters.values()) == 0:
                 self._load_zhong(t1)
             if obj == "jing":
-                self._obj("jing", t1, "state", "leaning (倚旌于侯中)" if do == "lean" else "laid down")
+                # 倚旌于侯中 only where it leans on the 侯 (§44 以旌退: at 堂西 it merely leans there)
+                hou = self.lay["target.centre"].xyz_chi
+                on_hou = math.dist(at[:2], hou[:2]) < 15.0
+                self._obj("jing", t1, "state", ("leaning (倚旌于侯中)" if on_hou else "leaning (倚于堂西)")
+                          if do == "lean" else "laid down")
         elif do == "fill" and obj == "zhong":
             self._fill_zhong(t1)
         elif do in ("tie", "untie") and obj == "hou_rope":
