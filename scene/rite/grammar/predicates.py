@@ -149,7 +149,8 @@ def verb_test(ctx: Ctx, c: str, text: str, i: int, w: Span) -> tuple[bool, str] 
         hs = _holdings(ctx, w)
         ok = len(set(hs)) > 1 or any(k in h for h in hs for k in "薦俎脯")
         return ok, f"holding {' → '.join(dict.fromkeys(h or '—' for h in hs))}"
-    if c in PUT and (c in "奠授" or nxt in THINGS):
+    if c in PUT and (c in "奠授" or nxt in THINGS) and not (c == "奠" and prev in TAKE):
+        # (取奠觶: 奠觶 is the thing taken — the 觶 set down before — not a 奠 acted)
         hs = _holdings(ctx, w)
         return len(set(hs)) > 1 and any(hs), f"holding {' → '.join(dict.fromkeys(hs)) or 'nothing'}"
     if c in "洗盥" and prev not in "適于當之於南北東西拜辭" and nxt not in "南北東西":
