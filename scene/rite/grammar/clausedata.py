@@ -33,7 +33,7 @@ from ...text.clauses import NAMES, Clause
 from ..choreography import ChoreographyError
 
 FILE = ASSETS / "clauses.toml"
-FORM_DOS = ("approach", "retire", "shoot", "pick_arrows", "forfeit", "count", "collect_arrows")
+FORM_DOS = ("approach", "retire", "shoot", "pick_arrows", "forfeit", "count", "collect_arrows", "relay", "put_away")
 
 
 @dataclass(frozen=True)
