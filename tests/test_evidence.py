@@ -238,10 +238,17 @@ def test_every_label_cites_a_clause_of_its_own_actor():
     assert not bad, f"{len(bad)} label(s) cite another's words:\n" + "\n".join(map(str, bad[:15]))
 
 
-@pytest.mark.parametrize("section, index, aspect", [
-    (7, 33, "facing"), (45, 10, "posture"), (12, 26, "posture"), (45, 14, "facing"), (49, 29, "facing"),
-    (37, 33, "posture"), (49, 32, "posture")])
-def test_the_audits_false_labels_are_assumed(section, index, aspect):
-    """fidelity-2026-12-04.md, evidence labels rows 10, 13, 15, 30, 33, 34, 36."""
-    i = next(k for k, sp in enumerate(RITE.spans) if sp.section == section and sp.index + 1 == index)
-    assert EVS[i][aspect].status == "assumed", EVS[i][aspect]
+@pytest.mark.parametrize("section, phrase, who, do, aspect", [
+    (7, "賓之席前北面賓西階上拜", "bin", None, "facing"), (45, "升自西階反坐", "gong_3", "walk", "posture"),
+    (12, "眾工不拜受爵祭飲", "gong_4", None, "posture"), (45, "升自西階反坐", "dizi_1", "walk", "facing"),
+    (49, "主人送于門外再拜", "gong_3", "walk", "facing"), (37, "揖退賓堂西主人堂東", "zhuren", "walk", "posture"),
+    (49, "主人送于門外再拜", "xiangzhe_1", "walk", "posture")])
+def test_the_audits_false_labels_are_assumed(section, phrase, who, do, aspect):
+    """fidelity-2026-12-04.md, evidence labels rows 10, 13, 15, 30, 33, 34, 36: every step of that phrase and
+    actor (the walk, where the audit's step was the walk), found by its words, not its number: the data around
+    them changes."""
+    found = [k for k, sp in enumerate(RITE.spans) if sp.section == section and sp.phrase == phrase and who in sp.who
+             and do in (None, sp.do)]
+    assert found, (section, phrase, who)
+    for i in found:
+        assert EVS[i][aspect].status == "assumed", (RITE.spans[i].index + 1, EVS[i][aspect])

@@ -202,9 +202,25 @@ def read_step(section: int, step: chor.Step, lay=None, mine: str | None = None,
     else:
         ev["timing"] = Evidence("assumed", "after the step before, in the 經's order; the seconds are ours")
 
-    for aspect, status, source in step.evidence:         # the data's own word wins
-        ev[aspect] = Evidence(status, source or "the phrase")
+    for aspect, status, source in step.evidence:         # the data's own word wins — if it is his own
+        ev[aspect] = (Evidence(status, source or "the phrase") if mine is None
+                      else _own_label(status, source or "the phrase", phrase, zhu, note_ok))
     return ev
+
+
+def _own_label(status: str, source: str, mine: str, zhu: list[str], note_ok) -> Evidence:
+    """A label the data gives, held to the rule the read labels keep: 'stated' quotes a word of the part of the
+    phrase that speaks of this actor (``mine``, not denied), 'commentary' a 鄭注 anchored in his clause
+    (``zhu``, the notes on his words, verbatim).  Otherwise it is ours ('assumed'), and says what it leaned on."""
+    if status == "stated":
+        m = re.search(r"「([^」]+)」", source)
+        if m is None or m.group(1) not in mine:
+            return Evidence("assumed", f"ours, after {source} (not words of his own clause)")
+    elif status == "commentary":
+        z = source[len("鄭注: "):] if source.startswith("鄭注: ") else None
+        if z is None or not any(z == n or z in n for n in zhu) or not note_ok(z, None):
+            return Evidence("assumed", f"ours, after {source} (not a 鄭注 on his own clause)")
+    return Evidence(status, source)
 
 
 _READ: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()

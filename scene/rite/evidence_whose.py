@@ -12,6 +12,8 @@ the step's actor or a group that holds him (every actor of the step), and the �
 """
 from __future__ import annotations
 
+import re
+
 from ..text import passage
 from ..text.clauses import _names
 from .grammar.coverage import clause_subjects, subject_holds
@@ -105,7 +107,10 @@ class Whose:
             if said != real and not (said == "standing" and real == "walking"):
                 return Evidence("assumed", f"{real}: the phrase names no posture for this act (ours)")
             return ev
-        word = _first(ev.source, POSTURE_WORDS)
+        quoted = re.search(r"「([^」]+)」", ev.source)
+        word = _first(quoted.group(1) if quoted else ev.source, POSTURE_WORDS)
         if word and word in GIVES.get(shown, ""):
+            if quoted and quoted.group(1) != word:        # 「坐祭」 → 「坐」 (坐祭): the posture word itself
+                return Evidence(ev.status, f"「{word}」 ({quoted.group(1)}){ev.source[quoted.end():]}")
             return ev
         return Evidence("assumed", f"{shown}: the words' {word or 'posture'} is not this posture (ours)")
