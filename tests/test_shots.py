@@ -103,8 +103,9 @@ def test_the_camera_stays_in_the_court_or_under_the_eaves(rite, track):
            if not world.allows(v[:3])]
     assert not out, out[:10]
     assert np.all(np.diff(track.t) >= 0)
-    # holds and eases, not a cut every step: fewer keys than steps
-    assert len(track.t) < len(rite.spans) * 1.5 and track.ease.sum() > 50
+    # holds and eases, not a cut at every step: at most about a key and a half per step (a cut is one key, an
+    # ease two; the director re-frames where an occluder or the figure size asks it, issue 27)
+    assert len(track.t) < len(rite.spans) * 1.6 and track.ease.sum() > 50
 
 
 @pytest.mark.slow

@@ -106,3 +106,28 @@ def _through_box(c: np.ndarray, d: np.ndarray, box) -> np.ndarray:
 def sight_points(feet: np.ndarray) -> np.ndarray:
     """The points of each person a camera must see: his middle and his head."""
     return np.vstack([feet + (0.0, 0.0, FIGURE_M * 0.55), feet + (0.0, 0.0, FIGURE_M * 0.92)])
+
+
+#: what a class must see besides the people, by the act: the tally — the 中 and the piles the 釋獲者 lays
+#: before him (數獲) — and the 豐 the cup is taken from and set back on (飲不勝者)
+MARKS = {"count": ("court.zhong", "pos.shihuozhe@piles"), "tell_count": ("court.zhong",),
+         "forfeit": ("tang.feng",)}
+
+
+def marks_of(span) -> tuple[str, ...]:
+    if span.do in MARKS:
+        return MARKS[span.do]
+    return ("tang.feng",) if "豐" in span.phrase else ()
+
+
+def mark_points(lay, marks) -> np.ndarray:
+    """The points of the marks (m): a little above the thing (the piles: 0.3 m east of the 釋獲者, on the
+    ground, as the count lays them before him)."""
+    out = []
+    for m in marks:
+        pid, _, what = m.partition("@")
+        if pid not in lay:
+            continue
+        x, y, z = lay.xyz_m(pid)
+        out.append((x + 0.3, y, z + 0.05) if what == "piles" else (x, y, z + 0.15))
+    return np.array(out, dtype=float).reshape(-1, 3)

@@ -10,7 +10,7 @@ each step the people the step names must be
   cylinder of :data:`BODY_R` m to :data:`BODY_H` m) and none of the big things of the court — the 乏 and
   the 侯 — between the camera and their middle and head;
 * **with what they act on in sight**: the 中 and the piles while the 釋獲者 counts, the 豐 while a loser
-  drinks (``shots.MARKS``);
+  drinks (``frame_rules.MARKS``);
 * **large enough to read a gesture**: a standing figure at least :func:`min_height` of the frame height,
   which depends on how many people the step names (one man bowing must be big; the eight 眾賓 filing in
   can be smaller), unless they stand further apart than the court is wide (no frame shows them all big).
@@ -26,7 +26,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import shots
-from .frame_rules import SAFE_BOTTOM, SAFE_SIDE, SAFE_TOP, min_height, sight_points
+from .frame_rules import SAFE_BOTTOM, SAFE_SIDE, SAFE_TOP, mark_points, marks_of, min_height, sight_points
+
 
 @dataclass(frozen=True)
 class Verdict:
@@ -107,7 +108,7 @@ def audit(rite, track=None) -> list[Verdict]:
         else:
             n, width = len(ids), feet
         inside, seen, tall, h, why = judge(world, v, feet, others, n, target, width)
-        marks = shots.mark_points(rite.layout, shots._marks(sp))            # the tally, the 豐
+        marks = mark_points(rite.layout, marks_of(sp))            # the tally, the 豐
         if len(marks) and not (in_safe_area(v, marks) and not world.occluders.hits(v[None, :3], marks, others).any()):
             inside = False
             why = ("" if why == "ok" else why + "; ") + "the tally or the 豐 not in sight"

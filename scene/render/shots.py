@@ -31,7 +31,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .frame_rules import ASPECT, FIGURE_M, PAD_M, SAFE_BOTTOM, SAFE_TOP, Occluders, min_height, sight_points
+from .camera_world import World as _World
+from .camera_world import _allowed, _hidden_all
+from .frame_rules import ASPECT, FIGURE_M, PAD_M, SAFE_BOTTOM, SAFE_TOP, mark_points, marks_of, min_height, sight_points
 from .views import Camera
 
 PAD_Y_M = 1.0         # the ground kept north and south of each person, m
@@ -72,47 +74,6 @@ class Track:
 def as_camera(v: np.ndarray) -> Camera:
     return Camera("auto", TITLE, tuple(float(c) for c in v[:3]), tuple(float(c) for c in v[3:6]),
                   view_angle=float(v[6]))
-
-
-class _World:
-    """The bounds a camera must keep and the 楹 it must not look through."""
-
-    def __init__(self, rite) -> None:
-        lay = rite.layout
-        chi = lay.reading.chi_m
-        h = lay.hall
-        self.cw = lay.reading.court_width_chi / 2 * chi
-        self.gate_y = lay["hall.gate"].xyz_chi[1] * chi
-        self.ridge = h.z_dong * chi
-        self.floor = lay.xyz_m("hall.tang")[2]
-        self.eave = self.floor + h.z_eave * chi
-        self.xu = h.xu_x * chi
-        self.hall_y = h.house_depth * chi
-        pil = [lay.xyz_m(p) for p in ("hall.west_pillar", "hall.east_pillar") if p in lay]
-        self.pillars = np.array([(p[0], p[1]) for p in pil]) if pil else np.zeros((0, 2))
-        self.pillar_top = self.floor + (lay["hall.west_pillar"].size_chi[2] * chi if pil else 0.0)
-        self.pillar_r = (lay["hall.west_pillar"].size_chi[0] / 2 * chi if pil else 0.0) + 0.25
-        # the court's south wall and its 門 (scene.render.meshes.grounds: 7 尺 high with its coping, the
-        # opening 門 wide under a lintel at 9.6 尺): a camera outside the 門 sees the court only through it
-        self.gate_half = lay.reading.gate_width_chi / 2 * chi - 0.1
-        self.wall_top = 7.8 * chi
-        self.lintel = 9.6 * chi
-        self.hou = np.array(lay.xyz_m("target.hou"))
-        self.hou_top = lay["target.east_post"].size_chi[2] * chi
-        self.occluders = Occluders(rite)
-
-    def allows(self, pos: np.ndarray) -> bool:
-        x, y, z = pos
-        if y <= self.gate_y - 1.0:                   # in front of the gate (only while people are out there)
-            return y >= self.gate_y - 40.0 and abs(x) <= self.cw + 10.0 and 0.5 <= z <= self.ridge
-        if y <= -0.3:                                # in the court
-            return abs(x) <= self.cw - 0.4 and y >= self.gate_y + 0.4 and 0.5 <= z <= self.ridge
-        # on the 堂: under the eaves, between the 序, in front of the north wall
-        return abs(x) <= self.xu - 0.4 and y <= self.hall_y - 0.6 and self.floor + 0.5 <= z <= self.eave - 0.2
-
-    def hidden(self, pos: np.ndarray, pts: np.ndarray) -> bool:
-        """A 楹 or a 序 between the camera and any of the points (the points at half a figure's height)."""
-        return bool(_hidden_all(self, np.asarray(pos, float)[None], np.asarray(pts, float))[0])
 
 
 def _cross(a: np.ndarray, b) -> np.ndarray:
@@ -241,51 +202,6 @@ def _fit_all(pts: np.ndarray, b: np.ndarray, e: np.ndarray, a: np.ndarray, margi
         dist = distance(x, y, z)
     focal = np.hstack(focal)
     return focal + rig.d * dist[:, None], focal
-
-
-def _allowed(world: _World, pos: np.ndarray, outside: bool = False, hall_ok: bool = True) -> np.ndarray:
-    """Cameras inside the court or under the eaves of the 堂 (``outside``: or in front of the gate, when
-    the people are out there)."""
-    x, y, z = pos.T
-    court = (y <= -0.3) & (np.abs(x) <= world.cw - 0.4) & (y >= world.gate_y + 0.4) & (z >= 0.5) & (z <= world.ridge)
-    hall = hall_ok & (y > -0.3) & (np.abs(x) <= world.xu - 0.4) & (y <= world.hall_y - 0.6) & \
-        (z >= world.floor + 0.5) & (z <= world.eave - 0.2)
-    if outside:
-        gate = (y <= world.gate_y - 1.0) & (y >= world.gate_y - 40.0) & (np.abs(x) <= world.cw + 10.0) & \
-            (z >= 0.5) & (z <= world.ridge)
-        return court | hall | gate
-    return court | hall
-
-
-def _hidden_all(world: _World, pos: np.ndarray, pts: np.ndarray) -> np.ndarray:
-    """``_World.hidden`` for many camera positions (C, 3) at once (on (C, P) planes, one per axis)."""
-    out = np.zeros(len(pos), dtype=bool)
-    cx, cy, cz = (pos[:, k:k + 1] for k in range(3))                    # (C, 1)
-    d0, d1, dz = (pts[None, :, k] - pos[:, k:k + 1] for k in range(3))  # (C, P): camera → point
-    dd = np.maximum(d0 * d0 + d1 * d1, 1e-9)
-    for px, py in world.pillars:
-        s = (d0 * (px - cx) + d1 * (py - cy)) / dd
-        near = np.hypot(cx + s * d0 - px, cy + s * d1 - py)
-        z = cz + s * dz
-        out |= np.any((s > 0.02) & (s < 0.98) & (near < world.pillar_r) & (z < world.pillar_top), axis=1)
-    # the court's south wall: a sight line across it (camera and point on either side) must pass the 門
-    gy = world.gate_y - 0.23
-    dy = pts[None, :, 1] - pos[:, None, 1]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        s = (gy - pos[:, None, 1]) / dy
-    x = pos[:, None, 0] + s * (pts[None, :, 0] - pos[:, None, 0])
-    z = pos[:, None, 2] + s * (pts[None, :, 2] - pos[:, None, 2])
-    through = (s > 0.0) & (s < 1.0)
-    out |= np.any(through & (((np.abs(x) > world.gate_half) & (z < world.wall_top)) |
-                             ((np.abs(x) <= world.gate_half) & (z > world.lintel))), axis=1)
-    # the 序 (the side walls of the 堂, x = ±xu, from the front to the back): no looking through them
-    for wx in (-world.xu, world.xu):
-        with np.errstate(divide="ignore", invalid="ignore"):
-            s = (wx - cx) / d0
-        y = cy + s * d1
-        z = cz + s * dz
-        out |= np.any((s > 0.0) & (s < 1.0) & (y > 0.2) & (y < world.hall_y) & (z < world.eave + 1.0), axis=1)
-    return out
 
 
 def _heights_all(pos: np.ndarray, foc: np.ndarray, a: np.ndarray, feet: np.ndarray) -> np.ndarray:
@@ -449,35 +365,10 @@ def _segments(rite) -> list[tuple[float, float, tuple[str, ...], bool, tuple[str
             if spread(k, who) > max(FOCUS_M, 2 * own + 6.0):
                 who = tuple(dict.fromkeys(last.who))
         shooting = any(s.do == "shoot" for s in on)
-        marks = tuple(dict.fromkeys(m for s in on for m in _marks(s)))
+        marks = tuple(dict.fromkeys(m for s in on for m in marks_of(s)))
         for w0, w1 in ([(t0, t1)] if shooting else _windows(t0, t1)):
             out.append((w0, w1, who, shooting, marks))
     return out
-
-
-#: what a class must see besides the people, by the act: the tally — the 中 and the piles the 釋獲者 lays
-#: before him (數獲) — and the 豐 the cup is taken from and set back on (飲不勝者)
-MARKS = {"count": ("court.zhong", "pos.shihuozhe@piles"), "tell_count": ("court.zhong",),
-         "forfeit": ("tang.feng",)}
-
-
-def _marks(span) -> tuple[str, ...]:
-    if span.do in MARKS:
-        return MARKS[span.do]
-    return ("tang.feng",) if "豐" in span.phrase else ()
-
-
-def mark_points(lay, marks) -> np.ndarray:
-    """The points of the marks (m): a little above the thing (the piles: 0.3 m east of the 釋獲者, on the
-    ground, as the count lays them before him)."""
-    out = []
-    for m in marks:
-        pid, _, what = m.partition("@")
-        if pid not in lay:
-            continue
-        x, y, z = lay.xyz_m(pid)
-        out.append((x + 0.3, y, z + 0.05) if what == "piles" else (x, y, z + 0.15))
-    return np.array(out, dtype=float).reshape(-1, 3)
 
 
 def build_track(rite) -> Track:

@@ -173,11 +173,12 @@ def fill_font(key: str, tmp: Path) -> bool:
 def write(out: Path = PREBUILT) -> dict:
     """Build the products from the sources as they are now (nothing read from the cache) into ``out``."""
     import numpy as np
+
+    from ...geometry import readings
+    from ...rite.timeline import build_rite
     from . import build_pack, dumps, write_font
     from .font import font_chars
     from .store import write_manifest
-    from ...geometry import readings
-    from ...rite.timeline import build_rite
     r = readings.get(READING)
     keys = source_keys()
     tmp = out.with_name(out.name + ".tmp")
