@@ -16,7 +16,7 @@ pytestmark = pytest.mark.skipif(chromium_missing_reason() is not None, reason=st
 @pytest.fixture(scope="module")
 def app_url():
     port = free_port()
-    proc = start_app(port, "--presenter-key", "clicker-key")
+    proc = start_app(port, "--presenter-key", "clicker-key-12")
     yield f"http://127.0.0.1:{port}/"
     proc.terminate()
     proc.wait(10)

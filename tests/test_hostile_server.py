@@ -384,17 +384,19 @@ def test_exports_are_fair_per_session_and_leave_with_their_tab(app):
         await asyncio.gather(*tasks, return_exceptions=True)
         await asyncio.sleep(1.5)
         after = (await ask(teacher[0], "trame.trigger", ["xsl_queue", [], {}]))["result"]
+        # (on a quiet machine the teacher's still may be made already: done, with its file)
+        done = tcall.done() and not tcall.cancelled() and "url" in str(tcall.result())
         tstop.set()                                  # the teacher leaves too: nothing stays queued
         await asyncio.gather(*ttasks)
         for c in [*calls, tcall]:
             c.cancel()
         await asyncio.sleep(1.0)
-        return refused, pos, after
+        return refused, pos, after, done
 
-    refused, pos, after = asyncio.run(run())
+    refused, pos, after, done = asyncio.run(run())
     assert refused == 7, refused
     assert pos["running"] or pos["position"] <= 1, pos
-    assert after["running"] or after["position"] == 1, after
+    assert after["running"] or after["position"] == 1 or done, after
     assert after["waiting"] <= 1
 
     async def left():

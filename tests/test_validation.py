@@ -24,7 +24,7 @@ def assets(tmp_path):
     ('colour = "#8c1c13"', 'colour = "red"', ["cast.toml: actor 1: colour = 'red'"]),
     ('stairs = "east"', 'stairs = "north"', ["cast.toml: actor 1: stairs = 'north'", "east, west"]),
     ('mark = "冠 + dark red robe (host)"', 'mark = "冠"\nhat = 1', ["cast.toml: actor 'zhuren'", "'hat'"]),
-    ('kind = "cup"', 'kind = 7', ["cast.toml: object 1: kind = 7"]),
+    ('kind = "cup"', 'kind = 7', ["cast.toml: object ", ": kind = 7 must be text"]),   # the first cup's object
 ])
 def test_a_bad_cast_is_one_line_naming_the_field(assets, old, new, words):
     cast = assets / "cast.toml"
