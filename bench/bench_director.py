@@ -50,9 +50,10 @@ def main(argv=None) -> int:
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args(argv)
     w, h = (int(x) for x in a.size.split("x"))
+    from scene.timeline import build_rite
+
     from scene import webpack
     from scene.render import shots
-    from scene.timeline import build_rite
     tmp = None
     pack = Path(a.pack) if a.pack else None
     if pack is None:

@@ -8,8 +8,9 @@ from __future__ import annotations
 import statistics
 import time
 
-from scene import layout
 from scene.readings import PRESETS
+
+from scene import layout
 
 
 def main(repeats: int = 51) -> None:

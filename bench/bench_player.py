@@ -32,8 +32,10 @@ sys.path.insert(0, str(ROOT))
 import webtools  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "bench"))
-import reference  # noqa: E402
 import subprocess  # noqa: E402
+
+import reference  # noqa: E402
+
 
 def _chromium_cpu_ms() -> dict[str, float]:
     """CPU time (user + system, ms) of this process's Chromium descendants by process type (Linux /proc).

@@ -28,8 +28,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from webtools import free_port, rss_mb, start_app  # noqa: E402
 from test_hostile_server import raw_ws, rpc, secret_and_cookie  # noqa: E402
+from webtools import free_port, rss_mb, start_app  # noqa: E402
 
 KEY = "soak-presenter-key"
 READINGS = ("xiang", "wu1991", "zheng", "zhou8cun", "wangzhi")

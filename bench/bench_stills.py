@@ -68,7 +68,7 @@ def main() -> None:
         st_set = meshes.build_static(None)
         layers = [meshes.to_polydata(b, st_set.scale) for name, b in st_set.batches().items()
                   if name != "roof_south"]
-        for st, t in zip(rite.stages, times):
+        for _st, t in zip(rite.stages, times):
             d = meshes.build_dynamic(rite, rite.pose_at(t))
             d.main.extend(d.shadows)
             dyn_polys.append(meshes.to_polydata(d.main))

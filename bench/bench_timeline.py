@@ -8,7 +8,6 @@ import statistics
 import time
 
 import numpy as np
-
 from scene.readings import DEFAULT
 from scene.timeline import Rite
 

@@ -3,7 +3,17 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # the versions the suite last passed with (constraints.txt); the ranges a user gets are pyproject.toml's
-python -m pip install --quiet --disable-pip-version-check -c constraints.txt -e '.[test]'
+python -m pip install --quiet --disable-pip-version-check -c constraints.txt -e '.[dev]'
+# the page's linter (ESLint, pinned in package-lock.json) from the npm registry; Debian's nodejs and npm if missing
+if ! command -v npm >/dev/null 2>&1; then
+    echo "tests/run.sh: installing the Debian packages nodejs and npm for the page's linter" >&2
+    SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+    $SUDO apt-get update -qq >/dev/null 2>&1 || true
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq nodejs npm >/dev/null || true
+fi
+if command -v npm >/dev/null 2>&1 && [ ! -x node_modules/.bin/eslint ]; then
+    npm ci --silent --no-audit --no-fund >/dev/null
+fi
 # the browser tests drive Debian's Chromium (never `playwright install`, which downloads from outside)
 if [ ! -x /usr/bin/chromium ]; then
     echo "tests/run.sh: installing the Debian package chromium for the browser tests" >&2

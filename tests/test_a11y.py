@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 import webtools
 from webtools import READY, chromium, chromium_missing_reason, free_port, start_app
 

@@ -10,9 +10,18 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
-from webtools import (READY, RequestRecorder, chromium, chromium_missing_reason, diff_fraction, distinct_colours,
-                      free_port, ink, screenshot, start_app)
+from webtools import (
+    READY,
+    RequestRecorder,
+    chromium,
+    chromium_missing_reason,
+    diff_fraction,
+    distinct_colours,
+    free_port,
+    ink,
+    screenshot,
+    start_app,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 pytestmark = [pytest.mark.skipif(chromium_missing_reason() is not None, reason=str(chromium_missing_reason())),

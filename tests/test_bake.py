@@ -5,9 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from scene.render import meshes
+from scene.render import meshes, palette
 from scene.render.meshes import bake
-from scene.render import palette
 from scene.render.shapes import rgb
 
 

@@ -69,6 +69,7 @@ def test_bad_captions_arguments_are_one_line(tmp_path):
 @pytest.mark.skipif(__import__("webtools").chromium_missing_reason() is not None, reason="no Chromium")
 def test_the_caption_line_and_the_classroom_keys(tmp_path, rite, pack_dir):
     import webtools
+
     from scene.web.captions import seed_lines
     pack = pack_dir                       # the session's pack (conftest.py)
     steps = sorted(rite.spans, key=lambda s: (s.start_s, s.section, s.index))
@@ -117,8 +118,8 @@ def test_the_caption_line_and_the_classroom_keys(tmp_path, rite, pack_dir):
 
 
 def test_step_notes_are_seed_notes_on_a_term_of_the_phrase(rite):
-    from scene.web.captions import step_notes
     from scene.text.seed import seed_note
+    from scene.web.captions import step_notes
     rows = step_notes(rite)
     steps = sorted(rite.spans, key=lambda s: (s.start_s, s.section, s.index))
     assert len(rows) == len(steps) and sum(map(bool, rows)) > 100
@@ -134,6 +135,7 @@ def test_a_clip_burns_in_the_captions_as_glyphs(tmp_path, rite):
     where it reaches) at the foot of the view, white glyphs on a dark band; without the flag the frames have none."""
     import imageio.v2 as imageio
     import numpy as np
+
     from scene.render.clip import subtitle_at
     from scene.web.captions import cues
     W, H, speed = 960, 540, 60

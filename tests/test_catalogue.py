@@ -6,7 +6,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 import webtools
 
 pytestmark = pytest.mark.skipif(webtools.chromium_missing_reason() is not None,

@@ -6,7 +6,6 @@ import asyncio
 import threading
 
 import pytest
-
 from webtools import READY, chromium, chromium_missing_reason, free_port, start_app
 
 KEY = "classroom-test-key"
@@ -142,7 +141,7 @@ def test_followers_see_the_lesson_caption_and_the_script_and_badges_cover_nothin
             stop = pres.evaluate("window.__xslPlayer.extensions.find((x) => x.addStop).current()")
             want = to_simplified(stop["caption"])
             for f in (fol, fcl):
-                f.wait_for_function("document.querySelector('.xsl-lesson-caption').innerText.includes(%r)" % want,
+                f.wait_for_function(f"document.querySelector('.xsl-lesson-caption').innerText.includes({want!r})",
                                     timeout=10000)
                 assert f.evaluate("window.trame.state.get('lang')") == "simp"
                 assert f.get_attribute(".xsl-lesson-caption", "data-stop") == pres.get_attribute(".xsl-lesson-caption", "data-stop")

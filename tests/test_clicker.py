@@ -7,7 +7,6 @@ the click gave it (no select changed, no switch flipped, no menu opened)."""
 from __future__ import annotations
 
 import pytest
-
 from webtools import READY, chromium, chromium_missing_reason, free_port, start_app
 
 pytestmark = pytest.mark.skipif(chromium_missing_reason() is not None, reason=str(chromium_missing_reason()))
@@ -184,7 +183,7 @@ def test_without_webgl_the_class_runs_on_the_servers_stills(app_url):
             st = page.evaluate(f"{PLAYER}.stages.filter((s) => s.n === 21 || s.n === 22).map((s) => [s.start, s.end])")
             assert size == [1280, 720] and st[0][0] <= t21 < st[0][1], (size, t21, st)
             page.keyboard.press("PageDown")
-            page.wait_for_function(f"window.trame.state.get('stage_n') === 22")
+            page.wait_for_function("window.trame.state.get('stage_n') === 22")
             page.wait_for_function(f"Number({still}.dataset.t) >= {st[1][0]}", timeout=120000)
             t22 = float(page.evaluate(f"{still}.dataset.t"))
             assert st[1][0] <= t22 < st[1][1]

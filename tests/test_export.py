@@ -14,14 +14,14 @@ import subprocess
 import sys
 
 import numpy as np
-import pytest
 import pygltflib
+import pytest
 
-from scene.web import export
-from scene.render import meshes, stills
-from scene.geometry import readings
 from scene.__main__ import main
+from scene.geometry import readings
 from scene.geometry.layout import build_layout
+from scene.render import meshes, stills
+from scene.web import export
 
 STAGE = "21"
 _DTYPE = {5126: "<f4", 5125: "<u4"}

@@ -85,7 +85,7 @@ def test_lv_chou_toaster_kneels_sets_the_cup_down_and_bows(rite):
         evs = sorted((t, v) for t, k, v in rite.director.actors[aid].events
                      if k == "posture" and st.start_s <= t <= st.end_s)
         bows = [(t, evs[i - 1][1] if i else "stand") for i, (t, v) in enumerate(evs) if v == "bow"]
-        for t, before in bows:
+        for t, _before in bows:
             held = where(rite, aid, t + 0.3)[3]
             assert "觶" not in held, f"{aid} bows at {t:.1f} holding {held}"
         if aid in ("bin", "zhuren") or aid in ZHONGBIN[:-1]:

@@ -6,14 +6,13 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
-
 import pytest
 
+from scene.geometry import readings
 from scene.rite import choreography as chor
 from scene.rite import grammar
 from scene.rite.cache import load_rite
 from scene.rite.timeline import Rite, build_rite
-from scene.geometry import readings
 
 
 @pytest.fixture(scope="module")

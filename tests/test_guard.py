@@ -12,7 +12,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from webtools import READY, chromium, chromium_missing_reason, free_port, rss_mb, start_app
 
 pytestmark = [pytest.mark.slow]
@@ -271,8 +270,10 @@ def test_exports_queue_one_at_a_time_and_a_tab_that_leaves_is_cancelled(app):
 
 def test_origin_rule_own_host_allowed_list_and_star():
     from types import SimpleNamespace
+
     from scene.web.guard import origin_ok
-    req = lambda origin: SimpleNamespace(headers={"Host": "127.0.0.1:9000", **({"Origin": origin} if origin else {})})
+    def req(origin):
+        return SimpleNamespace(headers={"Host": "127.0.0.1:9000", **({"Origin": origin} if origin else {})})
     assert origin_ok(req("http://127.0.0.1:9000"), frozenset())
     assert not origin_ok(req("http://127.0.0.1:9001"), frozenset())
     assert not origin_ok(req("null"), frozenset())

@@ -140,6 +140,7 @@ def test_the_cache_trusts_only_its_own_signed_entries(tmp_path, monkeypatch, cap
     """A cache folder others may write is refused (one line); a planted pickle is never run, and an entry of
     the wrong type is rebuilt (one line)."""
     import pickle
+
     from scene.rite import cache, timeline
     shared = tmp_path / "shared"
     shared.mkdir()
@@ -203,6 +204,7 @@ def test_app_bad_port_is_one_line():
 def test_app_port_is_free_again_right_after_a_stop():
     """SO_REUSEADDR: a restart within seconds of a stop binds (check_port binds as the server does)."""
     import socket
+
     from scene.web.app import check_port
     srv = socket.socket()
     srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

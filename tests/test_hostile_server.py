@@ -20,9 +20,8 @@ from pathlib import Path
 
 import msgpack
 import pytest
-from wslink.chunking import generate_chunks
-
 from webtools import ROOT, free_port
+from wslink.chunking import generate_chunks
 
 KEY = "hostile-presenter-key"
 SECRET_RE = re.compile(r"searchParams\.set\('secret','([^']+)'\)")
@@ -136,7 +135,7 @@ def closed(s: socket.socket, within: float) -> bool:
         try:
             if not s.recv(65536):
                 return True
-        except socket.timeout:
+        except TimeoutError:
             continue
         except OSError:
             return True
@@ -361,6 +360,7 @@ def test_exports_are_fair_per_session_and_leave_with_their_tab(app):
 
     async def run():
         import aiohttp
+
         from scene.web.wsviewer import Viewer
         stop = asyncio.Event()
         # one student: eight sockets of one browser (one cookie)
@@ -417,6 +417,7 @@ def test_exports_are_fair_per_session_and_leave_with_their_tab(app):
 async def _run_with_jar(v, stop, jar):
     """A viewer whose page and socket share a given cookie jar (several sockets of one browser)."""
     import aiohttp
+
     from scene.web import wsviewer
     try:
         async with aiohttp.ClientSession(cookie_jar=jar) as http:

@@ -72,9 +72,9 @@ def test_flat_names_are_the_same_modules():
         b = importlib.import_module(new)
         assert a is b, old
         assert b.__spec__.name == new          # the alias does not take over the module's own spec
-    from scene.layout import build_layout        # the names the README and the rite authors' guide show
-    from scene.timeline import build_rite, Rite  # noqa: F401
-    from scene.choreography import load          # noqa: F401
+    from scene.choreography import load  # noqa: F401
+    from scene.layout import build_layout  # the names the README and the rite authors' guide show
+    from scene.timeline import Rite, build_rite  # noqa: F401
     assert build_layout("zheng")["hall.tang"].status
 
 

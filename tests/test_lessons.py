@@ -6,7 +6,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 import webtools
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -125,6 +124,7 @@ def test_a_teachers_own_lesson_saves_opens_and_survives_a_reload(tmp_path, rite,
     with quotes, a newline and ]] typed in; 存 downloads TOML that tomllib and lessons.py read; 開 that file
     gives back the same lesson; a reload keeps it (localStorage); a bad file gets one line."""
     import tomllib
+
     from scene.web.lessons import load_lesson
     with webtools.site(pack_dir) as (_, url), webtools.chromium() as b:
         page = b.new_page(viewport={"width": 1280, "height": 720})

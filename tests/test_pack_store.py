@@ -117,6 +117,7 @@ def test_a_missing_fallback_font_is_rebuilt(fake, monkeypatch):
 
 def test_reading_names_in_file_names_are_sanitised(fake, tmp_path):
     import dataclasses
+
     from scene.geometry import readings
     r = dataclasses.replace(readings.PRESETS["zheng"], name="*/..", bu_chi=8.0)
     d = store.pack_dir(r)

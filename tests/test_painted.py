@@ -9,9 +9,9 @@ os.environ["PYVISTA_OFF_SCREEN"] = "true"
 import numpy as np
 import pytest
 
-from scene.render import meshes, stills
 from scene.geometry import readings
 from scene.geometry.units import parse_length
+from scene.render import meshes, stills
 from scene.render.meshes import racks
 from scene.render.palette import COLOURS as C
 from scene.render.shapes import Batch, heading_rot, rgb
@@ -127,8 +127,8 @@ def _extent(parts, names) -> np.ndarray:
 def test_bi_is_as_long_as_an_arrow_three_cun_wide_one_and_a_half_thick(reading):
     """記 楅長如笴博三寸厚寸有半: the whole 楅 (heads included) spans one 笴 of the reading, 3 寸 across; the
     board is 1½ 寸 thick.  Drawn through props.thing with the layout's size, in metres."""
-    from scene.render.meshes import props
     from scene.geometry.layout import build_layout
+    from scene.render.meshes import props
     r = readings.get(reading)
     lay = build_layout(r)
     chi = r.chi_m

@@ -7,7 +7,6 @@ import math
 
 import numpy as np
 import pytest
-
 import webtools
 
 _why = webtools.chromium_missing_reason()

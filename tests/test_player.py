@@ -10,7 +10,6 @@ import re
 
 import numpy as np
 import pytest
-
 import webtools
 from webtools import diff_fraction, distinct_colours, screenshot
 

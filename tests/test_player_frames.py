@@ -4,8 +4,8 @@ undone with room to spare, kept with ?adaptive=0 — and the labels over the hea
 from __future__ import annotations
 
 import pytest
-
 import webtools
+
 from scene.web.pack import shipped
 
 _why = webtools.chromium_missing_reason()

@@ -125,8 +125,8 @@ def test_the_fonts_are_embedded_subsets_covering_the_text(sheets, rite):
 @pytest.mark.slow
 @pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="poppler-utils (pdftoppm) is not installed")
 def test_a_stage_page_draws_a_plan_and_a_cue_list(sheets, tmp_path):
-    from PIL import Image
     import numpy as np
+    from PIL import Image
     subprocess.run(["pdftoppm", "-r", "100", "-png", "-f", "4", "-l", "4", str(sheets / "ou1_up.pdf"),
                     str(tmp_path / "p")], check=True)
     img = np.asarray(Image.open(next(tmp_path.glob("p*.png"))).convert("L"), dtype=float) / 255
@@ -225,6 +225,7 @@ class _nothing:
 def test_the_app_prints_the_sheet_of_the_selected_role(tmp_path, rite):
     """The inspector's button calls xsl_sheet: the booklet of that person, and no call sheet."""
     import asyncio
+
     from scene.web.app import role_sheet
     from scene.web.jobs import Jobs
     jobs = Jobs(tmp_path)
@@ -244,6 +245,7 @@ def test_the_books_legend_prints_a_steps_own_evidence(rite):
     printed against its phrase number; a stage without any says so."""
     import dataclasses
     import types
+
     from scene.print import book as book_mod
     from scene.print.canvas import Page
     stage = next(s for s in rite.stages if s.n == 21)

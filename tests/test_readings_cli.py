@@ -7,8 +7,8 @@ import sys
 
 import pytest
 
-from scene.geometry import readings
 from scene.__main__ import main
+from scene.geometry import readings
 
 
 def run(*args):

@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-
 from webtools import chromium, chromium_missing_reason, free_port
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -100,6 +99,7 @@ class _Rows(html.parser.HTMLParser):
 
 def test_html_page_parses_with_one_row_per_clause_anchors_and_its_font(rite, tmp_path):
     from fontTools.ttLib import TTFont
+
     from scene.rite.review import review_section
     out = tmp_path / "s10.html"
     r = run("review", "--section", "10", "--html", "--out", str(out))
@@ -315,6 +315,7 @@ def test_the_app_serves_its_own_review_pages_naming_its_font(rite, tmp_path, mon
     """The app's hook: pages for its reading in their folder (served as xslreview/), naming the font as the app
     serves it (xslfont/), and the 經 panel's 考 link to the clause of the phrase (ui.py)."""
     import inspect
+
     from scene.web import app, review, ui
     monkeypatch.setenv("XIANGSHELI_CACHE", str(tmp_path))
     files = review.write_app_pages(None, ["xslfont/cjk.otf", "xslfont/cjk-fallback.otf"])

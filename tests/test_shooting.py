@@ -7,9 +7,16 @@ import numpy as np
 import pytest
 
 from scene.geometry.layout import build_layout
-from scene.rite.shooting import (ARROW_SPEED_M_S, RoundResult, announce, arrow_path, count_display,
-                            flight_time, shoot_round)
 from scene.geometry.units import parse_numeral
+from scene.rite.shooting import (
+    ARROW_SPEED_M_S,
+    RoundResult,
+    announce,
+    arrow_path,
+    count_display,
+    flight_time,
+    shoot_round,
+)
 
 LAY = build_layout("zheng")
 CHI_M = LAY.reading.chi_m

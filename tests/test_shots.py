@@ -11,7 +11,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 import webtools
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -49,6 +48,7 @@ def test_a_person_in_front_or_the_fa_hides_and_the_band_leaves_the_captions_free
     """The occlusion and band tests can fail: a body put on the sight line blocks it, the 乏 blocks a man
     behind it, and a point in the caption band is outside the free part."""
     import numpy as np
+
     from scene.render import shot_audit, shots
     world = shots._World(rite)
     cam = np.array([[0.0, -20.0, 1.5]])
@@ -83,7 +83,7 @@ def test_an_arrow_in_the_air_keeps_the_arrow_or_the_hou_in_frame(rite, track):
         if not oid.startswith("arrow."):
             continue
         k = rite.object_ids.index(oid)
-        for t, kind, value in rite.director.objects[oid].events:
+        for _t, kind, value in rite.director.objects[oid].events:
             if kind != "path":
                 continue
             for tt in np.linspace(value[0][0], value[0][-1], 5)[1:-1]:

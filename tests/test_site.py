@@ -8,7 +8,6 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-
 from webtools import RequestRecorder, chromium, chromium_missing_reason, distinct_colours, free_port, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]

@@ -19,7 +19,7 @@ def _releases(rite):
     out = {}
     for oid in rite.object_ids:
         if oid.startswith("arrow."):
-            for t, kind, value in rite.director.objects[oid].events:
+            for _t, kind, value in rite.director.objects[oid].events:
                 if kind == "path":
                     _, archer, n = oid.split(".")
                     out[(archer, int(n))] = float(value[0][0])

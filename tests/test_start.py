@@ -47,7 +47,8 @@ def test_the_font_key_is_the_hash_of_its_characters_and_is_remembered(cache, mon
 
 
 def test_a_warm_start_makes_no_worker_process(cache, monkeypatch, tmp_path):
-    from scene.web import app, pack as webpack
+    from scene.web import app
+    from scene.web import pack as webpack
 
     def build(reading=None, seed=None, **kw):
         return {"format": webpack.FORMAT, "key": "k"}, bytes(64)
@@ -71,7 +72,8 @@ def test_a_warm_start_makes_no_worker_process(cache, monkeypatch, tmp_path):
 @pytest.mark.slow
 def test_the_pack_with_the_director_in_a_worker_is_the_same_pack(cache):
     from scene.rite.cache import load_rite
-    from scene.web import pack as webpack, workers
+    from scene.web import pack as webpack
+    from scene.web import workers
     rite = load_rite("zheng")
     ctx = multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
     with concurrent.futures.ProcessPoolExecutor(1, mp_context=ctx) as ex:
@@ -91,7 +93,8 @@ def test_the_first_start_s_pack_worker_gives_the_same_pack(cache):
     """workers.build_pack: the director's worker is forked once the rite is compiled and reads it from its
     memory (not pickled over); the folder it writes holds the very pack built here in one process."""
     from scene.rite.cache import load_rite
-    from scene.web import pack as webpack, workers
+    from scene.web import pack as webpack
+    from scene.web import workers
     folder = Path(workers.build_pack("zheng"))
     m0, b0 = webpack.build_pack("zheng", rite=load_rite("zheng"))
     assert (folder / "scene.bin").read_bytes() == b0
@@ -164,6 +167,7 @@ def test_a_first_start_answers_the_page_while_the_scene_is_built(tmp_path):
     import subprocess
     import sys
     import threading
+
     from webtools import READY, chromium, chromium_missing_reason, free_port
     if chromium_missing_reason():
         pytest.skip(chromium_missing_reason())

@@ -9,13 +9,13 @@ import sys
 import numpy as np
 import pytest
 
+from scene.geometry.readings import DEFAULT, PRESETS
+from scene.geometry.units import parse_numeral
 from scene.rite import choreography as chor
 from scene.rite.audit import audit
-from scene.geometry.readings import DEFAULT, PRESETS
 from scene.rite.shooting import announce
-from scene.text import find_phrase, passage
 from scene.rite.timeline import Rite, build_rite
-from scene.geometry.units import parse_numeral
+from scene.text import find_phrase, passage
 
 C = chor.default()
 RITE = build_rite()
@@ -192,7 +192,7 @@ def test_stairs_keep_right_so_pairs_pass_on_the_left():
 
 
 def test_each_archer_shoots_four_arrows_alternating_in_pairs():
-    for rnd, res in RITE.results.items():
+    for _rnd, res in RITE.results.items():
         for pair in {s.pair for s in res.shots}:
             shots = [s for s in res.shots if s.pair == pair]
             assert [s.side for s in shots] == ["right", "left"] * 4

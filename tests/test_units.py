@@ -5,11 +5,19 @@ import re
 from pathlib import Path
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from scene.geometry.readings import DEFAULT, PRESETS
-from scene.geometry.units import (Measure, convert, find_measures, format_derivation, parse_length,
-                         parse_numeral, to_numeral)
+from scene.geometry.units import (
+    Measure,
+    convert,
+    find_measures,
+    format_derivation,
+    parse_length,
+    parse_numeral,
+    to_numeral,
+)
 
 SEED = Path(__file__).resolve().parents[1] / "seeds" / "xiangsheli_jing.txt"
 

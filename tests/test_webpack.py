@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 
 from scene.render import meshes, palette, stills, views
-from scene.web import pack as webpack
 from scene.render.shapes import heading_rot
+from scene.web import pack as webpack
 
 ROOT = Path(__file__).resolve().parent.parent
 _DT = {"f32": "<f4", "u8": "u1", "u16": "<u2", "u32": "<u4"}
@@ -435,6 +435,7 @@ def test_pack_dir_is_cached(pack, tmp_path, monkeypatch):
 
 def test_font_covers_the_manifest(pack, tmp_path):
     from fontTools.ttLib import TTFont
+
     from scene.render.labels import _cmap, fallback_font_path, font_path
     m, _ = pack
     text = "".join(strings(m))

@@ -45,6 +45,7 @@ def add_json(sp: argparse.ArgumentParser) -> None:
 def check_stage(key: str) -> None:
     """A bad --stage fails before the rite is compiled (the sections are the stages)."""
     import re
+
     from ..rite import choreography as chor
     from ..rite.moments import StageError
     # the section headers only (n = …, id = …): parsing and checking the whole choreography takes longer

@@ -15,8 +15,7 @@ def _named_lengths(reading) -> dict[str, float]:
 
 
 def cmd_measure(args: argparse.Namespace) -> None:
-    from ..geometry import readings
-    from ..geometry import units
+    from ..geometry import readings, units
     reading = readings.get(args.reading)
     refs = _named_lengths(reading)
     try:

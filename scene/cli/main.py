@@ -8,7 +8,7 @@ Every failure the user can cause prints one line naming what was wrong and exits
 from __future__ import annotations
 
 import sys
-from typing import Sequence
+from collections.abc import Sequence
 
 from . import geometry, render, review, rite, web
 from . import print as printed
@@ -18,8 +18,8 @@ COMMAND_MODULES = (geometry, rite, render, web, printed, review)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from ..render.glprobe import GLUnavailable
     from ..geometry.readings import ReadingError
+    from ..render.glprobe import GLUnavailable
     p = Parser(prog="python -m scene", description="鄉射禮 reconstruction from the text")
     sub = p.add_subparsers(dest="cmd", required=True, parser_class=Parser)
     for mod in COMMAND_MODULES:

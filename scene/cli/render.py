@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import argparse
 import time
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
-from .checks import number, out_file, out_kind, own_dir, mark_dir
+from .checks import mark_dir, number, out_file, out_kind, own_dir
 from .common import add_reading, check_stage
 
 
@@ -28,8 +28,8 @@ def _check_views(text: str) -> list[str]:
 def _render_args(args: argparse.Namespace, stages: Sequence[str]) -> tuple[tuple[int, int], list[str]]:
     """Check everything a rendering command was given, then start the OpenGL probe (it runs
     while the rite is loaded); returns (size, views)."""
-    from ..render import glprobe
     from ..geometry import readings
+    from ..render import glprobe
     size = _size(args.size)
     views = _check_views(args.view)
     readings.get(args.reading)
@@ -41,8 +41,7 @@ def _render_args(args: argparse.Namespace, stages: Sequence[str]) -> tuple[tuple
 
 
 def cmd_still(args: argparse.Namespace) -> None:
-    from ..render import stills
-    from ..render import views
+    from ..render import stills, views
     if len(_check_views(args.view)) != 1:
         raise ValueError("--view: one view for a still (stills takes a list)")
     out_kind(args.out, (".png",))
@@ -93,6 +92,7 @@ def cmd_clip(args: argparse.Namespace) -> None:
 def cmd_camera(args: argparse.Namespace) -> None:
     """The camera of a view at t (``auto``: the director's) as the PACK.md Camera dict."""
     import json
+
     from ..render import views
     from ..rite.cache import load_rite
     views.parse(args.view)

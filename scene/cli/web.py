@@ -37,8 +37,8 @@ def cmd_site(args: argparse.Namespace) -> None:
 
 
 def cmd_export(args: argparse.Namespace) -> None:
-    from ..web import export
     from ..geometry import readings
+    from ..web import export
     fmt = export.resolve_format(args.out, args.format)     # bad names and formats fail before any work
     out_file(args.out)                                     # never a FIFO, a device or a symlink
     readings.get(args.reading)
@@ -50,8 +50,8 @@ def cmd_export(args: argparse.Namespace) -> None:
 
 
 def cmd_captions(args: argparse.Namespace) -> None:
-    from ..web.captions import write_vtt
     from ..rite.cache import load_rite
+    from ..web.captions import write_vtt
     if args.lang not in ("trad", "simp"):
         raise ValueError(f"--lang {args.lang!r}: trad or simp")
     out_kind(args.out, (".vtt",))

@@ -2,12 +2,12 @@
 compact numbers of the derivations shown to a reader."""
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from .places import Place
 from .readings import Reading
 from .units import Measure, parse_length
-
 
 #: 尺 between people standing in a file (行): about 0.6–0.7 m under every reading (assumed)
 FILE = 3.0

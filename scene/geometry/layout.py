@@ -12,18 +12,16 @@ Placed by ``place_hall`` (the building), ``place_range`` (侯, 乏, 物) and ``p
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Iterable
+from typing import Any
 
+from . import place_court, place_hall, place_range
 from . import readings as readings_mod
+from .builder import FILE, PlaceBuilder, fmt  # noqa: F401  (re-exported)
 from .hall import Hall, build_hall
 from .places import Place
 from .readings import Reading
-from .units import Measure, parse_length
-from . import place_court, place_hall, place_range
-from .builder import FILE, PlaceBuilder, fmt  # noqa: F401  (re-exported)
 
 
 @dataclass(frozen=True)

@@ -2,9 +2,8 @@
 the 門 and every standing place (位) of the rite."""
 from __future__ import annotations
 
-
-from .hall import Hall
 from .builder import FILE, PlaceBuilder, fmt
+from .hall import Hall
 
 
 def court(b: PlaceBuilder, h: Hall, rng: dict[str, float]) -> None:

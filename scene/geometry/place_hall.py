@@ -1,9 +1,8 @@
 """The building's places: the 堂 and its parts, stairs and their treads, 楹, 序, 榮, the beams, 室 and 房."""
 from __future__ import annotations
 
-
-from .hall import Hall
 from .builder import PlaceBuilder, fmt
+from .hall import Hall
 
 
 def building(b: PlaceBuilder, h: Hall) -> None:

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import math
 
-from .hall import Hall
 from .builder import PlaceBuilder, fmt
+from .hall import Hall
 
 
 def shooting_range(b: PlaceBuilder, h: Hall) -> dict[str, float]:

@@ -208,7 +208,7 @@ class Reading:
         return [{"key": f.key, "label": f.label, "value": getattr(self, f.key),
                  "source": self.source(f.key)} for f in FIELDS]
 
-    def replace(self, **changes: Any) -> "Reading":
+    def replace(self, **changes: Any) -> Reading:
         for key, value in changes.items():
             if key in ("name", "title"):
                 continue

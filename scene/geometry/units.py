@@ -28,7 +28,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .readings import DEFAULT, Reading, get as _get_reading
+from .readings import DEFAULT, Reading
+from .readings import get as _get_reading
 
 __all__ = [
     "UNITS", "DIMENSIONS", "Measure", "parse_numeral", "to_numeral",

@@ -188,7 +188,7 @@ def _plan(page: Page, rite, ix: RoleIndex, v, box, pose, now: set, phrases, t_ke
                 break
         else:
             marks.append((px, py, [num]))
-    for px, py, nums in marks:
+    for px, py, _nums in marks:
         page.line(px - 0.8, py - 0.8, px + 0.8, py + 0.8, Pen(0.0, 0.2))
         page.line(px - 0.8, py + 0.8, px + 0.8, py - 0.8, Pen(0.0, 0.2))
         placer.block(px - 0.8, py - 0.8, px + 0.8, py + 0.8)

@@ -91,6 +91,7 @@ def write_pdf(pages: list[Page], out: Path | str, title: str = "", author: str =
     """The pages as one PDF (fonts embedded as subsets), written atomically to ``out``; ``fonts``: the
     font files (default :func:`~.fonts.print_fonts` for the pages' characters)."""
     from fpdf import FPDF
+
     from .fonts import page_chars, print_fonts
     if not pages:
         raise ValueError("nothing to print")

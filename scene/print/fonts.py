@@ -83,8 +83,9 @@ def print_fonts(chars: set[str] | str = "") -> dict[str, str | None]:
     characters the TC fonts lack go to a subset of the SC font (``fallback``, None if none are needed)."""
     import hashlib
     import os
-    from ..rite.cache import cache_dir
+
     from ..render.labels import _cmap
+    from ..rite.cache import cache_dir
     from ..web.pack.font import _subset, font_chars
     files = font_files()
     want = {ord(c) for c in font_chars() + "".join(chars) if c.isprintable()}

@@ -114,7 +114,7 @@ def draw_court(page: Page, lay, v: View, marks: bool = False, hide=None) -> list
         st = lay[pid]
         sx, sy, _ = st.xyz_chi
         _rect_m(page, v, m(sx), m(sy), m(st.size_chi[0]), m(st.size_chi[1]), Pen(0.0, 0.2, fill=1.0))
-        for tx, ty, _ in st.extra.get("treads", ()):
+        for _tx, ty, _ in st.extra.get("treads", ()):
             a = v.xy(m(sx - st.size_chi[0] / 2), m(ty + 0.5))
             b = v.xy(m(sx + st.size_chi[0] / 2), m(ty + 0.5))
             page.line(*a, *b, THIN)

@@ -53,8 +53,8 @@ _WORK: dict = {}
 def _one(aid: str) -> tuple[str, int, int]:
     from .canvas import write_pdf
     from .html import write_html
-    from .sheets import booklet
     from .roles import title
+    from .sheets import booklet
     rite, ix, out, fmt, fonts = (_WORK[k] for k in ("rite", "ix", "out", "fmt", "fonts"))
     pages = booklet(rite, ix, aid)
     if not pages:

@@ -51,11 +51,11 @@ def draw_part_plan(page: Page, lay, part, box=PLAN_BOX) -> None:
     placer = Placer(box)
     r = max(0.25 * v.k, 1.1)
     page.clip(*box)
-    for name, x, y, hd in part.others:                     # the others he meets, faint
+    for _name, x, y, hd in part.others:                    # the others he meets, faint
         if v.inside(x, y, 1.0):
             px, py = v.xy(x, y)
             person(page, px, py, hd, r, 0.6, False)
-    for name, x, y, hd in part.others:
+    for name, x, y, _hd in part.others:
         if v.inside(x, y):
             px, py = v.xy(x, y)
             placer.place(page, px, py, name, 1.9, 0.55, gap=r + 0.6)
@@ -72,7 +72,7 @@ def draw_part_plan(page: Page, lay, part, box=PLAN_BOX) -> None:
                 break
         else:
             groups.append((px, py, [e]))
-    for px, py, es in groups:
+    for px, py, _es in groups:
         placer.block(px - r, py - r, px + r, py + r)
     for mark, x, y in part.marks:
         px, py = v.xy(x, y)

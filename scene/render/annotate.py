@@ -2,12 +2,9 @@
 together), the objects in hand; as :class:`~scene.render.labels.Label` s for the label layer to place."""
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
-
-
-
 
 #: place id → (label, anchor height above the place in 尺 or None for its own z, priority, views or None = all)
 PLACE_LABELS: tuple[tuple[str, str | None, float, float, tuple[str, ...] | None], ...] = (

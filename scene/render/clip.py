@@ -5,11 +5,10 @@ import bisect
 import math
 from pathlib import Path
 
-
-from . import glprobe
-from .studio import StillError, Studio
 from ..rite.cache import load_rite
 from ..rite.moments import find_stage
+from . import glprobe
+from .studio import StillError, Studio
 
 #: the most frames a clip may have (a long stage at a slow speed would run for hours)
 MAX_FRAMES = 6000

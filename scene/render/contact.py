@@ -3,11 +3,8 @@ from __future__ import annotations
 
 import html
 import shutil
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
-
-
-
 
 
 def write_index(out_dir: Path, done, rite, views_: Sequence[str]) -> Path:
@@ -27,7 +24,7 @@ def write_index(out_dir: Path, done, rite, views_: Sequence[str]) -> Path:
             rows.append(f'<h2>{html.escape(chor_mod.PHASES.get(st.phase, st.phase))}</h2>')
             last_phase = st.phase
         cells = []
-        for v, f, still in by_stage[st.n]:
+        for v, f, _still in by_stage[st.n]:
             cells.append(f'<figure><a href="{html.escape(f.name)}"><img src="{html.escape(f.name)}" '
                          f'alt="§{st.n} {html.escape(st.title)}" loading="lazy"></a>'
                          f'<figcaption>{html.escape(VIEWS[parse(v)[0]])}</figcaption></figure>')

@@ -94,7 +94,7 @@ def style_of(colour: str, mark: str) -> Style:
         robe, sash = _NEUTRAL_ROBE, colour
     else:
         robe, sash = colour, C["sash_default"] if _luma(colour) < 170 else shade(colour, 0.55)
-    robe_hex = robe if isinstance(robe, str) else "#%02x%02x%02x" % robe
+    robe_hex = robe if isinstance(robe, str) else "#{:02x}{:02x}{:02x}".format(*robe)
     panel = "#3a2418" if _luma(robe_hex) > 110 else "#d9c49b"
     sl = sr = robe_hex
     band = re.search(r"(\w+) band \((right|left)", m)
@@ -104,7 +104,7 @@ def style_of(colour: str, mark: str) -> Style:
             sr = col
         else:
             sl = col
-    sash_hex = sash if isinstance(sash, str) else "#%02x%02x%02x" % sash
+    sash_hex = sash if isinstance(sash, str) else "#{:02x}{:02x}{:02x}".format(*sash)
     return Style(colour, robe_hex, sash_hex, panel, hat, sl, sr, short="short" in m)
 
 

@@ -19,16 +19,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..fonts import FontError, fallback_font_path, font_for, font_path  # noqa: F401  (re-exported)
 from .palette import COLOURS as C
 from .shapes import rgb
 
 
-from ..fonts import FontError, cmap as _cmap, fallback_font_path, font_for, font_path  # noqa: F401  (re-exported)
-
-
 def _vtk_text():
-    from vtkmodules.vtkRenderingCore import vtkTextActor, vtkTextProperty  # noqa: F401
     from vtkmodules import vtkRenderingFreeType  # noqa: F401  (registers the FreeType text renderer)
+    from vtkmodules.vtkRenderingCore import vtkTextActor, vtkTextProperty  # noqa: F401
     return vtkTextActor
 
 

@@ -12,9 +12,9 @@ Units are metres; +x east, +y north, +z up (the layout's axes).
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterable, Sequence
 
 import numpy as np
 
@@ -29,13 +29,13 @@ class Mesh:
     normals: np.ndarray  # (N, 3) float
     tris: np.ndarray     # (M, 3) int
 
-    def moved(self, rot: np.ndarray | None = None, offset: Vec = (0.0, 0.0, 0.0)) -> "Mesh":
+    def moved(self, rot: np.ndarray | None = None, offset: Vec = (0.0, 0.0, 0.0)) -> Mesh:
         p, n = self.points, self.normals
         if rot is not None:
             p, n = p @ rot.T, n @ rot.T
         return Mesh(p + np.asarray(offset, dtype=float), n, self.tris)
 
-    def scaled(self, s: Vec) -> "Mesh":
+    def scaled(self, s: Vec) -> Mesh:
         s = np.asarray(s, dtype=float)
         n = self.normals / s
         n /= np.linalg.norm(n, axis=1, keepdims=True) + 1e-12
@@ -205,7 +205,7 @@ def frustum(r0: float, r1: float, z0: float, z1: float, n: int = 12, sx: float =
     if not caps:
         return m
     parts = [m]
-    for ring, z, up in ((ring0, z0, -1.0), (ring1, z1, 1.0)):
+    for ring, _z, up in ((ring0, z0, -1.0), (ring1, z1, 1.0)):
         if (r0 if up < 0 else r1) <= 1e-9:
             continue
         centre = ring.mean(axis=0)
@@ -378,7 +378,7 @@ class Batch:
             yield (self.names[int(self._part[k][0])], self._pts[k], self._nrm[k],
                    self._tri[k] - self._base[k], self._rgb[k])
 
-    def extend(self, other: "Batch") -> None:
+    def extend(self, other: Batch) -> None:
         for pid, p, n, t, c in other.chunks():
             self.add_arrays(pid, p, n, t, c)
 
@@ -397,7 +397,7 @@ class Batch:
         return {"points": np.vstack(self._pts), "normals": np.vstack(self._nrm), "tris": np.vstack(self._tri),
                 "rgb": np.vstack(self._rgb), "part": np.concatenate(self._part)}
 
-    def shadow(self, sun_dir: Vec, colour_of_z, skip: Iterable[str] = (), floor_of=None) -> "Batch":
+    def shadow(self, sun_dir: Vec, colour_of_z, skip: Iterable[str] = (), floor_of=None) -> Batch:
         """Planar shadows of every part on the surface below it (projected along ``sun_dir``).
 
         ``floor_of(pid, points)`` gives the z of the surface each part's shadow falls on;

@@ -295,7 +295,7 @@ class _Needs:
     def _flights(self) -> list[tuple[float, float]]:
         out = []
         for k in self.arrows:
-            for t, kind, value in self.rite.director.objects[self.rite.object_ids[k]].events:
+            for _t, kind, value in self.rite.director.objects[self.rite.object_ids[k]].events:
                 if kind == "path":
                     out.append((float(value[0][0]), float(value[0][-1])))
         return sorted(out)
@@ -479,7 +479,7 @@ def _with_opening(world: _World, rite, keys: list) -> list:
     return [(0.0, est, False), (OPEN_S, after, False)] + later
 
 
-_TRACKS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+_TRACKS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def track(rite) -> Track:

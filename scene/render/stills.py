@@ -14,19 +14,18 @@ from :func:`scene.rite.cache.load_rite`.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Iterable, Sequence
 
 import numpy as np
 
-from . import glprobe
-from .studio import MAX_SIZE, MIN_SIZE, Still, StillError, Studio, parse_size  # noqa: F401  (re-exported)
-from .contact import write_index
-from .annotate import PLACE_LABELS, place_labels  # noqa: F401  (re-exported)
-from .clip import export_clip  # noqa: F401  (re-exported)
-
 from ..rite.cache import load_rite  # noqa: F401  (re-exported: stills.load_rite)
 from ..rite.moments import StageError, find_stage, representative_t  # noqa: F401  (re-exported)
+from . import glprobe
+from .annotate import PLACE_LABELS, place_labels  # noqa: F401  (re-exported)
+from .clip import export_clip  # noqa: F401  (re-exported)
+from .contact import write_index
+from .studio import MAX_SIZE, MIN_SIZE, Still, StillError, Studio, parse_size  # noqa: F401  (re-exported)
 
 
 def save_png(img: np.ndarray, path: str | Path) -> None:

@@ -9,13 +9,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import glprobe
 from .. import settings
-from .palette import AMBIENT, DIFFUSE, LIGHTS, COLOURS as C
-from .shapes import rgb
+from ..rite.cache import load_rite
+from . import glprobe
 from .annotate import actor_labels, object_labels, place_labels
 from .caption_band import CaptionBand, text_width_px, wrap_text  # noqa: F401  (text_width_px, wrap_text re-exported)
-from ..rite.cache import load_rite
+from .palette import AMBIENT, DIFFUSE, LIGHTS
+from .palette import COLOURS as C
+from .shapes import rgb
 
 MAX_SIZE = (7680, 4320)
 MIN_SIZE = 16
@@ -59,8 +60,8 @@ class Studio:
                  antialias: bool = True, seed: int | None = None, rite=None) -> None:
         glprobe.configure()
         glprobe.start()
-        from . import meshes
         from ..geometry import readings
+        from . import meshes
         self.reading = readings.get(reading)
         self.rite = rite if rite is not None else load_rite(self.reading, seed)
         self.lay = self.rite.layout
@@ -154,6 +155,7 @@ class Studio:
         from vtkmodules.util.numpy_support import numpy_to_vtk, numpy_to_vtkIdTypeArray
         from vtkmodules.vtkCommonCore import vtkPoints
         from vtkmodules.vtkCommonDataModel import vtkCellArray, vtkPolyData
+
         from .meshes import contact
         mesh, rgba = contact.disc_mesh(items)
         poly = vtkPolyData()
@@ -209,8 +211,7 @@ class Studio:
                stage=None, camera=None, subtitle: str = "") -> Still:
         """One still at time t from a named view, or from ``camera`` (a :class:`views.Camera`: the app's);
         ``subtitle`` (lines: the phrase, then the seed's sentence) is burned in at the foot of the view."""
-        from . import meshes
-        from . import views
+        from . import meshes, views
         from .meshes import to_vtk
         rite = self.rite
         pose = rite.pose_at(t)

@@ -213,7 +213,8 @@ def apply(cam: Camera, renderer) -> None:
 
 def camera_from_json(text: str | dict, name: str = "free") -> Camera:
     """A camera from JSON (the app sends the browser's camera for an export); one-line errors."""
-    from ..validation import Camera as CameraInput, convert, load_json
+    from ..validation import Camera as CameraInput
+    from ..validation import convert, load_json
     if isinstance(text, str) and len(text) > 4096:
         raise ViewError(f"--camera: {len(text):,} characters is not a camera")
     if isinstance(text, str):

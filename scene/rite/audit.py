@@ -92,7 +92,7 @@ def audit(rite: Rite, hz: float = 10.0, rules: tuple[str, ...] = ("apart", "surf
                     out.append(Violation("surface", (aid,), t0, t1, float(vals.max()), where(t0)))
             if "solid" in rules:
                 solid = site.solid_many(p[:, 0], p[:, 1], p[:, 2])
-                for t0, t1, vals in _intervals(solid & v, times, np.ones(len(times))):
+                for t0, t1, _vals in _intervals(solid & v, times, np.ones(len(times))):
                     out.append(Violation("solid", (aid,), t0, t1, 1.0, where(t0)))
     if "speed" in rules:
         step = np.linalg.norm(np.diff(xyz, axis=0), axis=2) * hz

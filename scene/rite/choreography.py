@@ -47,9 +47,8 @@ from pathlib import Path
 from typing import Any
 
 from ..geometry.places import FACING_DEG
-from ..text import passage
-
 from ..paths import ASSETS  # noqa: E402  (re-exported: chor.ASSETS)
+from ..text import passage
 
 PHASES: dict[str, str] = {
     "reception": "飲酒 — reception and drinking",
@@ -381,7 +380,7 @@ def load(assets: Path | str = ASSETS) -> Choreography:
     """Load and check the cast and all sections under ``assets``."""
     assets = Path(assets)
     cast = _load_toml(assets / "cast.toml")
-    from ..validation import Cast, convert          # types and values first: archer = "yes" is one line, not True
+    from ..validation import Cast, convert  # types and values first: archer = "yes" is one line, not True
     convert(cast, Cast, "cast.toml", error=ChoreographyError)
     actors: dict[str, Actor] = {}
     for raw in cast.get("actor", []):

@@ -18,16 +18,30 @@ from typing import Any
 
 import numpy as np
 
-from . import choreography as chor
-from . import dress, forms
 from ..geometry.layout import Layout, build_layout
 from ..geometry.places import FACING_DEG
 from ..geometry.readings import Reading
+from . import choreography as chor
+from . import dress, forms
 from .counting import PILES, TOTAL_COUNTERS, Counters  # noqa: F401  (re-exported)
-from .state import (HAND_Z, KNEEL_S, POSTURES, SECTION_GAP_S, SPACING, TREAD_S, TURN_S, WALK_M_S,  # noqa: F401  (re-exported)
-                    ActorState, ObjectState, Point, StageSpan, StepSpan, as_tuple)
 from .routes import Site, heading_deg
 from .shooting import ARROWS, RoundResult, demonstrate, shoot_round
+from .state import (  # noqa: F401  (re-exported)
+    HAND_Z,
+    KNEEL_S,
+    POSTURES,
+    SECTION_GAP_S,
+    SPACING,
+    TREAD_S,
+    TURN_S,
+    WALK_M_S,
+    ActorState,
+    ObjectState,
+    Point,
+    StageSpan,
+    StepSpan,
+    as_tuple,
+)
 from .ways import Ways
 
 SISHE_ONE = chor.SISHE_ONE

@@ -26,7 +26,7 @@ import re
 import weakref
 from collections import Counter
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 from . import choreography as chor
 from .grammar.words import FACINGS, PLACES
@@ -59,7 +59,7 @@ class Evidence:
         return {"status": self.status, "source": self.source}
 
 
-@lru_cache(maxsize=None)
+@cache
 def _glosses(n: int) -> tuple:
     from ..text.zheng import zheng_notes
     try:
@@ -68,7 +68,7 @@ def _glosses(n: int) -> tuple:
         return ()
 
 
-@lru_cache(maxsize=None)
+@cache
 def _all_zhu() -> tuple[tuple[str, str], ...]:
     """(where, note) of every 鄭注 of the 經 and the 記."""
     from ..text.jing import ji_items, passages
@@ -223,7 +223,7 @@ def _own_label(status: str, source: str, mine: str, zhu: list[str], note_ok) -> 
     return Evidence(status, source)
 
 
-_READ: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+_READ: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def rite_evidence(rite) -> list[dict[str, Evidence]]:
@@ -236,9 +236,9 @@ def rite_evidence(rite) -> list[dict[str, Evidence]]:
 
 
 def _read_rite(rite) -> list[dict[str, Evidence]]:
+    from .evidence_whose import Whose
     from .grammar.context import Ctx
     from .grammar.facing import governing_facing
-    from .evidence_whose import Whose
     ctx = Ctx(rite)
     whose = Whose(ctx)
     sec = {s.n: s for s in rite.choreography.sections}

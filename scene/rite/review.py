@@ -249,7 +249,7 @@ def _write_cache(f, value) -> None:
 
 
 # ---------------------------------------------------------------- the rules' findings, cached
-_FOUND: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+_FOUND: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def section_findings(rite, n: int):
@@ -363,7 +363,7 @@ def _evidence_by_step(rite, n: int) -> dict[int, StepEvidence]:
     return {i: e for (sec, i), e in _all_evidence(rite).items() if sec == n}
 
 
-_EVIDENCE: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+_EVIDENCE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def _all_evidence(rite) -> dict[tuple[int, int], StepEvidence]:

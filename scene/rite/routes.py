@@ -29,7 +29,7 @@ class Box:
     x1: float
     y1: float
 
-    def grow(self, m: float) -> "Box":
+    def grow(self, m: float) -> Box:
         return Box(self.name, self.x0 - m, self.y0 - m, self.x1 + m, self.y1 + m)
 
     def contains(self, x: float, y: float) -> bool:
@@ -364,7 +364,7 @@ class Site:
 
 
 
-def _step_off(p, core: "Box", m: float) -> tuple[float, float]:
+def _step_off(p, core: Box, m: float) -> tuple[float, float]:
     """The point m from the box ``core``, straight away from it through p (p outside it)."""
     cx, cy = min(max(p[0], core.x0), core.x1), min(max(p[1], core.y0), core.y1)
     dx, dy = p[0] - cx, p[1] - cy

@@ -2,8 +2,9 @@
 written so far, the spans of steps and stages it returns, and the constants of a ceremonial pace."""
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 Point = tuple[float, float, float]
 

@@ -13,11 +13,11 @@ from typing import Any
 
 import numpy as np
 
-from . import choreography as chor
 from ..geometry import readings as readings_mod
+from ..geometry.readings import Reading
+from . import choreography as chor
 from .director import Director
 from .state import HAND_Z, POSTURES, Point, StageSpan, StepSpan, hand_z  # noqa: F401  (re-exported)
-from ..geometry.readings import Reading
 
 # ---------------------------------------------------------------------------
 # evaluation

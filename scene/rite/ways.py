@@ -140,7 +140,7 @@ class Ways:
                 self._event(a, t, "posture", "stand")
         if any(self.actors[a].posture == "stand" and self._base_posture(a) == "sit" for a in ids):
             t += KNEEL_S
-        for a, p in zip(ids, paths):
+        for a, _p in zip(ids, paths):
             self._key(a, t, self.actors[a].pos, self.actors[a].heading)
             self._event(a, t, "posture", "walk")
         for k in range(1, n):

@@ -18,9 +18,23 @@ The package is the first layer: it reads files and imports nothing else of ``sce
 """
 from __future__ import annotations
 
-from .jing import (JING, JING_SIMPLIFIED, N_JI, N_SECTIONS, SCRIPTS, SEED, SEEDS, ZHENGZHU,  # noqa: F401
-                   Key, Passage, find_phrase, ji, ji_items, passage, passages)
+from ..paths import SEEDS  # noqa: F401  (re-exported: the seeds' folder)
+from .jing import (  # noqa: F401
+                   JING,
+                   JING_SIMPLIFIED,
+                   N_JI,
+                   N_SECTIONS,
+                   SCRIPTS,
+                   SEED,
+                   ZHENGZHU,
+                   Key,
+                   Passage,
+                   find_phrase,
+                   ji,
+                   ji_items,
+                   passage,
+                   passages,
+)
 from .script import to_simplified, to_traditional  # noqa: F401
-from .seed import (FIRST_SEED_SECTION, SeedNote, seed_note, seed_notes, seed_notes_for_section,  # noqa: F401
-                   seed_translation)
+from .seed import FIRST_SEED_SECTION, SeedNote, seed_note, seed_notes, seed_notes_for_section, seed_translation  # noqa: F401
 from .zheng import KNOWN_ZHENGZHU_DIFFERENCES, Gloss, annotated, zheng_notes, zhengzhu_differences  # noqa: F401

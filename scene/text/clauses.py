@@ -12,7 +12,7 @@ cutting is deterministic and reads nothing but the text (this layer imports noth
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from .jing import ji, passage
 
@@ -149,7 +149,7 @@ def _cut(text: str) -> list[tuple[int, int]]:
             out.append((pending, len(text)))
     # speech: what follows 曰 is words said, up to the next name
     merged: list[tuple[int, int]] = []
-    speaking = False
+    speaking: bool | str = False
     for a, b in out:
         # the name right after 曰 is the speech's own (曰三耦卒射): the speech ends at the next one
         if speaking and (a not in name_at or text[a - 1] == "曰"):
@@ -163,7 +163,7 @@ def _cut(text: str) -> list[tuple[int, int]]:
     return merged
 
 
-@lru_cache(maxsize=None)
+@cache
 def clauses_of_text(text: str, source: str = "經", section: int = 0, carried: str = "") -> tuple[Clause, ...]:
     """The clauses of one passage; ``carried``: the subject in force before it (the last one of the
     passage before: 遂命三耦拾取矢 opening §24 is the 司射's)."""
@@ -186,7 +186,7 @@ def clauses_of_text(text: str, source: str = "經", section: int = 0, carried: s
     return tuple(out)
 
 
-@lru_cache(maxsize=None)
+@cache
 def section_clauses(n: int) -> tuple[Clause, ...]:
     """The clauses of section ``n`` of the 經, in text order (offsets in its passage); the subject in force
     at its start is the last one of the section before."""
@@ -194,7 +194,7 @@ def section_clauses(n: int) -> tuple[Clause, ...]:
     return clauses_of_text(passage(n).text, "經", n, carried)
 
 
-@lru_cache(maxsize=None)
+@cache
 def ji_clauses(k: int) -> tuple[Clause, ...]:
     """The clauses of 記 item ``k`` (offsets in the item's text)."""
     return clauses_of_text(ji(k), f"記{k:02d}", 0)

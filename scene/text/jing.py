@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
-
+from functools import cache
 
 from ..paths import SEEDS
 
@@ -35,7 +34,7 @@ class Passage:
 _HEADING = re.compile(r"## (?:(\d+) (\S+)|[記记](\d+)\s*(.*))")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _sections(filename: str) -> dict[Key, tuple[str, str]]:
     """Parse a text file into ``{key: (title, text)}``, whitespace removed."""
     out: dict[Key, tuple[str, str]] = {}

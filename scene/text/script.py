@@ -1,11 +1,12 @@
 """繁/简: traditional and simplified characters (OpenCC, pure Python)."""
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from opencc_purepy import OpenCC
 
-@lru_cache(maxsize=None)
+
+@cache
 def _opencc(config: str) -> OpenCC:
     return OpenCC(config)
 

@@ -3,9 +3,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
-from .jing import N_JI, N_SECTIONS, SEED, SEEDS, Key, _key, _text
+from ..paths import SEEDS
+from .jing import N_JI, N_SECTIONS, SEED, Key, _key, _text
 
 
 @dataclass(frozen=True)
@@ -42,7 +43,7 @@ _PAGE_FOOTER = re.compile(r"\n?（本[章篇]未完[^（）]*）\s*$")  # web-pa
 _FOLD = str.maketrans({"筭": "算", "𫄸": "纁", "膱": "胑"})
 
 
-@lru_cache(maxsize=None)
+@cache
 def _seed() -> tuple[str, str]:
     """The seed split into (notes part, translation part)."""
     notes, _, translation = (SEEDS / SEED).read_text(encoding="utf-8").partition(_TRANSLATION)
@@ -81,7 +82,7 @@ def _contains(key: Key, words: list[str]) -> bool:
     return all(w in text for w in words)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _seed_notes() -> dict[int, SeedNote]:
     out: dict[int, SeedNote] = {}
     # The page begins inside §14 司射請射 (notes 1–21 are on the previous page):

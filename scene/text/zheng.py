@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from difflib import SequenceMatcher
-from functools import lru_cache
+from functools import cache
 
 from .jing import JING, ZHENGZHU, Key, _key, _sections, _text
 
@@ -49,7 +49,7 @@ def zheng_notes(n: int | str) -> list[Gloss]:
     return list(_glosses(_key(n)))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _glosses(key: Key) -> tuple[Gloss, ...]:
     raw, jing = annotated(key), _text(key)
     plain = _ZHU.sub("", raw)

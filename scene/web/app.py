@@ -20,8 +20,8 @@ from __future__ import annotations
 import asyncio
 import atexit
 import concurrent.futures
-import math
 import json
+import math
 import os
 import shutil
 import signal
@@ -33,9 +33,8 @@ import zipfile
 from pathlib import Path
 
 from ..geometry import readings as readings_mod
-from ..render import views as views_mod
-
 from ..paths import WEB_ASSETS as WEB  # noqa: E402
+from ..render import views as views_mod
 from . import live as live_mod
 from . import workers
 from .guard import short as guard_short
@@ -96,9 +95,9 @@ class Service:
         from .sockets import session_of
         self.jobs = Jobs(out_dir, tell=tell, session_of=session_of)
         self.presenter_key = presenter_key
+        from .appargs import KeyGuesses
         from .builds import Builds
         from .sockets import session_of
-        from .appargs import KeyGuesses
         self.builds = Builds(store, self.pack_url, session_of)
         self.guesses = KeyGuesses()
         self.built: set[str] = set(readings_mod.PRESETS)     # readings a presenter may send followers to
@@ -177,7 +176,7 @@ class Service:
         self.built.add(readings_mod.to_query(store.normalise(self.reading)))
         self.fonts()
         self.default_url = self._url(first)
-        from .review import spawn_app_pages           # the 經 panel's 考 links: review pages, made aside
+        from .review import spawn_app_pages  # the 經 panel's 考 links: review pages, made aside
         self.reviews = spawn_app_pages(self.reading, self.font_urls)
 
     def _url(self, d: Path) -> str:
@@ -223,8 +222,8 @@ class Service:
     async def export_png(self, query=None, t=0.0, camera=None, view="overview", size="1080p", labels=True,
                          roof="cutaway") -> dict:
         """A PNG of the tab's camera at time t, by the still exporter, at 1080p or 4K."""
-        from .jobs import JobError
         from .guard import CLIENT
+        from .jobs import JobError
         client = CLIENT.get()
         if not isinstance(size, str) or size not in EXPORT_SIZES:
             return {"error": f"size {guard_short(size)}: choose {', '.join(EXPORT_SIZES)}"}
@@ -258,8 +257,8 @@ class Service:
 
     async def export_zip(self, query=None, size="1080p") -> dict:
         """Every stage's still (overview) in one zip, with the contact sheet."""
-        from .jobs import JobError
         from .guard import CLIENT
+        from .jobs import JobError
         client = CLIENT.get()
         if not isinstance(size, str) or size not in EXPORT_SIZES:
             return {"error": f"size {guard_short(size)}: choose {', '.join(EXPORT_SIZES)}"}
@@ -447,7 +446,7 @@ def build(server, service: Service) -> None:
     server.controller.trigger("xsl_zip")(service.export_zip)
     server.controller.trigger("xsl_queue")(service.queue)
     server.controller.trigger("xsl_sheet")(service.role_sheet)
-    from . import still as still_mod          # the still of the moment for a browser without WebGL
+    from . import still as still_mod  # the still of the moment for a browser without WebGL
     still_mod.register(server, service)
 
     @server.controller.trigger("xsl_present")
@@ -473,6 +472,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _main(argv: list[str] | None) -> int:
     from trame.app import get_server
+
     from . import guard
     server = get_server("xiangsheli", client_type="vue3")
     server.cli.description = "鄉射禮 — the browser app"
@@ -487,7 +487,7 @@ def _main(argv: list[str] | None) -> int:
     server.cli.add_argument("--allow-host", action="append", default=[],
                             help="another host name the pages may be asked for (repeatable; addresses and "
                                  "this machine's names need none)")
-    from .appargs import one_line_errors, check_args
+    from .appargs import check_args, one_line_errors
     one_line_errors(server.cli)
     args, _ = server.cli.parse_known_args(argv)
     building = None                     # a first start's build, once it runs

@@ -54,8 +54,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-
-
 FORMAT = "xiangsheli-layout/1"
 
 
@@ -172,7 +170,7 @@ def layout_document(reading=None) -> dict[str, Any]:
 def steps_document(reading=None) -> dict[str, Any]:
     """Every step of the compiled rite with where, facing, posture and the evidence of each aspect
     (:func:`scene.rite.evidence.step_table`; ``--format steps``)."""
-    from ..rite.evidence import ASPECTS, STATUSES, step_table, summary, rite_evidence
+    from ..rite.evidence import ASPECTS, STATUSES, rite_evidence, step_table, summary
     from ..rite.timeline import build_rite
     rite = build_rite(reading)
     return {"format": "xiangsheli-steps/1", "generator": GENERATOR, "reading": reading_dict(rite.reading),

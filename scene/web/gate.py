@@ -20,8 +20,8 @@ under other spellings (``/./index.html``, ``/index.html/``), sends no ``Content-
 """
 from __future__ import annotations
 
-import hashlib
 import base64
+import hashlib
 import ipaddress
 import re
 import socket
@@ -133,7 +133,7 @@ def middleware(names: frozenset[str], policy: str):
         except web.HTTPException as exc:
             resp = exc
             if resp.status < 400:
-                raise _headers(resp, policy)
+                raise _headers(resp, policy) from None
             return _headers(web.Response(status=resp.status, text=resp.reason or "error"), policy)
         finally:
             if entry is not None:
@@ -233,6 +233,7 @@ def _sweep() -> None:
 def install(app, names: frozenset[str], page_html: str) -> None:
     """Wire the gate into wslink's aiohttp app (before it starts)."""
     import logging
+
     from .quietlog import OneLine
     _patch_server()
     app.middlewares.insert(0, middleware(names, csp(script_hashes(page_html))))

@@ -9,10 +9,9 @@ from typing import Any
 
 import numpy as np
 
+from .export import COORDINATES, GENERATOR, place_row, reading_dict
 
 GLTF_AXES = "glTF y-up, applied to the data: gltf (x, y, z) = (east, up, -north) = (x, z, -y) of the layout, metres"
-
-from .export import COORDINATES, GENERATOR, place_row, reading_dict
 
 _FLOAT, _UINT = 5126, 5125
 _ARRAY_BUFFER, _ELEMENT_ARRAY_BUFFER = 34962, 34963
@@ -116,8 +115,8 @@ def build_gltf(reading=None, stage=None, t: float | None = None, *, shadows: boo
 
     ``stage`` a section number or id and ``t`` seconds into it (default: the representative moment), or
     ``t`` alone seconds from the start of the rite; neither: the static scene only."""
-    from ..render import meshes as meshes_mod
     from ..geometry import readings as readings_mod
+    from ..render import meshes as meshes_mod
     r = readings_mod.get(reading)
     static = meshes_mod.build_static(r)
     lay = static.layout

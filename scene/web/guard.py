@@ -136,8 +136,8 @@ def install(server, secret: str, allowed_origins=(), on_close=None, hosts=frozen
     the host names the server answers to, :func:`.gate.own_names`)."""
     import aiohttp.web as web
     import wslink.protocol as wsproto
-
     from trame_server.protocol import CoreServer
+
     from . import gate, sockets
     CoreServer.authentication_token = secret
     server.cli.set_defaults(authKey=secret, authKeyFile=None)   # trame's start() reads the secret from the CLI
@@ -175,6 +175,7 @@ def install(server, secret: str, allowed_origins=(), on_close=None, hosts=frozen
 
 def _guard_handler(handler, allowed, tab_left, sessions) -> None:
     import aiohttp.web as web
+
     from . import sockets
     from .quietlog import note
     plain_ws = handler.handleWsRequest

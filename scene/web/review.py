@@ -70,8 +70,8 @@ def _embedded(text: str) -> list[str]:
 
     Plain shapes only (no GSUB/GPOS: the page needs no vertical or alternate forms), which makes the subset
     three times quicker; kept in the disk cache under the characters' hash (a report made again is instant)."""
-    from ..render.labels import _cmap, fallback_font_path, font_path
     from ..paths import cache_dir
+    from ..render.labels import _cmap, fallback_font_path, font_path
     want = {ord(c) for c in text if ord(c) > 0x7F} | set(range(0x20, 0x7F))
     out = []
     main = font_path()
@@ -268,6 +268,7 @@ def spawn_app_pages(reading, font_urls: list[str]):
     first time the checker's findings take ~10 s, then they are cached).  Returns the process."""
     import subprocess
     import sys
+
     from ..geometry import readings
     app_folder(reading).mkdir(parents=True, exist_ok=True)
     return subprocess.Popen([sys.executable, "-m", "scene.web.review", readings.to_query(readings.get(reading)),

@@ -40,7 +40,7 @@ class Peer:
     session: str
     transport: object
     opened: float = field(default_factory=time.monotonic)
-    outbox: "Outbox | None" = None
+    outbox: Outbox | None = None
 
 
 #: client id → its peer (every handler of this process)
@@ -114,7 +114,7 @@ class Outbox:
                     await asyncio.wait_for(self.ws.send_bytes(c), STALL)
                 self.q.popleft()
                 self.bytes -= n
-        except (asyncio.TimeoutError, ConnectionError, RuntimeError):
+        except (TimeoutError, ConnectionError, RuntimeError):
             note("outbox", "dropped a client of %s whose writes stalled", address_of(self.client_id))
             self.close()
         finally:

@@ -11,6 +11,7 @@ import signal
 def build_pack(reading) -> str:
     """The pack folder of a reading, built in this (worker) process, the director's track in another."""
     import multiprocessing
+
     from .pack import store
     ctx = multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
     with concurrent.futures.ProcessPoolExecutor(1, mp_context=ctx, initializer=die_with_parent) as ex:

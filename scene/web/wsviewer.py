@@ -71,7 +71,7 @@ class Viewer:
         while not stop.is_set():
             try:
                 msg = await asyncio.wait_for(ws.receive(), 0.5)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 continue
             if msg.type != aiohttp.WSMsgType.BINARY:
                 if msg.type in (aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.ERROR):
@@ -108,7 +108,7 @@ async def classroom(url: str, n: int, stop: asyncio.Event) -> tuple[list[Viewer]
     tasks = [asyncio.create_task(v.run(stop)) for v in viewers]
     try:
         await asyncio.wait_for(asyncio.gather(*(v.connected.wait() for v in viewers)), 60)
-    except asyncio.TimeoutError:
+    except TimeoutError:
         errs = sorted({e for v in viewers for e in v.errors})
         raise TimeoutError(f"{sum(not v.connected.is_set() for v in viewers)} of {n} viewers did not connect: "
                            f"{errs[:3]}") from None

@@ -27,8 +27,16 @@ range, furniture), ``dynamic`` (the pose's set), ``props`` (the movable things),
 from __future__ import annotations
 
 from . import contact, props  # noqa: F401
-from .dynamic import (OFFSTAGE_MARGIN_M, DynamicSet, build_dynamic, hand_points, holding_words,  # noqa: F401
-                      object_kind, object_word, undrawn)
+from .dynamic import (  # noqa: F401
+                      OFFSTAGE_MARGIN_M,
+                      DynamicSet,
+                      build_dynamic,
+                      hand_points,
+                      holding_words,
+                      object_kind,
+                      object_word,
+                      undrawn,
+)
 from .props import hand_local  # noqa: F401
 from .static import ROOF_MODES, StaticSet, build_static, static_set  # noqa: F401
 from .vtk import to_polydata, to_vtk  # noqa: F401

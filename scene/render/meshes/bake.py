@@ -27,7 +27,8 @@ import numpy as np
 
 from ... import settings
 from ...atomic import replacing
-from ..palette import AMBIENT, COLOURS as C, DIFFUSE, LIGHTS, SUN_DIR
+from ..palette import AMBIENT, DIFFUSE, LIGHTS, SUN_DIR
+from ..palette import COLOURS as C
 from ..shapes import rgb
 
 #: how finely faces are split (尺), by part (first matching prefix), else by layer: the player redraws the

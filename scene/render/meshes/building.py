@@ -2,14 +2,11 @@
 the two 楹, the 序, back and gable walls, 室 and 房 in a 庠, the five-purlin roof with 庪 楣 棟."""
 from __future__ import annotations
 
-
 import numpy as np
 
 from ...geometry.layout import Layout
 from ..palette import COLOURS as C
-from ..shapes import (Batch, Mesh, box, box_between, extrude, frustum, merge, rod, shade,
-                     box_top, wall_yz, yz_to_world)
-
+from ..shapes import Batch, Mesh, box, box_between, box_top, extrude, frustum, merge, rod, shade, wall_yz, yz_to_world
 
 #: the spacing (尺) of the rows of round tiles down the roof's slopes
 TILE_ROW_CHI = 1.4

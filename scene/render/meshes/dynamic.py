@@ -6,12 +6,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .. import figures
-from . import props
 from ...geometry.layout import Layout
 from ...rite.state import hand_z
-from ..palette import COLOURS as C, SUN_DIR
-from ..shapes import (Batch, heading_rot, Z_SHADOW_DYN)
+from .. import figures
+from ..palette import COLOURS as C
+from ..palette import SUN_DIR
+from ..shapes import Z_SHADOW_DYN, Batch, heading_rot
+from . import props
 
 
 @dataclass

@@ -7,10 +7,26 @@ import math
 import numpy as np
 
 from ...geometry.layout import Layout
-from . import hou
 from ..palette import COLOURS as C
-from ..shapes import (Batch, Mesh, box, box_between, ellipsoid, extrude, flat_polygon, frustum,
-                     merge, rod, rot_z, shade, slab, Z_MARK, box_top, yz_to_world)
+from ..shapes import (
+    Z_MARK,
+    Batch,
+    Mesh,
+    box,
+    box_between,
+    box_top,
+    ellipsoid,
+    extrude,
+    flat_polygon,
+    frustum,
+    merge,
+    rod,
+    rot_z,
+    shade,
+    slab,
+    yz_to_world,
+)
+from . import hou
 
 
 def court(b: Batch, lay: Layout) -> tuple[float, float, float, float]:

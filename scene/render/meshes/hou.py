@@ -25,8 +25,7 @@ import numpy as np
 
 from ...geometry.layout import Layout
 from ..palette import COLOURS as C
-from ..shapes import Batch, Mesh, box, frustum, rod
-from ..shapes import _ccw, _ear_clip   # noqa: PLC2701 — the one triangulator the package has
+from ..shapes import Batch, Mesh, _ccw, _ear_clip, box, frustum, rod  # noqa: PLC2701 — the one triangulator the package has
 
 #: the painting's layers in front of the cloth's north face (尺)
 LAYER = 0.03

@@ -10,9 +10,8 @@ import numpy as np
 from ...geometry.layout import Layout
 from ...rite.state import HAND_Z
 from ..palette import COLOURS as C
+from ..shapes import Batch, Mesh, box, ellipsoid, frustum, heading_rot, merge, rgb, rod, rot_x, rot_y, shade, tube
 from . import racks
-from ..shapes import (Batch, Mesh, box, ellipsoid, frustum, heading_rot, merge, rgb,
-                     rod, rot_x, rot_y, shade, tube)
 
 
 def rest_z(lay: Layout, pos: np.ndarray, chi: float) -> float:

@@ -8,11 +8,11 @@ from functools import lru_cache
 
 import numpy as np
 
-from . import building, grounds
 from ...geometry.layout import Layout, build_layout
-from ..palette import COLOURS as C, SUN_DIR
-from ..shapes import (Batch, box, Z_SHADOW)
-
+from ..palette import COLOURS as C
+from ..palette import SUN_DIR
+from ..shapes import Z_SHADOW, Batch, box
+from . import building, grounds
 
 #: roof modes: the whole roof; the south slope cut away (purlins and rafters left, 庪 楣 棟 readable);
 #: both slopes see-through; no roof at all

@@ -2,7 +2,6 @@
 wraps one as pyvista's ``PolyData`` (the extra ``[pyvista]``: :mod:`scene.api`, tests)."""
 from __future__ import annotations
 
-
 import numpy as np
 
 from ..shapes import Batch

@@ -7,7 +7,8 @@ results.  It never sees the director's loop or its bookkeeping, so a new form is
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterable
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
 from .. import choreography as chor
 from ..state import TREAD_S, Point
@@ -21,7 +22,7 @@ __all__ = ["Acts", "TREAD_S"]
 class Acts:
     """The director's hands, as a form sees them.  Times are seconds, places 尺 (the layout's frame)."""
 
-    def __init__(self, director: "Director") -> None:
+    def __init__(self, director: Director) -> None:
         self._d = director
 
     # ---------------------------------------------------------------- what is where
@@ -157,7 +158,7 @@ class Acts:
 
     def time_at_height(self, aid: str, t0: float, t1: float, z: float) -> float:
         """The first time in [t0, t1] his keyframes reach height z (尺); t1 if they never do."""
-        for t, x, y, zz, _ in self._d.actors[aid].keys:
+        for t, _x, _y, zz, _ in self._d.actors[aid].keys:
             if t0 - 1e-9 <= t <= t1 + 1e-9 and abs(zz - z) < 1e-6:
                 return t
         return t1

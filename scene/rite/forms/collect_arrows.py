@@ -5,6 +5,7 @@ from .. import choreography as chor
 from ..state import SPACING
 from .base import Acts
 
+
 def run(acts: Acts, step: chor.Step, t0: float) -> float:
     """§22: the 弟子 fetch every arrow from the range and lay them on the 楅 (北括)."""
     landed = [oid for oid in acts.object_ids("arrow.") if acts.state_of(oid).startswith(("hit", "miss"))]

@@ -9,7 +9,7 @@ import math
 import numpy as np
 
 from ..routes import subdivide
-from ..state import TREAD_S, Point
+from ..state import Point
 from .base import Acts
 
 HALF = 1.2           # 尺: half the distance between two walking abreast (2.4 尺 ≈ 0.55 m shoulder to shoulder)

@@ -51,7 +51,7 @@ class ClauseData:
     subjects: tuple[_Entry, ...]
     forms: tuple[_Entry, ...] = ()
     unchecked: tuple[_Entry, ...] = ()
-    ji: tuple["JiEntry", ...] = ()
+    ji: tuple[JiEntry, ...] = ()
     conditions: tuple[_Entry, ...] = ()
 
     def condition_for(self, n: int, cl: Clause) -> str:

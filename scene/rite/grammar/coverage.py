@@ -15,7 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ...text.clauses import Clause, section_clauses as text_clauses
+from ...text.clauses import Clause
+from ...text.clauses import section_clauses as text_clauses
 from . import predicates as pr
 from .clausedata import load as load_data
 from .context import Ctx, Finding

@@ -224,7 +224,7 @@ def pick_arrows(ctx: Ctx, span) -> list[Finding]:
         if len(ks) < 4:
             out.append(Finding("forms", span.section, span.index, span.phrase, "進坐…取一个",
                                f"{aid} kneeling for each of his four arrows", f"{len(ks)} kneel(s)", aid, span.start_s))
-        for a, b in ks:
+        for a, _b in ks:
             if want is not None and angle_diff(ctx.heading(aid, a + 0.2), want) > 35:
                 out.append(Finding("forms", span.section, span.index, span.phrase,
                                    "上射東面" if want == 90 else "下射西面", f"{aid} heading {want:.0f}°",

@@ -251,7 +251,7 @@ def _ji09(ctx: Ctx) -> list[Finding]:
         if o is None:
             continue
         holds = sorted((e for e in o.events if e[1] in ("held", "at")), key=lambda e: e[0])
-        for (ta, ka, va), (tb, kb, vb) in zip(holds, holds[1:]):
+        for (ta, ka, va), (tb, _kb, _vb) in zip(holds, holds[1:]):
             if ka != "held":
                 continue
             up_a, up_b = ctx.pos(va, ta)[2], ctx.pos(va, tb)[2]

@@ -43,7 +43,7 @@ def check(ctx: Ctx) -> list[Finding]:
             if "鉤楹" in words or "由楹內" in words or "由楹外" in words:
                 out += _pillar(ctx, span, aid, "由楹外" if "由楹外" in words else ("鉤楹" if "鉤楹" in words else "由楹內"))
             m = None
-            for m in _GO.finditer(words):
+            for _m in _GO.finditer(words):
                 pass
             if m is not None and span.do in ("walk", "enter", "ascend", "descend", "take", "set_down"):
                 out += _arrives(ctx, span, aid, m.group(1), m.group(0))

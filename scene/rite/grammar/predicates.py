@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from .context import Ctx, angle_diff
-from .words import FACINGS, FACING_TOLERANCE_DEG
+from .words import FACING_TOLERANCE_DEG, FACINGS
 
 #: the things the text names as held, by the character in the holding track's label
 THINGS = "爵觶弓矢俎扑旌筭瑟楅中豐觚"

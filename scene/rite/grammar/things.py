@@ -76,7 +76,7 @@ def _jumps(ctx: Ctx) -> list[Finding]:
     d = ctx.rite.director
     for oid, o in d.objects.items():
         evs = sorted((e for e in o.events if e[1] in ("at", "held", "path")), key=lambda e: e[0])
-        for (ta, ka, va), (tb, kb, vb) in zip(evs, evs[1:]):
+        for (_ta, ka, va), (tb, kb, vb) in zip(evs, evs[1:]):
             if ka == "at" and kb == "at":
                 jump = float(np.hypot(vb[0] - va[0], vb[1] - va[1]))
                 if jump > 0.5 and abs(vb[0]) < 1e4 and abs(va[1]) < 1e4 and va[1] > -1e3:
@@ -126,7 +126,7 @@ def _acts_move_things(ctx: Ctx) -> list[Finding]:
     d = ctx.rite.director
     times: dict[str, list[float]] = {}
     for oid, o in d.objects.items():
-        for t, k, v in o.events:
+        for t, k, _v in o.events:
             # a pile of 筭 moves when its count changes (取中之八筭, 委餘獲)
             if k in ("at", "held") or (k == "state" and oid.startswith("counters.")):
                 times.setdefault(oid, []).append(t)

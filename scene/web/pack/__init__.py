@@ -15,24 +15,34 @@ this one assembles, writes and caches the pack.
 """
 from __future__ import annotations
 
-import gzip
 import hashlib
 import json
-import re
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from .buffer import Bin, batch_geometry, rounded, times_f32
+from .buffer import (
+    Bin,
+    batch_geometry,
+    light,  # noqa: F401  (re-exported)
+    rounded,
+    times_f32,
+)
 from .cast import actor_tracks, held_steps
-from .objects import hou_rope_variants, object_tracks
-from .texts import (VIEW_ORDER, camera_block, dim_rows, place_label_rows, place_rows, reading_block,  # noqa: F401
-                    stage_rows, step_rows, text_block)
 from .font import font_chars, write_font  # noqa: F401  (re-exported)
-from .buffer import light  # noqa: F401  (re-exported)
-
+from .objects import hou_rope_variants, object_tracks
+from .texts import (  # noqa: F401
+    VIEW_ORDER,
+    camera_block,
+    dim_rows,
+    place_label_rows,
+    place_rows,
+    reading_block,
+    stage_rows,
+    step_rows,
+    text_block,
+)
 
 FORMAT = "xiangsheli-pack/1"
 
@@ -51,8 +61,8 @@ def build_pack(reading=None, seed: int | None = None, *, rite=None, director=Non
 
     ``director(rite)``, when given, starts the director's track elsewhere (another process: it is most of
     the pack's work) and returns a function that waits for it; the pack is the same either way."""
-    from ...render import meshes
     from ...geometry import readings
+    from ...render import meshes
     from ...rite.cache import load_rite
     r = readings.get(reading)
     rite = rite if rite is not None else load_rite(r, seed)

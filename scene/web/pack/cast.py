@@ -13,7 +13,9 @@ def _figure_steps(rite, i: int, held: dict[str, tuple[np.ndarray, list]]) -> tup
     (the words of what he holds that no tracked object in his hands draws: a 笙, food …) and what he wears on
     his left arm (袒決遂, 袒決, 袒: scene/rite/dress.py).
     Returns (Steps of figure keys, the keys); a key is the posture, or 'posture+word、word'."""
-    from ...render.meshes import holding_words as _holding_words, object_word as _object_word, undrawn
+    from ...render.meshes import holding_words as _holding_words
+    from ...render.meshes import object_word as _object_word
+    from ...render.meshes import undrawn
     aid = rite.actor_ids[i]
     pt, pv = rite._posture.tracks[i]
     ht, hv = rite._holding.tracks[i]

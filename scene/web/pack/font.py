@@ -6,7 +6,6 @@ import gzip
 from pathlib import Path
 
 
-
 def font_sources() -> list[Path]:
     """The files whose characters the font covers: seeds/*, assets/**/*.toml, assets/web/*.js|html|css,
     scene/**/*.py and app.py."""
@@ -66,7 +65,8 @@ def write_font(out_path, extra: str = "") -> list[Path]:
     characters the TC font lacks (髤 旜 …) go into a second subset of the fallback (Noto Sans SC),
     ``<stem>-fallback<suffix>`` beside it (CSS: list both in one ``font-family``).  OpenType (.otf),
     or WOFF2 when ``brotli`` is importable and ``out_path`` ends in .woff2.  Returns the files written."""
-    from ...fonts import cmap as _cmap, fallback_font_path, font_path
+    from ...fonts import cmap as _cmap
+    from ...fonts import fallback_font_path, font_path
     out = Path(out_path)
     flavor = None
     if out.suffix.lower() == ".woff2":

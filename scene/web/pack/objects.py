@@ -217,7 +217,7 @@ def _kind(rite, oid: str) -> str:
 def object_tracks(bn: Bin, rite) -> list[dict[str, Any]]:
     ob = _Objects(rite)
     out = []
-    for k, oid in enumerate(ob.ids):
+    for _k, oid in enumerate(ob.ids):
         variant, orient = ob.timeline(oid)
         tt, v = ob.track[oid]
         st, sv = ob.state[oid]

@@ -3,8 +3,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-
-
 #: the player's files that a site needs (the app's bridge app.js/app.css stays out: no server behind a site)
 SITE_FILES = ("player.js", "player-page.js", "player.css", "director.js", "lessons.js", "captions.js", "classroom.js",
               "evidence.js", "paths.js", "sound.js", "palette.js", "toggle.js", "contact.js", "quality.js",
@@ -17,8 +15,9 @@ def write_site(out_dir, reading=None, seed: int | None = None) -> Path:
     player, three.js (vendored, with its licence), the pack at ``pack/`` and the CJK font subset at
     ``pack/font/`` — that any static web server can host with no Python behind it."""
     import shutil
-    from . import write_playable
+
     from ...paths import WEB_ASSETS as web
+    from . import write_playable
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(web / "player.html", out / "index.html")
@@ -38,6 +37,7 @@ def _findings_aside(reading, seed):
     findings: seconds over the whole rite), made by a forked child while the pack is built, into their disk
     cache; None when it is cached already (or with no fork here)."""
     import multiprocessing
+
     from ...rite.cache import load_rite
     from ...rite.review import warm, warm_file
     if "fork" not in multiprocessing.get_all_start_methods():

@@ -227,7 +227,7 @@ def evict(budget: int | None = None) -> list[Path]:
             pass
     total = sum(e[2] for e in entries)
     gone = []
-    for used, d, size in sorted(entries, key=lambda e: e[0]):
+    for _used, d, size in sorted(entries, key=lambda e: e[0]):
         if total <= budget:
             break
         if d in keep:
@@ -246,7 +246,7 @@ def evict(budget: int | None = None) -> list[Path]:
 def pack_dir(reading=None, seed: int | None = None, director=None) -> Path:
     """A verified pack folder in the served cache (built when missing or damaged; ``director``: see
     :func:`~scene.web.pack.build_pack`)."""
-    from . import build_pack, dumps                    # late: tests replace build_pack
+    from . import build_pack, dumps  # late: tests replace build_pack
     r = normalise(reading)
 
     def build(tmp: Path) -> None:
@@ -286,6 +286,7 @@ def font_key() -> str:
     every source takes a few tenths of a second, so the key is remembered in the cache with the size and
     mtime of each source (and OpenCC's version): a start whose sources are unchanged reads none of them."""
     from importlib.metadata import PackageNotFoundError, version
+
     from .font import font_chars, font_sources
     known = shipped.font_key()                      # current shipped products know it: no source is read
     if known is not None:

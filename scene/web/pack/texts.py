@@ -6,7 +6,6 @@ import re
 from functools import lru_cache
 from typing import Any
 
-
 from .buffer import rounded, xyz_list
 
 VIEW_ORDER = ("overview", "hall", "range", "plan", "archer", "target", "guest")
@@ -55,7 +54,8 @@ def step_rows(rite, sources: list[str] | None = None) -> list[dict[str, Any]]:
 @lru_cache(maxsize=1)
 def _font_cmap() -> frozenset[int]:
     """The code points the CJK font and its fallback have between them."""
-    from ...fonts import cmap as _cmap, fallback_font_path, font_path
+    from ...fonts import cmap as _cmap
+    from ...fonts import fallback_font_path, font_path
     fb = fallback_font_path()
     return _cmap(font_path()) | (_cmap(fb) if fb else frozenset())
 
@@ -115,7 +115,8 @@ def place_rows(lay) -> list[dict[str, Any]]:
 def place_label_rows(lay) -> list[dict[str, Any]]:
     """The stills' fixed place labels (scene.render.annotate.place_labels), once each, with the views that show
     them and their priority (the stills place higher priorities first)."""
-    from ...render.annotate import PLACE_LABELS, place_labels as labels_for
+    from ...render.annotate import PLACE_LABELS
+    from ...render.annotate import place_labels as labels_for
     seen: dict[str, dict[str, Any]] = {}
     for v in (*VIEW_ORDER, "auto"):          # auto: the director's camera shows what a still from it shows
         rows = [(pid, prio) for pid, _, _, prio, views in PLACE_LABELS if pid in lay and (views is None or v in views)]
