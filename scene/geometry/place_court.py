@@ -174,10 +174,13 @@ def tang_things(b: PlaceBuilder, h: Hall, rng: dict[str, float]) -> None:
     b.put("mat.zhuren", "主人席", (h.stairs_x + 3, h.y_mei, fl), size=(3, mat, 0.1), facing="西面",
           source="經 §2 席主人於阼階上西面", status="assumed",
           derivation=f"above the 阼階, 3 尺 east of its line and on the 楣 line y = {fmt(h.y_mei)} (not stated)")
-    for k in range(3):
-        b.put(f"mat.west_xu_{k + 1}", "西序之席", (-h.xu_x + 2, mat_y - 4 - mat * k, fl), size=(3, mat, 0.1),
+    # five mats (眾賓 4–8), a mat's length apart, closer where the 堂 is shallower (a 庠, with its 室 and 房
+    # behind) so that the last is still 5 尺 inside the 堂廉, clear of the 西序端 where the 司正 stands
+    step = min(mat, (mat_y - 4 - 5) / 4)
+    for k in range(5):
+        b.put(f"mat.west_xu_{k + 1}", "西序之席", (-h.xu_x + 2, mat_y - 4 - step * k, fl), size=(3, step, 0.1),
               facing="東面", source="記05 西序之席北上", commentary="鄭 眾賓統於賓", status="derived",
-              derivation="along the 西序, facing east, the north end senior")
+              derivation=f"along the 西序, facing east, the north end senior, {fmt(step)} 尺 apart (the spacing ours)")
     gong_x = -h.stairs_x + h.stair_width / 2 + 4
     b.put("mat.gong", "工席", (gong_x, 3, fl), size=(10, 3, 0.1), facing="北面", source="經 §11 席工于西階上少東",
           commentary="鄭 §11 言少東者明樂正西側階不欲大東辟射位", status="assumed",
