@@ -288,7 +288,7 @@ def test_views_and_the_camera_export(open_page, manifest):
 
 
 def test_labels_toggle_with_the_key(open_page):
-    p = open_page("?stage=21")
+    p = open_page("?stage=21&view=overview")          # the whole court: many labels, whatever the director frames
     shown = "window.__xslPlayer._labels.filter((l) => l.shown).length"
     assert p.js(shown) > 3
     assert p.js("getComputedStyle(document.querySelector('.xsl-labels')).display") != "none"

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..fonts import FontError, fallback_font_path, font_for, font_path  # noqa: F401  (re-exported)
+from ..fonts import cmap as _cmap  # noqa: F401  (re-exported: the print fonts and the review pages ask here)
 from .palette import COLOURS as C
 from .shapes import rgb
 
