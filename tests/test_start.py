@@ -18,7 +18,12 @@ from scene.web.pack import store
 
 @pytest.fixture
 def cache(tmp_path, monkeypatch):
+    """A fresh cache, and the shipped build products out of the way: these tests are of a start that builds
+    (an edited checkout, another reading); tests/test_shipped.py tests the start that copies them."""
+    from scene.web.pack import shipped
     monkeypatch.setenv("XIANGSHELI_CACHE", str(tmp_path))
+    monkeypatch.setenv("XIANGSHELI_NO_SHIPPED", "1")
+    monkeypatch.setattr(shipped, "_current", {})
     monkeypatch.setattr(store, "_handed", set())
     monkeypatch.setattr(store, "_verified", set())
     return tmp_path
@@ -174,7 +179,8 @@ def test_a_first_start_answers_the_page_while_the_scene_is_built(tmp_path):
     port = free_port()
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     proc = subprocess.Popen([sys.executable, "app.py", "--port", str(port)], cwd=root, text=True,
-                            env={**os.environ, "XIANGSHELI_CACHE": str(tmp_path / "cache"), "PYTHONUNBUFFERED": "1"},
+                            env={**os.environ, "XIANGSHELI_CACHE": str(tmp_path / "cache"), "PYTHONUNBUFFERED": "1",
+                                 "XIANGSHELI_NO_SHIPPED": "1"},
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     lines = []
     try:

@@ -424,6 +424,7 @@ def test_pack_dir_is_cached(pack, tmp_path, monkeypatch):
         calls.append((reading, seed))
         return m, data
     monkeypatch.setenv("XIANGSHELI_CACHE", str(tmp_path))
+    monkeypatch.setenv("XIANGSHELI_NO_SHIPPED", "1")          # the build path (test_shipped.py: the copy)
     monkeypatch.setattr(webpack, "build_pack", fake)
     d = webpack.pack_dir()
     assert d.parent == tmp_path / "packs" and len(calls) == 1
