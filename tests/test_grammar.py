@@ -80,8 +80,6 @@ def test_no_findings_on_any_preset(spec, zheng_findings):
     assert not found, f"{spec}: {len(found)} finding(s)\n" + "\n".join(f.line() for f in found[:10])
 
 
-@pytest.mark.xfail(strict=False, reason="the clause families (issue 23) found real errors of the choreography that "
-                   "the helpers fixa / fixb / fixc fix on their branches; the lead makes this strict after merging")
 @pytest.mark.parametrize("spec", grammar.readings_to_check())
 def test_no_clause_findings_on_any_preset(spec):
     """The clause families (verb, negation, subject, object, sequence, every): nothing left beyond the
