@@ -36,16 +36,8 @@ READINGS = ("xiang", "wu1991", "zheng", "zhou8cun", "wangzhi")
 
 
 async def ask(v, method, args, timeout=300.0):
-    await v.call(method, args)
-    rid = f"rpc:c0:{v._rpc}"
-    t0 = time.time()
-    while time.time() - t0 < timeout:
-        for a in v.answers:
-            if a.get("id") == rid:
-                v.answers.remove(a)
-                return a
-        await asyncio.sleep(0.05)
-    return {"error": f"{method}: no answer in {timeout:.0f} s"}
+    a = await v.ask(method, args, timeout)
+    return a if a is not None else {"error": f"{method}: no answer in {timeout:.0f} s"}
 
 
 def non_reader(port: int, halt: threading.Event, out: dict) -> None:

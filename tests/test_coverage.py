@@ -3,7 +3,6 @@ by predicates over the compiled tracks that can fail — and each new predicate 
 choreography mutated against the words."""
 from __future__ import annotations
 
-import dataclasses
 import json
 import os
 import subprocess
@@ -11,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from choreo_edit import mutated as _mutated
 
 from scene.geometry import readings
 from scene.rite import choreography as chor
@@ -27,31 +27,6 @@ ROOT = Path(__file__).resolve().parents[1]
 @pytest.fixture(scope="module")
 def zheng():
     return build_rite("zheng")
-
-
-def _mutated(edits, drop=(), first=None):
-    """The choreography with steps changed ((section, phrase, who) → field values) or dropped, or one step
-    moved before another (``first``: ((section, phrase, who), (phrase, who)))."""
-    c = chor.load()
-    sections = []
-    for s in c.sections:
-        steps = []
-        if first and first[0][0] == s.n:
-            (n, p1, w1), (p2, w2) = first
-            lst = list(s.steps)
-            a = next(i for i, st in enumerate(lst) if st.phrase == p1 and w1 in st.who)
-            b = next(i for i, st in enumerate(lst) if st.phrase == p2 and w2 in st.who)
-            lst.insert(b, lst.pop(a))
-            s = dataclasses.replace(s, steps=tuple(lst))
-        for st in s.steps:
-            if any(s.n == n and st.phrase == p and w in st.who for n, p, w in drop):
-                continue
-            for (n, phrase, who), change in edits.items():
-                if s.n == n and st.phrase == phrase and who in st.who:
-                    st = dataclasses.replace(st, **change)
-            steps.append(st)
-        sections.append(dataclasses.replace(s, steps=tuple(steps)))
-    return dataclasses.replace(c, sections=tuple(sections))
 
 
 def _found(rite, family, section, word=None, who=None):

@@ -3,10 +3,9 @@ the independent reading found (../shared/audits/fidelity-2026-12.md) stay fixed,
 finding left (with or without the 大夫) beyond the deliberate exceptions of assets/grammar.toml."""
 from __future__ import annotations
 
-import dataclasses
-
 import numpy as np
 import pytest
+from choreo_edit import mutated as _mutated
 
 from scene.geometry import readings
 from scene.rite import choreography as chor
@@ -23,21 +22,6 @@ def zheng():
 @pytest.fixture(scope="module")
 def zheng_findings(zheng):
     return grammar.check(zheng, grammar.OLD_RULES)
-
-
-def _mutated(edits):
-    """The choreography with some steps changed (section n, phrase, who) → field values."""
-    c = chor.load()
-    sections = []
-    for s in c.sections:
-        steps = []
-        for st in s.steps:
-            for (n, phrase, who), change in edits.items():
-                if s.n == n and st.phrase == phrase and who in st.who:
-                    st = dataclasses.replace(st, **change)
-            steps.append(st)
-        sections.append(dataclasses.replace(s, steps=tuple(steps)))
-    return dataclasses.replace(c, sections=tuple(sections))
 
 
 def _step(c, n, phrase, who):

@@ -34,15 +34,10 @@ def ws_url(port: int) -> str:
 
 async def ask(v, method: str, args: list, timeout: float = 120.0):
     """One RPC of a connected viewer, and its answer."""
-    await v.call(method, args)
-    rid = f"rpc:c0:{v._rpc}"
-    t0 = time.time()
-    while time.time() - t0 < timeout:
-        for a in v.answers:
-            if a.get("id") == rid:
-                return a
-        await asyncio.sleep(0.05)
-    raise TimeoutError(method)
+    a = await v.ask(method, args, timeout)
+    if a is None:
+        raise TimeoutError(method)
+    return a
 
 
 async def viewers(port: int, n: int):

@@ -143,16 +143,10 @@ def closed(s: socket.socket, within: float) -> bool:
 
 
 async def ask(v, method: str, args: list, timeout: float = 30.0):
-    await v.call(method, args)
-    rid = f"rpc:c0:{v._rpc}"
-    t0 = time.time()
-    while time.time() - t0 < timeout:
-        for a in v.answers:
-            if a.get("id") == rid:
-                v.answers.remove(a)
-                return a
-        await asyncio.sleep(0.02)
-    raise TimeoutError(method)
+    a = await v.ask(method, args, timeout)
+    if a is None:
+        raise TimeoutError(method)
+    return a
 
 
 async def tabs(port: int, n: int):

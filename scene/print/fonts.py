@@ -84,7 +84,7 @@ def print_fonts(chars: set[str] | str = "") -> dict[str, str | None]:
     import hashlib
     import os
 
-    from ..render.labels import _cmap
+    from ..fonts import cmap as _cmap
     from ..rite.cache import cache_dir
     from ..web.pack.font import _subset, font_chars
     files = font_files()

@@ -70,8 +70,10 @@ def _embedded(text: str) -> list[str]:
 
     Plain shapes only (no GSUB/GPOS: the page needs no vertical or alternate forms), which makes the subset
     three times quicker; kept in the disk cache under the characters' hash (a report made again is instant)."""
+    from ..fonts import cmap as _cmap
+    from ..fonts import fallback_font_path, font_path
     from ..paths import cache_dir
-    from ..render.labels import _cmap, fallback_font_path, font_path
+    from .pack.font import _subset
     want = {ord(c) for c in text if ord(c) > 0x7F} | set(range(0x20, 0x7F))
     out = []
     main = font_path()
@@ -84,31 +86,12 @@ def _embedded(text: str) -> list[str]:
         f = cache_dir() / "review-fonts" / f"{key}.otf"
         if not f.is_file():
             f.parent.mkdir(parents=True, exist_ok=True)
-            _subset(src, cps, f)
+            _subset(src, cps, f, layout=False)
             kept = sorted(f.parent.glob("*.otf"), key=lambda p: p.stat().st_mtime)
             for stale in kept[:-200]:            # a few tens of KB each: the last 200 pages' subsets
                 stale.unlink(missing_ok=True)
         out.append("data:font/otf;base64," + base64.b64encode(f.read_bytes()).decode("ascii"))
     return out
-
-
-def _subset(src: str, codepoints: set[int], out: Path) -> None:
-    from fontTools import subset
-    opts = subset.Options()
-    opts.layout_features = []
-    opts.drop_tables += ["GSUB", "GPOS", "GDEF"]
-    opts.hinting = False
-    opts.notdef_outline = True
-    font = subset.load_font(src, opts, lazy=True)
-    try:
-        sub = subset.Subsetter(opts)
-        sub.populate(unicodes=sorted(codepoints))
-        sub.subset(font)
-        tmp = out.with_name(f".{out.name}.tmp{os.getpid()}")
-        subset.save_font(font, str(tmp), opts)
-        os.replace(tmp, out)
-    finally:
-        font.close()
 
 
 def _who(c) -> str:

@@ -64,6 +64,19 @@ class Viewer:
         """Send an RPC (its answer lands in ``answers``)."""
         await self._send(self.ws, method, args)
 
+    async def ask(self, method: str, args: list, timeout: float = 30.0) -> dict | None:
+        """Send an RPC and wait for its answer (taken out of ``answers``); None when none came in ``timeout`` s."""
+        await self.call(method, args)
+        rid = f"rpc:c0:{self._rpc}"
+        t0 = time.time()
+        while time.time() - t0 < timeout:
+            for a in self.answers:
+                if a.get("id") == rid:
+                    self.answers.remove(a)
+                    return a
+            await asyncio.sleep(0.02)
+        return None
+
     async def _loop(self, ws, stop) -> None:
         import aiohttp
         un = UnChunker()
