@@ -1,6 +1,8 @@
 """The static web edition (``python -m scene site``) from a plain static server, in Chromium."""
 from __future__ import annotations
 
+import contextlib
+import json
 import subprocess
 import sys
 import time
@@ -24,6 +26,26 @@ def site(tmp_path_factory):
     return out
 
 
+@contextlib.contextmanager
+def served(site: Path):
+    """The site folder from Python's plain static server on a free port: yields the base address."""
+    port = free_port()
+    srv = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1",
+                            "--directory", str(site)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}/"
+    try:
+        for _ in range(100):
+            try:
+                urllib.request.urlopen(base, timeout=1)
+                break
+            except OSError:
+                time.sleep(0.1)
+        yield base
+    finally:
+        srv.terminate()
+        srv.wait(10)
+
+
 def test_site_is_self_contained(site):
     names = {p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file()}
     assert {"index.html", "player.js", "player-page.js", "player.css", "vendor/three.module.js",
@@ -43,17 +65,7 @@ def test_bad_site_arguments_are_one_line(tmp_path):
 
 @pytest.mark.skipif(chromium_missing_reason() is not None, reason=str(chromium_missing_reason()))
 def test_site_plays_from_a_plain_static_server(site):
-    port = free_port()
-    srv = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1",
-                            "--directory", str(site)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    base = f"http://127.0.0.1:{port}/"
-    try:
-        for _ in range(100):
-            try:
-                urllib.request.urlopen(base, timeout=1)
-                break
-            except OSError:
-                time.sleep(0.1)
+    with served(site) as base:
         with chromium() as b:
             page = b.new_page(viewport={"width": 1280, "height": 720})
             rec = RequestRecorder(page)
@@ -77,25 +89,12 @@ def test_site_plays_from_a_plain_static_server(site):
             assert rec.urls and all(u.startswith(base) for u in rec.urls if not u.startswith("data:")), \
                 [u for u in rec.urls if not u.startswith(base)]
             assert not failed, failed
-    finally:
-        srv.terminate()
-        srv.wait(10)
 
 
 @pytest.mark.skipif(chromium_missing_reason() is not None, reason=str(chromium_missing_reason()))
 def test_site_refuses_a_pack_from_another_origin(site):
     """?pack= naming another origin: the site's own pack plays and the page says the link was ignored."""
-    port = free_port()
-    srv = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1",
-                            "--directory", str(site)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    base = f"http://127.0.0.1:{port}/"
-    try:
-        for _ in range(100):
-            try:
-                urllib.request.urlopen(base, timeout=1)
-                break
-            except OSError:
-                time.sleep(0.1)
+    with served(site) as base:
         with chromium() as b:
             page = b.new_page(viewport={"width": 1280, "height": 720})
             rec = RequestRecorder(page)
@@ -104,5 +103,40 @@ def test_site_refuses_a_pack_from_another_origin(site):
             from urllib.parse import urlparse
             assert not any(urlparse(u).hostname == "evil.example" for u in rec.urls), rec.urls
             assert "not a file of this site" in page.inner_text("body")
-    finally:
-        srv.terminate()
+
+
+@pytest.mark.skipif(chromium_missing_reason() is not None, reason=str(chromium_missing_reason()))
+def test_site_has_the_apps_notes_languages_and_classroom(site):
+    """Parity with the app (issue 27): the 注 button shows the section's 鄭注 and the seed's notes from the
+    pack, follows the stage and 繁/简, is remembered after a reload; C enters classroom mode, Esc leaves."""
+    texts = json.loads((site / "pack" / "scene.json").read_text(encoding="utf-8"))["texts"]
+    with served(site) as base, chromium() as b:
+        page = b.new_page(viewport={"width": 1280, "height": 720})
+        page.goto(base + "?stage=21")
+        page.wait_for_function("window.__xslPlayer && window.__xslPlayer.stats().frames > 0", timeout=60000)
+        assert page.is_hidden("#xsl-notes")
+        page.click("#xsl-notes-toggle")
+        assert page.get_attribute("#xsl-notes-toggle", "aria-pressed") == "true"
+        shown = page.inner_text("#xsl-notes")
+        for g in texts["21"]["notes"]:
+            assert g["text"] in shown and g["anchor"] in shown, g
+        for s in texts["21"]["seed"]:
+            assert s["text"] in shown
+        page.keyboard.press("PageDown")                 # the clicker's key still reaches the rite
+        page.wait_for_function("window.__xslPlayer.state().stage === 22")
+        page.wait_for_function("(t) => document.getElementById('xsl-notes').innerText.includes(t)",
+                               arg=texts["22"]["notes"][0]["text"])
+        assert texts["21"]["notes"][0]["text"] not in page.inner_text("#xsl-notes")
+        page.click("#xsl-lang")                          # 简: the notes in simplified characters
+        page.wait_for_function("(t) => document.getElementById('xsl-notes').innerText.includes(t)",
+                               arg=texts["22"]["notes"][0]["text_s"])
+        assert "郑注" in page.inner_text("#xsl-notes")
+        page.reload()
+        page.wait_for_function("window.__xslPlayer && window.__xslPlayer.stats().frames > 0", timeout=60000)
+        assert page.is_visible("#xsl-notes"), "the notes' switch is remembered in this browser"
+        page.keyboard.press("c")
+        assert page.evaluate("document.body.classList.contains('xsl-classroom')")
+        page.keyboard.press("PageDown")
+        page.wait_for_function("window.__xslPlayer.state().stage === 22")
+        page.keyboard.press("Escape")
+        assert not page.evaluate("document.body.classList.contains('xsl-classroom')")

@@ -14,6 +14,7 @@ import { sound } from './sound.js';
 import { palette, PALETTE_NAME } from './palette.js';
 import { qualityControl } from './quality-ui.js';
 import { jingWithReviewLinks } from './review-links.js';
+import { notesPanel } from './notes-panel.js';
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -91,6 +92,7 @@ let lang = params.get('lang') === 'simp' ? 'simp' : 'trad';
 if (params.has('lang') && !['simp', 'trad'].includes(params.get('lang'))) problems.push(`lang=${params.get('lang')} (trad, simp)`);
 let simplify = null;
 const Z = (x) => (lang === 'simp' && simplify ? simplify(x) : x);
+const notes = notesPanel({ button: $('xsl-notes-toggle'), box: $('xsl-notes'), params });
 const tours = player.use(lessons({ director: dir, onError: (m) => message(m), simplify: (x) => (simplify ? simplify(x) : x) }));
 const caps = gl ? player.use(captions()) : { setLang() {} };
 if (gl) { player.use(evidence()); player.use(sound()); }
@@ -153,6 +155,7 @@ function showText(s) {
   p.textContent = '';
   shownSection = s.section;
   shownStep = s.stepIndex;
+  notes.show(txt, { simp: lang === 'simp', Z });
   if (!txt) return;
   const text = lang === 'simp' && txt.jing_s ? txt.jing_s : txt.jing;     // 简 keeps the 繁's offsets
   const step = s.stepIndex >= 0 ? player.steps[s.stepIndex] : null;
