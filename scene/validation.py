@@ -195,7 +195,7 @@ def _say(msg: str) -> str:
 
 
 def convert(data: Any, type_: type[T], source: str, *, limit: int = MAX_DEPTH,
-            error: type[InputError] = InputError) -> T:
+            error: type[ValueError] = InputError) -> T:
     """``data`` (parsed TOML or JSON) checked against ``type_``; ``error`` (an :class:`InputError`) naming
     ``source`` and the field otherwise."""
     if depth(data, limit) > limit:
@@ -226,7 +226,7 @@ def convert(data: Any, type_: type[T], source: str, *, limit: int = MAX_DEPTH,
 
 
 def load_toml(path: Path | str, type_: type[T], text: str | None = None, *, source: str | None = None,
-              error: type[InputError] = InputError) -> T:
+              error: type[ValueError] = InputError) -> T:
     """A TOML file (or its ``text``) checked against ``type_``."""
     path = Path(path)
     src = source or path.name
@@ -242,7 +242,7 @@ def load_toml(path: Path | str, type_: type[T], text: str | None = None, *, sour
     return convert(data, type_, src, error=error)
 
 
-def load_json(text: str | bytes, type_: type[T], source: str, *, error: type[InputError] = InputError) -> T:
+def load_json(text: str | bytes, type_: type[T], source: str, *, error: type[ValueError] = InputError) -> T:
     """A JSON text checked against ``type_`` (``NaN`` / ``Infinity`` are refused by the bounds)."""
     if len(text) > MAX_BYTES:
         raise error(f"{source}: {len(text):,} characters is too long")

@@ -48,7 +48,7 @@ from typing import Any
 
 from ..geometry.places import FACING_DEG
 from ..paths import ASSETS  # noqa: E402  (re-exported: chor.ASSETS)
-from ..text import passage
+from ..text import passage as passage  # (re-exported: chor.passage)
 
 PHASES: dict[str, str] = {
     "reception": "飲酒 — reception and drinking",
@@ -70,7 +70,7 @@ class Verb:
 
 
 #: Every action a step may name.
-VERBS: dict[str, Verb] = {v_id: Verb(*spec) for v_id, spec in {
+_VERB_TABLE: dict[str, tuple[Any, ...]] = {
     "walk": ("行/適/進/退/反位", 0.0, "stand", "stand", True),
     "ascend": ("升", 0.0, "stand", "stand", True),
     "descend": ("降", 0.0, "stand", "stand", True),
@@ -122,7 +122,8 @@ VERBS: dict[str, Verb] = {v_id: Verb(*spec) for v_id, spec in {
     "forfeit": ("飲不勝者", 0.0, "stand", "stand", True),
     "put_away": ("(射器) 退…俟堂西: the 有司 lays by the bows and arrows handed him", 0.0, "stand", "stand", True),
     "relay": ("旅酬 (一觶旅而辯: 酬者飲, 實之, 授受酬者)", 0.0, "stand", "stand", True),
-}.items()}
+}
+VERBS: dict[str, Verb] = {v_id: Verb(*spec) for v_id, spec in _VERB_TABLE.items()}
 
 _REF = re.compile(r"^(?:actor:(?P<actor>[a-z0-9_]+)|(?P<place>[a-z_]+\.[a-z0-9_]+)(?:#(?P<slot>\d+))?)"
                   r"(?:@(?P<dir>東北|東南|西北|西南|東|西|南|北)(?P<dist>\d+(?:\.\d+)?)?"

@@ -15,7 +15,7 @@ goes first, later walkers wait.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -135,6 +135,7 @@ class Director(Things, Ways, Counters):
             h = math.radians(a.heading)
             x, y = a.pos[0] + 2.5 * math.sin(h), a.pos[1] + 2.5 * math.cos(h)
         else:
+            assert ref.place is not None           # a reference names an actor or a place
             p = self.lay[ref.place]
             slots = p.extra.get("slots")
             if ref.slot is not None or (slots and extra_slot):
@@ -227,8 +228,8 @@ class Director(Things, Ways, Counters):
             # a step waits for its actors to be free (a parallel step may still hold one of them)
             t0 = max([t0] + [self.free_at.get(a, 0.0) for a in step.who])
             end = form(self.acts, step, t0)
-            for a in step.who:
-                self.free_at[a] = max(self.free_at.get(a, 0.0), end)
+            for w in step.who:
+                self.free_at[w] = max(self.free_at.get(w, 0.0), end)
             self._acts = [(a, t0, end) for a in step.who]
             return end
         verb = chor.VERBS[step.do]
@@ -312,9 +313,9 @@ class Director(Things, Ways, Counters):
             ends.append(t)
         return max(ends)
 
-    def _resume(self, entry: dict, t: float) -> float:
+    def _resume(self, entry: dict[str, Any], t: float) -> float:
         """A pair that waited (for a pair to cross) goes on; its step's span grows to cover the rest."""
-        end = entry["resume"](t)
+        end: float = entry["resume"](t)
         for a in entry["pair"]:
             self.free_at[a] = max(self.free_at.get(a, 0.0), end)
         k = entry.get("span")
@@ -344,7 +345,7 @@ class Director(Things, Ways, Counters):
     def _base_posture(self, aid: str) -> str:
         for _, kind, value in reversed(self.actors[aid].events):
             if kind == "posture" and value in ("sit", "stand"):
-                return value
+                return cast(str, value)
         return "stand"
 
     def _effects(self, step: chor.Step, aid: str, t0: float, t1: float) -> None:

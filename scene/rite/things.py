@@ -11,12 +11,12 @@ from . import choreography as chor
 from .counting import PILES
 from .routes import heading_deg
 from .shooting import ARROWS
-from .state import ObjectState, Point
+from .state import DirectorState, ObjectState, Point
 
 SISHE_ONE = chor.SISHE_ONE
 
 
-class Things:
+class Things(DirectorState):
     """The director's things and their hand-overs (mixed into :class:`.director.Director`, whose state it uses)."""
 
     def _initial_state(self, th: chor.Thing) -> str:
@@ -104,6 +104,7 @@ class Things:
 
     def _fetch(self, aid: str, t: float, step: chor.Step) -> float:
         """The giver of a hand-over goes and takes up, from where it lies, what he does not hold yet."""
+        assert step.obj is not None             # (the director fetches only for a step that hands a thing)
         for oid in self._objects_of(aid, step.obj, step.to):
             if self._label(oid) in self.actors[aid].holding and self._lying.get(oid) is None:
                 continue

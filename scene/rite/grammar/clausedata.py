@@ -26,6 +26,7 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from ...paths import ASSETS
 from ...text import passage
@@ -70,7 +71,7 @@ class ClauseData:
         return next((e.value for e in self.subjects if e.section == n and e.start < cl.end and cl.start < e.end), None)
 
 
-def _entries(raw: list, kind: str, keys: tuple[str, ...]) -> list[_Entry]:
+def _entries(raw: list[Any], kind: str, keys: tuple[str, ...]) -> list[_Entry]:
     out = []
     for i, e in enumerate(raw):
         where = f"{FILE.name} {kind} {i + 1}"
@@ -92,7 +93,7 @@ def _entries(raw: list, kind: str, keys: tuple[str, ...]) -> list[_Entry]:
             raise ChoreographyError(f"{where}: {e['name']!r} is not a name the text uses")
         if kind == "form" and e["do"] not in FORM_DOS:
             raise ChoreographyError(f"{where}: do must be one of {', '.join(FORM_DOS)}")
-        out.append(_Entry(n, at, at + len(e["text"]), e.get("name", e.get("do", e["reason"])), e["reason"]))
+        out.append(_Entry(n, at, at + len(e["text"]), str(e.get("name", e.get("do", e["reason"]))), e["reason"]))
     return out
 
 
@@ -106,7 +107,7 @@ class JiEntry:
     who: str = ""
 
 
-def _ji(raw: list) -> tuple[JiEntry, ...]:
+def _ji(raw: list[Any]) -> tuple[JiEntry, ...]:
     from ...text import ji as ji_text
     out = []
     for i, e in enumerate(raw):

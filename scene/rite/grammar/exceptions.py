@@ -12,6 +12,7 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from ...paths import ASSETS
 from ...text import passage
@@ -46,7 +47,7 @@ class Subject:
 
 
 @lru_cache(maxsize=1)
-def _raw() -> dict:
+def _raw() -> dict[str, Any]:
     try:
         return tomllib.loads(FILE.read_text(encoding="utf-8")) if FILE.exists() else {}
     except tomllib.TOMLDecodeError as exc:
