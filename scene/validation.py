@@ -99,19 +99,153 @@ class Cast(msgspec.Struct):
     object: list[CastThing] = []
 
 
+# ------------------------------------------------------------------ the choreography (assets/rite/*.toml)
+#: seconds of one act or wait: an hour is already no act of the rite
+Seconds = finite(0.0, 3600.0, "s")
+
+
+class RiteStep(msgspec.Struct):
+    """``[[section.step]]``: the types and ranges of a step.  What refers to the cast, the verbs, the places or
+    the 經 (an unknown actor, verb, place or phrase), and a key not declared here, are the loader's to refuse
+    (:func:`scene.rite.choreography._step`), with its own words."""
+    phrase: Name
+    who: Ident | list[Ident]
+    do: Ident
+    at: Name | None = None
+    facing: Name | None = None
+    obj: Name | None = None
+    to: Ident | None = None
+    by: Literal["west", "east"] | None = None
+    via: list[Name] = []
+    dur: Annotated[float, msgspec.Meta(gt=0.0, le=3600.0)] | None = None
+    with_prev: bool = False
+    role: Text | None = None
+    round: count(0, 3) | None = None
+    note: Text = ""
+    when: Text | None = None
+    delay: Seconds = 0.0
+    kneel: bool = False
+    rise: bool = False
+    evidence: dict[str, Text] | None = None
+    as_before: Text | None = None
+    behind: Ident | None = None
+
+
+class RiteSection(msgspec.Struct):
+    """``[[section]]`` of a file of ``assets/rite/`` (its title and phase are checked by the loader against the
+    passage and the phases)."""
+    n: count(1, 51)
+    id: Ident
+    title: Name
+    phase: Name
+    cast: list[Ident] = []
+    step: list[RiteStep] = []
+
+
+class RiteFile(msgspec.Struct):
+    """One file of ``assets/rite/``: its sections."""
+    section: list[RiteSection] = []
+
+
+# ------------------------------------------------------------------ the checker's data
+#: a section of the 經
+Section = count(1, 51)
+
+
+class GrammarException(msgspec.Struct, forbid_unknown_fields=True):
+    """``[[exception]]`` of ``assets/grammar.toml``: a finding accepted, with its reason and reference."""
+    rule: Ident
+    section: Section
+    word: Name
+    reason: Name
+    reference: Name
+    step: count(1, 10_000) | None = None
+    who: Text = ""
+
+
+class GrammarSubject(msgspec.Struct, forbid_unknown_fields=True):
+    """``[[subject]]`` of ``assets/grammar.toml``: the name the text means from ``text`` on."""
+    section: Section
+    text: Name
+    name: Name
+    reason: Name
+    reference: Text = ""
+
+
+class GrammarGroup(msgspec.Struct, forbid_unknown_fields=True):
+    """``[[group]]`` of ``assets/grammar.toml``: what a group's name means in some sections."""
+    name: Name
+    sections: tuple[Section, Section]
+    members: Annotated[list[Ident], msgspec.Meta(min_length=1)]
+    reason: Name
+    reference: Name
+    text: Text = ""
+    dafu_present: bool | None = None
+
+
+class Grammar(msgspec.Struct, forbid_unknown_fields=True):
+    """``assets/grammar.toml``."""
+    exception: list[GrammarException] = []
+    subject: list[GrammarSubject] = []
+    group: list[GrammarGroup] = []
+
+
+class ClauseEntry(msgspec.Struct, forbid_unknown_fields=True):
+    """``[[not_acted]]``, ``[[unchecked]]``, ``[[condition]]`` of ``assets/clauses.toml``: words of a section's
+    經 and why."""
+    section: Section
+    text: Name
+    reason: Name
+
+
+class ClauseSubject(ClauseEntry, forbid_unknown_fields=True):
+    """``[[subject]]`` of ``assets/clauses.toml``: the name the clause's subject is."""
+    name: Name
+
+
+class ClauseForm(ClauseEntry, forbid_unknown_fields=True):
+    """``[[form]]`` of ``assets/clauses.toml``: words a standard form acts beyond its step's."""
+    do: Ident
+
+
+class ClauseJi(msgspec.Struct, forbid_unknown_fields=True):
+    """``[[ji]]`` of ``assets/clauses.toml``: a 記 item and the steps it governs."""
+    item: Name
+    text: Name
+    reason: Name
+    do: list[Ident] = []
+    phrase: Text = ""
+    who: Text = ""
+
+
+class Clauses(msgspec.Struct, forbid_unknown_fields=True):
+    """``assets/clauses.toml``."""
+    not_acted: list[ClauseEntry] = []
+    subject: list[ClauseSubject] = []
+    form: list[ClauseForm] = []
+    unchecked: list[ClauseEntry] = []
+    ji: list[ClauseJi] = []
+    condition: list[ClauseEntry] = []
+
+
 def depth(obj: Any, limit: int = MAX_DEPTH) -> int:
     """How deep ``obj`` nests (a scalar: 0); stops counting past ``limit`` (no recursion: a hostile document
     cannot exhaust the stack here)."""
     deepest, stack = 0, [(obj, 0)]
+    nests = (dict, list, tuple)
     while stack:
         o, d = stack.pop()
         deepest = max(deepest, d)
         if deepest > limit:
             return deepest
-        if isinstance(o, dict):
-            stack.extend((v, d + 1) for v in o.values())
-        elif isinstance(o, (list, tuple)):
-            stack.extend((v, d + 1) for v in o)
+        values = o.values() if isinstance(o, dict) else o if isinstance(o, (list, tuple)) else ()
+        # (only what nests is walked on: a scalar inside is one level deeper, and the choreography's
+        # 2000 steps are thousands of scalars: walking each cost more than checking the whole file)
+        for v in values:
+            if isinstance(v, nests):
+                stack.append((v, d + 1))
+            else:
+                deepest = max(deepest, d + 1)
     return deepest
 
 
@@ -195,7 +329,7 @@ def _say(msg: str) -> str:
 
 
 def convert(data: Any, type_: type[T], source: str, *, limit: int = MAX_DEPTH,
-            error: type[InputError] = InputError) -> T:
+            error: type[ValueError] = InputError) -> T:
     """``data`` (parsed TOML or JSON) checked against ``type_``; ``error`` (an :class:`InputError`) naming
     ``source`` and the field otherwise."""
     if depth(data, limit) > limit:
@@ -226,7 +360,7 @@ def convert(data: Any, type_: type[T], source: str, *, limit: int = MAX_DEPTH,
 
 
 def load_toml(path: Path | str, type_: type[T], text: str | None = None, *, source: str | None = None,
-              error: type[InputError] = InputError) -> T:
+              error: type[ValueError] = InputError) -> T:
     """A TOML file (or its ``text``) checked against ``type_``."""
     path = Path(path)
     src = source or path.name
@@ -242,7 +376,7 @@ def load_toml(path: Path | str, type_: type[T], text: str | None = None, *, sour
     return convert(data, type_, src, error=error)
 
 
-def load_json(text: str | bytes, type_: type[T], source: str, *, error: type[InputError] = InputError) -> T:
+def load_json(text: str | bytes, type_: type[T], source: str, *, error: type[ValueError] = InputError) -> T:
     """A JSON text checked against ``type_`` (``NaN`` / ``Infinity`` are refused by the bounds)."""
     if len(text) > MAX_BYTES:
         raise error(f"{source}: {len(text):,} characters is too long")

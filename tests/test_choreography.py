@@ -46,7 +46,7 @@ def test_the_minimal_rite_loads(assets):
     ('facing = "北面"\n', 'facing = "北面"\ncolour = 3\n', "unknown key(s) ['colour']"),
     ('do = "speak"', 'do = "shoot"', "shoot needs round"),
     ('facing = "北面"\n', 'facing = "北面"\nwhen = "raining"\n', "when 'raining' is not a reading switch"),
-    ('facing = "北面"\n', 'facing = "北面"\ndelay = -1\n', "delay must be a number of seconds"),
+    ('facing = "北面"\n', 'facing = "北面"\ndelay = -1\n', "section 1: step 1: delay = -1 must be a number ≥ 0"),
 ])
 def test_bad_data_is_named_in_one_line(assets, old, new, expect):
     _break(assets, old, new)

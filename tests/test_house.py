@@ -1,6 +1,6 @@
 """The house: each layer package imports only from the layers before it, the pure layers never import a
-renderer, the flat names of the first version still resolve to the same modules, and every standard form
-of the data has its module (and every module its verb)."""
+renderer, the flat names of the first version still resolve to the same modules, every standard form
+of the data has its module (and every module its verb), and no module or class outgrows one idea."""
 import ast
 import importlib
 from pathlib import Path
@@ -93,4 +93,25 @@ def test_forms_and_verbs_agree():
 def test_no_module_is_oversized():
     long = {str(p.relative_to(PKG)): n for p in PKG.rglob("*.py")
             if (n := len(p.read_text(encoding="utf-8").splitlines())) > 560}
+    assert not long, long
+
+
+CLASS_MAX = 400      # the house: a class of one idea; a bigger one is split into mixins named for what they are
+
+
+def _class_lengths(path: Path) -> dict[str, int]:
+    """Lines of each class of a module (from its first decorator to its last line), by qualified name."""
+    out = {}
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef):
+            first = min([node.lineno] + [d.lineno for d in node.decorator_list])
+            out[f"{path.relative_to(PKG)}:{node.name}"] = node.end_lineno - first + 1
+    return out
+
+
+def test_no_class_is_oversized():
+    lengths = {k: n for p in PKG.rglob("*.py") for k, n in _class_lengths(p).items()}
+    assert "rite/director.py:Director" in lengths            # the walk does see the classes
+    long = {k: n for k, n in lengths.items() if n > CLASS_MAX}
     assert not long, long

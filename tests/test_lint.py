@@ -1,5 +1,6 @@
 """The house's linters report nothing: ruff (pyproject's [tool.ruff]) on the whole tree, mypy (strict on the
-typed pure layers, pyproject's [tool.mypy]) and ESLint (eslint.config.mjs) on the page's modules in assets/web/.
+typed pure layers — text, geometry, rite — pyproject's [tool.mypy]) and ESLint (eslint.config.mjs) on the
+page's modules in assets/web/.
 The test command installs them (the [dev] extra; npm ci from package-lock.json)."""
 from __future__ import annotations
 

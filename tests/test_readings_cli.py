@@ -34,10 +34,11 @@ def test_toml_reading_loads(tmp_path):
 @pytest.mark.parametrize("body, expect", [
     ('bu_chi = 7\n', "key 'bu_chi' = 7 is not allowed (allowed: 6, 8)"),
     ('building = "宮"\n', "key 'building' = '宮' is not allowed (allowed: 序, 庠)"),
-    ('chi_m = "long"\n', "key 'chi_m' must be a number"),
+    ('chi_m = "long"\n', "chi_m = 'long' must be a number, not text"),
     ('nonsense = 1\n', "unknown key 'nonsense'"),
     ('bu_chi = \n', "not valid TOML"),
-    ('chi_m = 3.0\n', "key 'chi_m' = 3 is out of range"),
+    ('chi_m = 3.0\n', "chi_m = 3.0 must be a number ≤ 0.4"),
+    ('chi_m = nan\n', "chi_m = nan must be a finite number"),
 ])
 def test_bad_toml_one_line_naming_file_key_and_allowed(tmp_path, body, expect):
     f = tmp_path / "bad.toml"

@@ -13,6 +13,7 @@ import math
 import re
 import tomllib
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -252,6 +253,32 @@ def safe_name(name: str) -> str:
     return out
 
 
+@lru_cache(maxsize=1)
+def reading_file_type() -> type[Any]:
+    """The shape of a reading file for the validation layer (:mod:`scene.validation`), made from
+    :data:`FIELDS`: every number finite and in its range (a free number in ``open_range``, a choice between its
+    least and greatest option), a switch true or false, text for ``base``, ``name``, ``title`` and the word
+    choices; an unknown key refused.  Which option of a choice is allowed is :meth:`Field.check`'s to say."""
+    import msgspec
+
+    from ..validation import Text, count, finite
+    fields: list[tuple[str, Any, Any]] = [("base", Text, "zheng"), ("name", Text, ""), ("title", Text, "")]
+    for f in FIELDS:
+        t: Any
+        if f.kind is float:
+            lo, hi = f.open_range or (min(f.options), max(f.options))
+            t = finite(lo, hi)
+        elif f.kind is int:
+            lo, hi = f.open_range or (min(f.options), max(f.options))
+            t = count(int(lo), int(hi))
+        elif f.kind is bool:
+            t = bool
+        else:
+            t = Text
+        fields.append((f.key, t, getattr(DEFAULT, f.key)))
+    return msgspec.defstruct("ReadingFile", fields, forbid_unknown_fields=True)
+
+
 def load_toml(path: str | Path) -> Reading:
     """Load a user reading from TOML: top-level keys are :data:`FIELDS` keys.
 
@@ -279,6 +306,8 @@ def load_toml(path: str | Path) -> Reading:
         raise ReadingError(f"{where}: not valid TOML ({exc})") from None
     except UnicodeDecodeError:
         raise ReadingError(f"{where}: not UTF-8 text") from None
+    from ..validation import convert
+    convert(raw, reading_file_type(), where, error=ReadingError)   # types, ranges, finite numbers: one line
     base_name = raw.pop("base", "zheng")
     if base_name not in PRESETS:
         raise ReadingError(f"{where}: key 'base' = {base_name!r} is not a preset (allowed: {', '.join(PRESETS)})")

@@ -10,6 +10,7 @@ so a data author can find and fix them.
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -35,7 +36,7 @@ class Violation:
                 f"worst {self.worst:.3f}  {self.where}")
 
 
-def _intervals(mask: np.ndarray, times: np.ndarray, values: np.ndarray):
+def _intervals(mask: np.ndarray, times: np.ndarray, values: np.ndarray) -> Iterator[tuple[float, float, np.ndarray]]:
     """Runs of True in mask → (t0, t1, worst value)."""
     if not mask.any():
         return
@@ -82,9 +83,9 @@ def audit(rite: Rite, hz: float = 10.0, rules: tuple[str, ...] = ("apart", "surf
             if "surface" in rules:
                 surf = site.surface_z_many(p[:, 0], p[:, 1])
                 near_stairs = np.zeros(len(p), dtype=bool)
-                for b in site.stairs.values():
-                    near_stairs |= ((p[:, 0] >= b.x0) & (p[:, 0] <= b.x1) & (p[:, 1] >= b.y0 - 1.5)
-                                    & (p[:, 1] <= b.y1 + 0.5))
+                for box in site.stairs.values():
+                    near_stairs |= ((p[:, 0] >= box.x0) & (p[:, 0] <= box.x1) & (p[:, 1] >= box.y0 - 1.5)
+                                    & (p[:, 1] <= box.y1 + 0.5))
                 # between two treads a walker is interpolated across the riser: allow one riser there
                 tol = np.where(near_stairs, site.h.height / site.h.steps + 0.05, 0.05)
                 err = np.abs(p[:, 2] - surf)

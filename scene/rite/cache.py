@@ -17,13 +17,19 @@ import pickle
 import secrets
 import stat
 import sys
+from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .. import settings
 from ..paths import ASSETS, PACKAGE, SEEDS
 from ..paths import cache_dir as _cache_path
+
+if TYPE_CHECKING:
+    from ..geometry.readings import Reading
+    from .timeline import Rite
 
 log = logging.getLogger("xiangsheli.cache")
 
@@ -63,7 +69,7 @@ def cache_dir() -> Path:
     return d
 
 
-def _short(p) -> str:
+def _short(p: object) -> str:
     text = str(p)
     text = text if text.isprintable() else text.encode("unicode_escape").decode("ascii")
     return text if len(text) <= 80 else text[:79] + "…"
@@ -93,7 +99,7 @@ def _key() -> bytes:
     return key
 
 
-def signed_dump(obj, f: Path) -> None:
+def signed_dump(obj: object, f: Path) -> None:
     """Write ``obj`` as a signed pickle (atomically: a temporary file, then a rename)."""
     data = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
     mac = hmac.new(_key(), data, hashlib.sha256).digest()
@@ -103,7 +109,7 @@ def signed_dump(obj, f: Path) -> None:
     os.replace(tmp, f)
 
 
-def signed_load(f: Path):
+def signed_load(f: Path) -> Any:
     """The object of a signed pickle, or None when there is none; :class:`CacheEntryError` when the file is
     not what this user wrote (its signature is checked before anything is unpickled)."""
     try:
@@ -131,12 +137,12 @@ class CacheEntryError(ValueError):
     """A cache entry that is not trusted (rebuilt)."""
 
 
-def source_files(layers=PURE_LAYERS) -> list[Path]:
+def source_files(layers: Iterable[str] = PURE_LAYERS) -> list[Path]:
     """Every Python module of the given layers of ``scene`` (sorted: the order of a hash)."""
     return sorted(f for layer in layers for f in (PACKAGE / layer).rglob("*.py"))
 
 
-def rite_key(reading, seed) -> str:
+def rite_key(reading: Reading, seed: int | None) -> str:
     h = hashlib.sha256()
     h.update(repr((reading, seed, sys.version_info[:2], np.__version__)).encode())
     files = sorted(ASSETS.rglob("*.toml")) + sorted(SEEDS.glob("*.txt")) + source_files() + \
@@ -150,10 +156,10 @@ def rite_key(reading, seed) -> str:
     return h.hexdigest()[:24]
 
 
-_rites: dict[tuple, object] = {}
+_rites: dict[tuple[Reading, int | None], Rite] = {}
 
 
-def load_rite(reading=None, seed: int | None = None):
+def load_rite(reading: Reading | str | None = None, seed: int | None = None) -> Rite:
     """The compiled rite under a reading, from the disk cache when its inputs are unchanged."""
     from ..geometry import readings
     from .timeline import Rite, build_rite
@@ -162,12 +168,12 @@ def load_rite(reading=None, seed: int | None = None):
     if key in _rites:
         return _rites[key]
     if settings.no_cache():
-        rite = build_rite(r, seed)
-        _rites[key] = rite
-        return rite
+        built = build_rite(r, seed)
+        _rites[key] = built
+        return built
     d = cache_dir()
     f = d / f"rite-{r.name}-{rite_key(r, seed)}.pickle"
-    rite = None
+    rite: Rite | None = None
     try:
         rite = signed_load(f)
         if rite is not None and not isinstance(rite, Rite):

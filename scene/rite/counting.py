@@ -4,18 +4,20 @@
 from __future__ import annotations
 
 from . import choreography as chor
+from .state import DirectorState
 
 PILES = ("zhong", "hand", "right", "left", "spare")
 TOTAL_COUNTERS = 80      # 記62 箭籌八十
 
 
-class Counters:
+class Counters(DirectorState):
     """The director's 筭 bookkeeping (mixed into :class:`.director.Director`)."""
 
     def _counter_act(self, step: chor.Step, aid: str, t0: float, t1: float) -> None:
         """The 筭 handled as the text handles them (§26): 一人執筭以從之 (take the bundle of 80), 興受筭
         (receive it), 坐實八筭于中 (fill: eight into the 中), 橫委其餘于中西 (set the rest down west of it),
         取中之八筭 (take the 中's eight into the hand; they are laid one a hit)."""
+        assert step.obj is not None             # (the director hands on only the steps done to a pile)
         pile = step.obj[len("counters."):]
         oid = step.obj
         c = self.counters

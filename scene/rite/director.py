@@ -7,14 +7,15 @@ writes *keyframes* (position and heading, linearly interpolated) and *events*
 whose verb is one of the text's standard forms (a pair going up to the 物,
 their eight arrows, the 數獲 …) is handed to that form's module in
 :mod:`.forms`, which acts through the narrow :class:`.forms.base.Acts`; the
-shooting itself comes from :mod:`.shooting`, seeded by the reading.  Walks are
+shooting itself comes from :mod:`.shooting`, seeded by the reading; the things
+and their hand-overs (器, 授受) from :mod:`.things`.  Walks are
 planned by :mod:`.routes` and timed one after another: whoever was timed first
 goes first, later walkers wait.
 """
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -25,7 +26,7 @@ from . import choreography as chor
 from . import dress, forms
 from .counting import PILES, TOTAL_COUNTERS, Counters  # noqa: F401  (re-exported)
 from .routes import Site, heading_deg
-from .shooting import ARROWS, RoundResult, demonstrate, shoot_round
+from .shooting import RoundResult, demonstrate, shoot_round
 from .state import (  # noqa: F401  (re-exported)
     HAND_Z,
     KNEEL_S,
@@ -42,12 +43,13 @@ from .state import (  # noqa: F401  (re-exported)
     StepSpan,
     as_tuple,
 )
+from .things import Things
 from .ways import Ways
 
 SISHE_ONE = chor.SISHE_ONE
 
 
-class Director(Ways, Counters):
+class Director(Things, Ways, Counters):
     """Compiles the choreography into keyframes and events (one pass, deterministic)."""
 
     def __init__(self, reading: Reading, choreo: chor.Choreography) -> None:
@@ -103,35 +105,6 @@ class Director(Ways, Counters):
         self.acts = forms.Acts(self)
 
     # ------------------------------------------------------------------ setup
-    def _initial_state(self, th: chor.Thing) -> str:
-        return {"hou_rope": "rolled (不繫, 中掩束之)", "jing": "stored"}.get(th.id, "")
-
-    def _make_archery_objects(self) -> None:
-        for a in self.c.actors.values():
-            # the 司馬 holds a bow to give his orders (§21 執弓) but shoots no arrows
-            if not (a.archer or a.id in ("sishe", "xiang")):
-                continue
-            store = {"bin": "tang.bows_guest", "dafu": "tang.bows_guest", "zhuren": "tang.bows_host",
-                     "sishe": "court.pu"}.get(a.id, "court.bows_common")
-            base = self._resolve(chor.parse_ref(store), None)
-            arrows = [] if a.id == "xiang" else [f"arrow.{a.id}.{n}" for n in range(1, ARROWS + 1)]
-            for oid in [f"bow.{a.id}", *arrows]:
-                o = ObjectState()
-                o.events += [(0.0, "at", base), (0.0, "state", "stored")]
-                self.objects[oid] = o
-        # the 司射's 一个 (§20 改取一个挾之): not one of the four he shoots, kept with the arrows at 堂西
-        o = ObjectState()
-        o.events += [(0.0, "at", self._resolve(chor.parse_ref("hall.west_of_tang"), None)), (0.0, "state", "stored")]
-        self.objects[SISHE_ONE] = o
-        # the 80 筭 (記62 箭籌八十) in five piles: in the 中, in the 釋獲者's hand, 右獲, 左獲, 餘 (中西)
-        for pile in PILES:
-            o = ObjectState()
-            place = {"zhong": "court.zhong", "right": "court.counters_right", "left": "court.counters_left",
-                     "spare": "court.counters_spare", "hand": "court.counters_spare"}[pile]
-            o.events += [(0.0, "at", self._resolve(chor.parse_ref(place), None)), (0.0, "state", "0")]
-            self.objects[f"counters.{pile}"] = o
-        self.counters = {p: 0 for p in PILES}
-
     def _kept(self, step: chor.Step) -> bool:
         if step.when is not None and getattr(self.r, step.when.removeprefix("not ")) == step.when.startswith("not "):
             return False                     # when = "dafu_present" needs it on, "not dafu_present" off
@@ -162,6 +135,7 @@ class Director(Ways, Counters):
             h = math.radians(a.heading)
             x, y = a.pos[0] + 2.5 * math.sin(h), a.pos[1] + 2.5 * math.cos(h)
         else:
+            assert ref.place is not None           # a reference names an actor or a place
             p = self.lay[ref.place]
             slots = p.extra.get("slots")
             if ref.slot is not None or (slots and extra_slot):
@@ -198,13 +172,6 @@ class Director(Ways, Counters):
             counts[label] = counts.get(label, 0) + 1
         self._event(aid, t, "holding", "、".join(k if n == 1 else f"{k}×{n}" for k, n in counts.items()))
 
-    def _obj(self, oid: str, t: float, kind: str, value: Any) -> None:
-        self.objects[oid].events.append((t, kind, value))
-        if kind == "at":
-            self._lying[oid] = tuple(value)
-        elif kind in ("held", "path"):
-            self._lying[oid] = None if kind == "held" else tuple(value[1][-1])
-
     def _turn(self, aid: str, t: float, heading: float | None) -> float:
         a = self.actors[aid]
         if heading is None or abs(((heading - a.heading + 180) % 360) - 180) < 1:
@@ -220,53 +187,6 @@ class Director(Ways, Counters):
             return FACING_DEG[facing]
         target = self._resolve(chor.parse_ref(facing[len("toward:"):]), aid)
         return heading_deg(self.actors[aid].pos, target)
-
-    def _label(self, oid: str) -> str:
-        if oid.startswith("bow."):
-            return "弓"
-        if oid.startswith("arrow."):
-            return "矢"
-        if oid.startswith("counters."):
-            return "筭"
-        return self.c.things[oid].name
-
-    def _give(self, oid: str, t: float, src: str | None, dst: str | None, at: Point | None = None) -> None:
-        """Move an object between hands or onto a place."""
-        label = self._label(oid)
-        held_by = self.objects[oid].holder() if oid in self.objects else None
-        if dst is not None and held_by == dst:
-            self._obj(oid, t, "held", dst)  # already in his hands: taken up again, not counted twice
-            return
-        if src is None and held_by in self.actors:
-            src = held_by               # taken from whoever holds it (the 司射 takes his arrows from the 有司)
-        if src is not None and label in self.actors[src].holding:
-            self.actors[src].holding.remove(label)
-            self._hold_event(src, t)
-        if dst is not None:
-            self.actors[dst].holding.append(label)
-            self._hold_event(dst, t)
-            self._obj(oid, t, "held", dst)
-            if oid.startswith(("arrow.", "bow.")):
-                self._obj(oid, t, "state", "in hand")
-        elif at is not None:
-            self._obj(oid, t, "at", at)
-            if self.objects[oid].last_state() == "in hand":      # put down: no longer 'in hand'
-                self._obj(oid, t, "state", "laid down")
-
-    def _objects_of(self, aid: str, obj: str, other: str | None = None) -> list[str]:
-        """Object ids of a step's ``obj``; "bow"/"arrows" are the archer's own, whichever of the
-        two parties of a hand-over the archer is (有司 hands an archer his bow, §19; back, §43)."""
-        if "." in obj and obj.split(".", 1)[0] in ("bow", "arrows"):   # someone else's: arrows.sishe
-            obj, owner = obj.split(".", 1)
-        elif obj not in ("bow", "arrows"):
-            return [obj]
-        else:
-            owner = aid if f"bow.{aid}" in self.objects or other is None else other
-        if f"bow.{owner}" not in self.objects:
-            raise chor.ChoreographyError(f"{owner} has no {obj} (not an archer)")
-        if obj == "bow":
-            return [f"bow.{owner}"]
-        return [o for o in (f"arrow.{owner}.{n}" for n in range(1, ARROWS + 1)) if o in self.objects]
 
     # ------------------------------------------------------------------ steps
     def run(self) -> None:
@@ -308,8 +228,8 @@ class Director(Ways, Counters):
             # a step waits for its actors to be free (a parallel step may still hold one of them)
             t0 = max([t0] + [self.free_at.get(a, 0.0) for a in step.who])
             end = form(self.acts, step, t0)
-            for a in step.who:
-                self.free_at[a] = max(self.free_at.get(a, 0.0), end)
+            for w in step.who:
+                self.free_at[w] = max(self.free_at.get(w, 0.0), end)
             self._acts = [(a, t0, end) for a in step.who]
             return end
         verb = chor.VERBS[step.do]
@@ -393,9 +313,9 @@ class Director(Ways, Counters):
             ends.append(t)
         return max(ends)
 
-    def _resume(self, entry: dict, t: float) -> float:
+    def _resume(self, entry: dict[str, Any], t: float) -> float:
         """A pair that waited (for a pair to cross) goes on; its step's span grows to cover the rest."""
-        end = entry["resume"](t)
+        end: float = entry["resume"](t)
         for a in entry["pair"]:
             self.free_at[a] = max(self.free_at.get(a, 0.0), end)
         k = entry.get("span")
@@ -414,26 +334,6 @@ class Director(Ways, Counters):
             end = max(end, self._resume(entry, entry["ready"]))
         return end
 
-    def _fetch(self, aid: str, t: float, step: chor.Step) -> float:
-        """The giver of a hand-over goes and takes up, from where it lies, what he does not hold yet."""
-        for oid in self._objects_of(aid, step.obj, step.to):
-            if self._label(oid) in self.actors[aid].holding and self._lying.get(oid) is None:
-                continue
-            lying = self._lying.get(oid)
-            if lying is None:
-                continue                                  # in someone else's hands: his to give
-            x, y, z = lying
-            a = self.actors[aid]
-            d = math.dist(a.pos[:2], (x, y))
-            if d > 2.5:
-                ux, uy = (a.pos[0] - x) / d, (a.pos[1] - y) / d
-                t = self._goto(aid, t, self._free_spot(aid, (x + 1.8 * ux, y + 1.8 * uy, self.site.surface_z(
-                    x + 1.8 * ux, y + 1.8 * uy))))
-            t = self._turn(aid, t, heading_deg(self.actors[aid].pos, (x, y)))
-            self._give(oid, t + 0.5, None, aid)
-            t += 1.0
-        return t
-
     def _won(self, aid: str) -> bool | None:
         """Whether ``aid`` is on the winning side of the last round counted: he shot and is not of the losing
         side (None: nothing counted yet, a tie, or he did not shoot)."""
@@ -445,7 +345,7 @@ class Director(Ways, Counters):
     def _base_posture(self, aid: str) -> str:
         for _, kind, value in reversed(self.actors[aid].events):
             if kind == "posture" and value in ("sit", "stand"):
-                return value
+                return cast(str, value)
         return "stand"
 
     def _effects(self, step: chor.Step, aid: str, t0: float, t1: float) -> None:

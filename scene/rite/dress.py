@@ -10,6 +10,12 @@ verb stands for 袒決遂; what its phrase (or the earlier words it repeats, ``a
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .choreography import Step
+
 FULL = "袒決遂"
 
 
@@ -26,12 +32,12 @@ def bared(phrase: str) -> str:
     return "袒"                            # 袒執弓 (the 遂 of 司射遂袒 is 'then', not the armlet)
 
 
-def said(step) -> str:
+def said(step: Step) -> str:
     """The step's words and the earlier words it repeats."""
     return step.phrase + (step.as_before[1] if step.as_before else "")
 
 
-def after(step, winner=lambda: None) -> str | None:
+def after(step: Step, winner: Callable[[], bool | None] = lambda: None) -> str | None:
     """The dress after ``step`` (None: the step does not change it). ``winner()``: whether the actor is on the
     winning side of the last round counted (None: no side won, or nothing counted yet) — asked only of a
     勝者…袒 step."""

@@ -25,11 +25,21 @@ from __future__ import annotations
 import re
 import weakref
 from collections import Counter
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
+from typing import TYPE_CHECKING, Any, cast
 
 from . import choreography as chor
 from .grammar.words import FACINGS, PLACES
+
+if TYPE_CHECKING:
+    from ..geometry.layout import Layout
+    from ..text import Gloss
+    from .timeline import Rite
+
+#: whether a 鄭注 (and the word it is quoted for) is the actor's own
+NoteOk = Callable[[str, str | None], bool]
 
 ASPECTS = chor.EVIDENCE_ASPECTS
 STATUSES = chor.EVIDENCE_STATUSES
@@ -55,12 +65,12 @@ class Evidence:
     status: str        # stated | commentary | assumed
     source: str        # the word quoted, the 注 quoted, or the reason
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, str]:
         return {"status": self.status, "source": self.source}
 
 
 @cache
-def _glosses(n: int) -> tuple:
+def _glosses(n: int) -> tuple[Gloss, ...]:
     from ..text.zheng import zheng_notes
     try:
         return tuple(zheng_notes(n))
@@ -100,22 +110,22 @@ def _quoted_zhu(note: str) -> list[tuple[str, str]]:
     return out
 
 
-def _place_words(place_id: str, lay) -> tuple[str, ...]:
+def _place_words(place_id: str | None, lay: Layout | None) -> tuple[str, ...]:
     words = [w for w, ids in PLACES.items() if place_id in ids]
-    if lay is not None and place_id in lay:
+    if lay is not None and place_id is not None and place_id in lay:
         name = lay[place_id].name
         words += [name, name.rstrip("上前下位南北東西")]
         words += [c for c in name[-1:] if c in NOUNS]
     return tuple(w for w in dict.fromkeys(words) if len(w) >= 1 and w)
 
 
-def _first(text: str, words) -> str | None:
+def _first(text: str, words: Iterable[str]) -> str | None:
     hits = [(text.find(w), -len(w), w) for w in words if w and w in text]
     return min(hits)[2] if hits else None
 
 
-def _by_words(phrase: str, zhu: list[str], words, stated=lambda w: f"「{w}」",
-              note_ok=lambda z, w: True) -> Evidence | None:
+def _by_words(phrase: str, zhu: list[str], words: Iterable[str], stated: Callable[[str], str] = lambda w: f"「{w}」",
+              note_ok: NoteOk = lambda z, w: True) -> Evidence | None:
     """Stated if one of the words is in the phrase, commentary if in a 鄭注 on it (that does not give the
     word to someone else), else None."""
     w = _first(phrase, words)
@@ -130,9 +140,9 @@ def _undenied(text: str) -> str:
     return re.sub(r"[不未毋].", "〇〇", text)
 
 
-def read_step(section: int, step: chor.Step, lay=None, mine: str | None = None,
+def read_step(section: int, step: chor.Step, lay: Layout | None = None, mine: str | None = None,
               facing_word: str | None = "", zhu: list[str] | None = None,
-              act_text: str | None = None, note_ok=lambda z, w: True) -> dict[str, Evidence | None]:
+              act_text: str | None = None, note_ok: NoteOk = lambda z, w: True) -> dict[str, Evidence | None]:
     """What the words say of one step (``where`` None: the step puts nobody anywhere new).
 
     ``mine`` is the part of the phrase that speaks of the step's actor (the checker's segments: in
@@ -208,7 +218,7 @@ def read_step(section: int, step: chor.Step, lay=None, mine: str | None = None,
     return ev
 
 
-def _own_label(status: str, source: str, mine: str, zhu: list[str], note_ok) -> Evidence:
+def _own_label(status: str, source: str, mine: str, zhu: list[str], note_ok: NoteOk) -> Evidence:
     """A label the data gives, held to the rule the read labels keep: 'stated' quotes a word of the part of the
     phrase that speaks of this actor (``mine``, not denied), 'commentary' a 鄭注 anchored in his clause
     (``zhu``, the notes on his words, verbatim).  Otherwise it is ours ('assumed'), and says what it leaned on."""
@@ -223,10 +233,10 @@ def _own_label(status: str, source: str, mine: str, zhu: list[str], note_ok) -> 
     return Evidence(status, source)
 
 
-_READ: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_READ: weakref.WeakKeyDictionary[Rite, list[dict[str, Evidence]]] = weakref.WeakKeyDictionary()
 
 
-def rite_evidence(rite) -> list[dict[str, Evidence]]:
+def rite_evidence(rite: Rite) -> list[dict[str, Evidence]]:
     """The evidence of every step of a compiled rite, aligned with ``rite.spans``; *where* of a step that
     moves nobody carries over, per actor, from the step that last put him somewhere.  Read once per rite
     (the book asks for it on every page)."""
@@ -235,16 +245,16 @@ def rite_evidence(rite) -> list[dict[str, Evidence]]:
     return _READ[rite]
 
 
-def _read_rite(rite) -> list[dict[str, Evidence]]:
+def _read_rite(rite: Rite) -> list[dict[str, Evidence]]:
     from .evidence_whose import Whose
     from .grammar.context import Ctx
     from .grammar.facing import governing_facing
     ctx = Ctx(rite)
     whose = Whose(ctx)
     sec = {s.n: s for s in rite.choreography.sections}
-    last: dict[str, Evidence] = {}
-    at_place: dict[str, str] = {}
-    out = []
+    last: dict[str, Evidence | None] = {}
+    at_place: dict[str, str | None] = {}
+    out: list[dict[str, Evidence | None]] = []
     for sp in rite.spans:
         step = sec[sp.section].steps[sp.index]
         actors = tuple(a for a in sp.who if a in ctx.index)
@@ -276,7 +286,7 @@ def _read_rite(rite) -> list[dict[str, Evidence]]:
             if step.at is not None:
                 at_place[a] = step.at.place
         out.append(ev)
-    return out
+    return cast("list[dict[str, Evidence]]", out)   # (every aspect read: where carried over above)
 
 
 def summary(evs: list[dict[str, Evidence]]) -> dict[str, dict[str, int]]:
@@ -288,7 +298,7 @@ def summary(evs: list[dict[str, Evidence]]) -> dict[str, dict[str, int]]:
     return out
 
 
-def step_table(rite) -> list[dict]:
+def step_table(rite: Rite) -> list[dict[str, Any]]:
     """Every step as ``python -m scene steps`` prints it: where its first actor does the act (at the act's
     middle), his facing and posture there, and the evidence of each aspect."""
     sec = {s.n: s for s in rite.choreography.sections}
@@ -299,7 +309,7 @@ def step_table(rite) -> list[dict]:
         aid = sp.who[0] if sp.who else None
         act = sp.act_of(aid) if aid else None
         t = (act[0] + act[1]) / 2 if act else (sp.start_s + sp.end_s) / 2
-        place = {"id": step.at.text if step.at else None, "xyz_m": None}
+        place: dict[str, Any] = {"id": step.at.text if step.at else None, "xyz_m": None}
         facing = posture = None
         if aid in rite.actor_ids:
             p = rite.pose_at(t)

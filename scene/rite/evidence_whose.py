@@ -13,10 +13,18 @@ the step's actor or a group that holds him (every actor of the step), and the �
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from ..text import passage
 from ..text.clauses import _names
 from .grammar.coverage import clause_subjects, subject_holds
+
+if TYPE_CHECKING:
+    from . import choreography as chor
+    from .evidence import Evidence
+    from .grammar.context import Ctx
+    from .state import StepSpan
 
 #: the characters that name a movement (for a step that moves, the clause of its act is the one that moves)
 MOVE_CHARS = "升降適進退反復入出還就由從之"
@@ -25,10 +33,10 @@ GIVES = {"sit": "坐跪", "stand": "立興", "walk": "立興", "bow": "拜", "sa
 
 
 class Whose:
-    def __init__(self, ctx) -> None:
+    def __init__(self, ctx: Ctx) -> None:
         self.ctx = ctx
 
-    def own(self, sp, actors) -> list[tuple[int, int]]:
+    def own(self, sp: StepSpan, actors: tuple[str, ...]) -> list[tuple[int, int]]:
         """(start, end) in the passage of the parts of the phrase whose clause's subject holds every actor."""
         lo, hi = sp.offset, sp.offset + len(sp.phrase)
         act = sp.act_of(actors[0])
@@ -44,11 +52,11 @@ class Whose:
         return out
 
     @staticmethod
-    def text(n: int, own) -> str:
+    def text(n: int, own: list[tuple[int, int]]) -> str:
         full = passage(n).text
         return "".join(full[a:b] for a, b in own)
 
-    def act_text(self, sp, own) -> str:
+    def act_text(self, sp: StepSpan, own: list[tuple[int, int]]) -> str:
         """His clauses that name the step's act (its verb's characters; a movement's for one that moves)."""
         from .evidence import MOVES
         full = passage(sp.section).text
@@ -57,7 +65,7 @@ class Whose:
         acts = [(a, b) for a, b in own if any(c in MOVE_CHARS for c in full[a:b])]
         return "".join(full[a:b] for a, b in acts)
 
-    def notes(self, sp, step, own, actors) -> list[str]:
+    def notes(self, sp: StepSpan, step: chor.Step, own: list[tuple[int, int]], actors: tuple[str, ...]) -> list[str]:
         """The 鄭注 anchored in his clauses, and the 注 the step's note quotes if anchored in a clause of his."""
         from .evidence import _glosses, _quoted_zhu
         out = [g.note for g in _glosses(sp.section) if any(a < g.offset <= b for a, b in own)]
@@ -76,7 +84,7 @@ class Whose:
             out.append(z)
         return out
 
-    def note_ok(self, sp, actors):
+    def note_ok(self, sp: StepSpan, actors: tuple[str, ...]) -> Callable[[str, str | None], bool]:
         act = sp.act_of(actors[0])
         t = act[0] if act else sp.start_s
 
@@ -91,7 +99,7 @@ class Whose:
             return all(self.ctx.means(named[-1], x, sp.section, t) for x in actors)
         return ok
 
-    def posture_agrees(self, sp, aid: str, ev):
+    def posture_agrees(self, sp: StepSpan, aid: str, ev: Evidence | None) -> Evidence | None:
         """A stated / commentary posture whose word is not the posture shown becomes assumed."""
         from .evidence import POSTURE_WORDS, Evidence, _first
         act = sp.act_of(aid)

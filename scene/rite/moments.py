@@ -2,14 +2,20 @@
 best (its middle, or in a shooting stage the arrow in flight nearest to it)."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
+
+if TYPE_CHECKING:
+    from .state import StageSpan
+    from .timeline import Rite
 
 
 class StageError(ValueError):
     """An unknown stage (one line naming it and what would do)."""
 
 
-def find_stage(rite, key: str | int):
+def find_stage(rite: Rite, key: str | int) -> StageSpan:
     """A stage by section number ('21', '§21') or id ('sanou_she')."""
     k = str(key).strip().lstrip("§")
     for s in rite.stages:
@@ -19,9 +25,9 @@ def find_stage(rite, key: str | int):
                      f"{rite.stages[min(20, len(rite.stages) - 1)].id})")
 
 
-def representative_t(rite, stage) -> float:
+def representative_t(rite: Rite, stage: StageSpan) -> float:
     """The stage's middle — or, in a shooting stage, the arrow in flight nearest to it."""
-    mid = (stage.start_s + stage.end_s) / 2
+    mid: float = (stage.start_s + stage.end_s) / 2
     ts = np.linspace(stage.start_s, stage.end_s, 240)
     arrows = [k for k, oid in enumerate(rite.object_ids) if oid.startswith("arrow.")]
     if not arrows:

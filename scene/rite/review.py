@@ -12,9 +12,22 @@ from __future__ import annotations
 
 import re
 import weakref
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from ..geometry.layout import Layout
+    from . import choreography as chor
+    from .grammar.context import Finding
+    from .grammar.coverage import ClauseCoverage
+    from .state import StepSpan
+    from .timeline import Rite
+
+    CoverageFn = Callable[[Rite, int], list[ClauseCoverage]]
 
 #: the posture tracks' values as the text words them (坐 kneeling, 立 standing, 興 rising from 坐 …)
 POSTURE_WORDS = {"stand": "立", "sit": "坐", "bow": "拜", "salute": "揖", "shoot": "射", "walk": "行"}
@@ -97,7 +110,7 @@ class SectionReview:
         return best.k if best else None
 
 
-def coverage_source():
+def coverage_source() -> CoverageFn | None:
     """``section_clauses`` of the checker's clause coverage, or None while it does not exist."""
     try:
         from .grammar.coverage import section_clauses
@@ -106,7 +119,7 @@ def coverage_source():
     return section_clauses
 
 
-def review_section(rite, n: int, section_clauses=...) -> SectionReview:
+def review_section(rite: Rite, n: int, section_clauses: Any = ...) -> SectionReview:
     """The report of section ``n`` (1..51) of a compiled rite.  ``section_clauses``: the coverage
     function to use (default: :func:`coverage_source`); None: the fallback from the steps."""
     from ..text import passage
@@ -137,7 +150,8 @@ def review_section(rite, n: int, section_clauses=...) -> SectionReview:
         t1 = max(sp.end_s for sp in sps) if sps else None
         ids = tuple(dict.fromkeys([*r["actors"], *(a for sp in sps for a in sp.who)]))
         parts = tuple(_actor_part(rite, aid, sps, t0, t1, base) for aid in ids
-                      if aid in rite.actor_ids and any(aid in sp.who for sp in sps))
+                      if aid in rite.actor_ids and any(aid in sp.who for sp in sps)) \
+            if t0 is not None and t1 is not None else ()     # (no steps: nobody's part)
         out.append(ClauseReview(
             k=k, source=r["source"], text=r["text"], start=r["start"], subject=r["subject"],
             actor_ids=ids, steps=tuple(r["steps"]), status=r["status"], checks=tuple(r["checks"]),
@@ -151,13 +165,13 @@ def review_section(rite, n: int, section_clauses=...) -> SectionReview:
                          section_failures=section_failures)
 
 
-def _from_coverage(c) -> dict:
+def _from_coverage(c: ClauseCoverage) -> dict[str, Any]:
     return {"source": c.source, "text": c.text, "start": c.start, "subject": c.subject, "actors": tuple(c.actors),
             "steps": tuple(c.steps), "status": c.status, "checks": tuple(c.checks),
             "failures": tuple(c.failures), "reason": c.reason}
 
 
-def _from_steps(rite, sec, spans) -> tuple[list[dict], tuple[str, ...]]:
+def _from_steps(rite: Rite, sec: chor.Section, spans: dict[int, StepSpan]) -> tuple[list[dict[str, Any]], tuple[str, ...]]:
     """The fallback: one clause per distinct phrase the steps act (offset, phrase), in text order; one row
     per 記 item the steps' notes or evidence cite, after the first clause that cites it."""
     from ..text.jing import ji_items
@@ -166,7 +180,7 @@ def _from_steps(rite, sec, spans) -> tuple[list[dict], tuple[str, ...]]:
     groups: dict[tuple[int, str], list[int]] = {}
     for i, st in enumerate(sec.steps):
         groups.setdefault((st.offset, st.phrase), []).append(i)
-    rows: list[dict] = []
+    rows: list[dict[str, Any]] = []
     placed: set[str] = set()
     for (off, phrase), idx in sorted(groups.items(), key=lambda kv: (kv[0][0], len(kv[0][1]))):
         played = [i for i in idx if i in spans]
@@ -200,7 +214,7 @@ def _from_steps(rite, sec, spans) -> tuple[list[dict], tuple[str, ...]]:
     return rows, whole
 
 
-def _coverage_rows(rite, n: int) -> list[dict]:
+def _coverage_rows(rite: Rite, n: int) -> list[dict[str, Any]]:
     """The coverage's rows of section ``n``: on a miss, every section's at once (its first call reads the
     whole rite: seconds; each further section is a fraction of that), kept on disk beside the compiled rite
     (the key hashes the coverage's code and data too) — a second report of any section does not pay again."""
@@ -208,12 +222,14 @@ def _coverage_rows(rite, n: int) -> list[dict]:
     every = _read_cache(f) if f is not None else None
     if every is None or n not in every:
         fn = coverage_source()
+        assert fn is not None                 # (asked only when the coverage exists)
         every = {s.n: [_from_coverage(r) for r in fn(rite, s.n)] for s in rite.choreography.sections}
         _write_cache(f, every)
-    return every[n]
+    rows: list[dict[str, Any]] = every[n]
+    return rows
 
 
-def _cache_file(rite, what: str):
+def _cache_file(rite: Rite, what: str) -> Path | None:
     from .. import settings
     from .cache import cache_dir, rite_key
     if settings.no_cache():
@@ -221,7 +237,7 @@ def _cache_file(rite, what: str):
     return cache_dir() / f"{what}-{rite.reading.name}-{rite_key(rite.reading, None)}.pickle"
 
 
-def _read_cache(f):
+def _read_cache(f: Path | None) -> Any:
     """A cached value, signed by this user's key (rite/cache.py): a planted or broken entry is rebuilt, never
     unpickled."""
     from .cache import CacheEntryError, CacheError, signed_load
@@ -233,7 +249,7 @@ def _read_cache(f):
         return None
 
 
-def _write_cache(f, value) -> None:
+def _write_cache(f: Path | None, value: object) -> None:
     if f is None:
         return
     from .cache import CacheError, signed_dump
@@ -249,10 +265,10 @@ def _write_cache(f, value) -> None:
 
 
 # ---------------------------------------------------------------- the rules' findings, cached
-_FOUND: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_FOUND: weakref.WeakKeyDictionary[Rite, list[Finding]] = weakref.WeakKeyDictionary()
 
 
-def section_findings(rite, n: int):
+def section_findings(rite: Rite, n: int) -> tuple[list[Finding], list[tuple[Finding, Any]]]:
     """(findings no exception covers, [(finding, exception)]) of section ``n``: the grammar's rules over the
     whole rite, once per compiled rite, kept on disk beside it (its key hashes the rules' code too)."""
     if rite not in _FOUND:
@@ -262,13 +278,13 @@ def section_findings(rite, n: int):
     return exceptions.apply(raw)
 
 
-def warm_file(rite):
+def warm_file(rite: Rite) -> Path | None:
     """The disk cache the reports of this rite need (the coverage's rows, or the findings without it); None:
     caching is off."""
     return _cache_file(rite, "coverage" if coverage_source() is not None else "findings")
 
 
-def warm(rite) -> None:
+def warm(rite: Rite) -> None:
     """Fill :func:`warm_file` and the evidence's cache (a site's forked child does it while the pack is built)."""
     _all_evidence(rite)
     if coverage_source() is not None:
@@ -277,15 +293,15 @@ def warm(rite) -> None:
         _all_findings(rite)
 
 
-def findings_file(rite):
+def findings_file(rite: Rite) -> Path | None:
     """The disk cache of the rules' findings on this rite (None: caching is off)."""
     return _cache_file(rite, "findings")
 
 
-def _all_findings(rite) -> list:
+def _all_findings(rite: Rite) -> list[Finding]:
     from . import grammar
     f = findings_file(rite)
-    found = _read_cache(f)
+    found: list[Finding] | None = _read_cache(f)
     if found is None:
         found = grammar.findings(rite)
         _write_cache(f, found)
@@ -299,7 +315,7 @@ def facing_word(heading: float) -> str:
     return min(FACINGS, key=lambda w: abs(((heading - FACINGS[w] + 180.0) % 360.0) - 180.0))
 
 
-def nearest_place(lay, xyz_chi) -> tuple[str, str, float]:
+def nearest_place(lay: Layout, xyz_chi: Sequence[float]) -> tuple[str, str, float]:
     """(id, name, distance in 尺) of the named place nearest a point."""
     best = ("", "", float("inf"))
     p = np.asarray(xyz_chi, dtype=float)
@@ -312,13 +328,13 @@ def nearest_place(lay, xyz_chi) -> tuple[str, str, float]:
     return best
 
 
-def _track_value(track, t: float):
+def _track_value(track: tuple[np.ndarray, Sequence[Any]], t: float) -> Any:
     ts, vs = track
     i = int(np.searchsorted(ts, t, side="right")) - 1
     return vs[max(i, 0)]
 
 
-def posture_sequence(rite, aid: str, t0: float, t1: float) -> tuple[str, ...]:
+def posture_sequence(rite: Rite, aid: str, t0: float, t1: float) -> tuple[str, ...]:
     """The posture words over [t0, t1): the one in force at t0, then each change (坐 → 立 reads 興)."""
     ts, vs = rite._postures[aid]
     # events at one instant: only the last holds (a 坐 then a 揖 at the same time is a 揖); events at t1 are
@@ -339,14 +355,15 @@ def posture_sequence(rite, aid: str, t0: float, t1: float) -> tuple[str, ...]:
     return tuple(words)
 
 
-def _actor_part(rite, aid: str, sps, t0: float, t1: float, base: float) -> ActorPart:
+def _actor_part(rite: Rite, aid: str, sps: list[StepSpan], t0: float, t1: float, base: float) -> ActorPart:
     first = next(sp for sp in sps if aid in sp.who)
     act = first.act_of(aid)
     t = (act[0] + act[1]) / 2 if act else (first.start_s + first.end_s) / 2
     pose = rite.pose_at(t)
     i = pose.actor_ids.index(aid)
     chi = rite.reading.chi_m
-    xyz = tuple(round(float(c) / chi, 2) for c in pose.actor_xyz_m[i])
+    x, y, z = (round(float(c) / chi, 2) for c in pose.actor_xyz_m[i])
+    xyz = (x, y, z)
     pid, pname, dist = nearest_place(rite.layout, xyz)
     hdg = float(pose.heading_deg[i]) % 360.0
     k = rite.actor_ids.index(aid)
@@ -359,20 +376,20 @@ def _actor_part(rite, aid: str, sps, t0: float, t1: float, base: float) -> Actor
                      holding_after=str(_track_value(hold, t1) or ""))
 
 
-def _evidence_by_step(rite, n: int) -> dict[int, StepEvidence]:
+def _evidence_by_step(rite: Rite, n: int) -> dict[int, StepEvidence]:
     return {i: e for (sec, i), e in _all_evidence(rite).items() if sec == n}
 
 
-_EVIDENCE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_EVIDENCE: weakref.WeakKeyDictionary[Rite, dict[tuple[int, int], StepEvidence]] = weakref.WeakKeyDictionary()
 
 
-def _all_evidence(rite) -> dict[tuple[int, int], StepEvidence]:
+def _all_evidence(rite: Rite) -> dict[tuple[int, int], StepEvidence]:
     """(section, index) → the evidence of every step (scene.rite.evidence), once per compiled rite, kept on
     disk beside it: reading whose words a step's are takes the checker's subjects over the whole rite."""
     if rite in _EVIDENCE:
         return _EVIDENCE[rite]
     f = _cache_file(rite, "evidence")
-    out = _read_cache(f)
+    out: dict[tuple[int, int], StepEvidence] | None = _read_cache(f)
     if out is None:
         from .evidence import ASPECTS, rite_evidence
         out = {(sp.section, sp.index): StepEvidence(sp.index, sp.do, tuple(sp.who),

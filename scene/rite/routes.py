@@ -10,7 +10,9 @@ Everything is in 周尺 and pure numpy.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -89,6 +91,7 @@ class Site:
         hy = hou.xyz_chi[1]
         self.hou = Box("侯", post - 0.5, hy - 0.6, -post + 0.5, hy + 0.6)
         fa = layout["range.fa"]
+        assert fa.size_chi is not None          # (the 乏 has its measured size)
         fx, fy = fa.xyz_chi[:2]
         self.fa = Box("乏", fx - fa.size_chi[0] / 2, fy - 0.3, fx + fa.size_chi[0] / 2, fy + 0.3)
         furniture = []
@@ -107,12 +110,14 @@ class Site:
         if h.has_shi:
             t_obs.append(Box("室房", -h.xu_x, h.y_dong, h.xu_x, h.house_depth))
         self.tang_obstacles = t_obs
-        self.court_half_width = layout["hall.court"].size_chi[0] / 2
+        court = layout["hall.court"].size_chi
+        assert court is not None                # (the 庭 has its measured size)
+        self.court_half_width = court[0] / 2
         self.gate_y = layout["hall.gate"].xyz_chi[1]
         # the walkable ground: inside the walls of the 庭, and out through the 門 to 門外
         self.court = Box("庭", -self.court_half_width + 1, self.gate_y - 30, self.court_half_width - 1, h.house_depth + 20)
 
-    def __getstate__(self) -> dict:
+    def __getstate__(self) -> dict[str, Any]:
         return {k: v for k, v in self.__dict__.items() if k != "_plans"}   # the memo stays out of the cache
 
     # --- surfaces -----------------------------------------------------------
@@ -191,9 +196,9 @@ class Site:
                 enter, leave = np.minimum(r1, r2), np.maximum(r1, r2)
             np.maximum(t0, enter, out=t0)
             np.minimum(t1, leave, out=t1)
-        return ~((t1 - t0) > 1e-6).any(axis=2)
+        return np.asarray(~((t1 - t0) > 1e-6).any(axis=2))
 
-    def _plan2d(self, a, b, obstacles: list[Box], cores: list[Box] = (),
+    def _plan2d(self, a: tuple[float, float], b: tuple[float, float], obstacles: list[Box], cores: Sequence[Box] = (),
                 core_clear: float | None = None, bounds: Box | None = None,
                 widen: float = 0.0, step_off: bool = True) -> list[tuple[float, float]]:
         """:meth:`_search`, remembered: the rite asks the same way again (about one ask in two), e.g. as
@@ -208,7 +213,7 @@ class Site:
             memo[key] = self._search(a, b, obstacles, cores, core_clear, bounds, widen, step_off)
         return list(memo[key])
 
-    def _search(self, a, b, obstacles: list[Box], cores: list[Box] = (),
+    def _search(self, a: tuple[float, float], b: tuple[float, float], obstacles: list[Box], cores: Sequence[Box] = (),
                 core_clear: float | None = None, bounds: Box | None = None,
                 widen: float = 0.0, step_off: bool = True) -> list[tuple[float, float]]:
         """Shortest polyline a → b round the obstacles (Dijkstra on a visibility graph).
@@ -241,8 +246,8 @@ class Site:
             inner = self._plan2d(ends[0], ends[1], obstacles, cores, core_clear, bounds, widen)
             return [a] + [p for p in inner if math.dist(p, a) > 1e-9 and math.dist(p, b) > 1e-9] + [b]
         arr = np.array([(bx.x0, bx.y0, bx.x1, bx.y1) for bx in boxes]).reshape(-1, 4)
-        ends = np.array([a, b], dtype=float)
-        if self._visible(ends[:1], ends[1:], arr)[0, 0]:
+        ab = np.array([a, b], dtype=float)
+        if self._visible(ab[:1], ab[1:], arr)[0, 0]:
             return [a, b]
         corners = np.array([c for bx in boxes for c in bx.grow(0.05).corners()], dtype=float).reshape(-1, 2)
         if len(corners):
@@ -252,7 +257,7 @@ class Site:
                 free &= ((corners[:, 0] >= bounds.x0) & (corners[:, 0] <= bounds.x1) &
                          (corners[:, 1] >= bounds.y0) & (corners[:, 1] <= bounds.y1))
             corners = corners[free]
-        pts = np.vstack([ends, corners])
+        pts = np.vstack([ab, corners])
         dist = np.linalg.norm(pts[:, None, :] - pts[None, :, :], axis=2)
         n = len(pts)
         best = np.full(n, np.inf)
@@ -276,7 +281,7 @@ class Site:
             path.append(int(prev[path[-1]]))
         return [(float(pts[i, 0]), float(pts[i, 1])) for i in reversed(path)]
 
-    def _flat(self, a: Point, b: Point, persons: tuple[Point, ...] = (), things: tuple = (),
+    def _flat(self, a: Point, b: Point, persons: tuple[Point, ...] = (), things: tuple[tuple[str, float, float, float, float], ...] = (),
               widen: float = 0.0) -> list[Point]:
         """Shortest way on one level; people standing near the way are walked round too, and on the
         ground the movable things lying there (``things``: (name, x0, y0, x1, y1) boxes)."""
@@ -332,7 +337,7 @@ class Site:
         return (x, y + dy, z)
 
     def route(self, a: Point, b: Point, stairs: str = "west", via: tuple[Point, ...] = (),
-              persons: tuple[Point, ...] = (), things: tuple = (), widen: float = 0.0) -> list[Point]:
+              persons: tuple[Point, ...] = (), things: tuple[tuple[str, float, float, float, float], ...] = (), widen: float = 0.0) -> list[Point]:
         """Polyline from a to b through ``via``, changing level only by ``stairs``,
         walking round the obstacles and round the ``persons`` standing near the way; a point on a
         stair itself (盡階: the last 等 below the 堂) is reached by that stair's own treads. ``widen``
@@ -340,7 +345,7 @@ class Site:
         pts = [a, *via, b]
         out: list[Point] = [a]
         H = self.h.height
-        on_stair = lambda p: 1e-6 < p[2] < H - 1e-6       # noqa: E731
+        on_stair: Callable[[Point], bool] = lambda p: 1e-6 < p[2] < H - 1e-6       # noqa: E731
         for p, q in zip(pts, pts[1:]):
             p_up, q_up = p[2] > H / 2, q[2] > H / 2
             if on_stair(q) and p[2] < 1e-6:
@@ -364,7 +369,7 @@ class Site:
 
 
 
-def _step_off(p, core: Box, m: float) -> tuple[float, float]:
+def _step_off(p: tuple[float, float], core: Box, m: float) -> tuple[float, float]:
     """The point m from the box ``core``, straight away from it through p (p outside it)."""
     cx, cy = min(max(p[0], core.x0), core.x1), min(max(p[1], core.y0), core.y1)
     dx, dy = p[0] - cx, p[1] - cy
@@ -422,4 +427,4 @@ def offset_polyline(points: list[Point], d: float) -> list[Point]:
         n = n / np.linalg.norm(n)
         out.append((arr[i, 0] + d * n[0], arr[i, 1] + d * n[1], arr[i, 2]))
     out.append(tuple(arr[-1]))
-    return out  # type: ignore[return-value]
+    return out

@@ -47,6 +47,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..geometry.layout import Layout
+from ..geometry.places import Place
 from ..geometry.units import to_numeral
 
 __all__ = [
@@ -137,7 +139,7 @@ def announce(right: int, left: int) -> str:
 
 
 # ------------------------------------------------------------------ flight
-def flight_time(start_chi: Sequence[float], end_chi: Sequence[float], chi_m: float,
+def flight_time(start_chi: Sequence[float] | np.ndarray, end_chi: Sequence[float] | np.ndarray, chi_m: float,
                 speed_m_s: float = ARROW_SPEED_M_S) -> float:
     """Seconds of flight: horizontal distance ÷ horizontal speed (no drag)."""
     d_chi = float(np.hypot(end_chi[0] - start_chi[0], end_chi[1] - start_chi[1]))
@@ -168,18 +170,19 @@ def arrow_path(start_chi: Sequence[float], end_chi: Sequence[float], chi_m: floa
 
 
 # ------------------------------------------------------------------ the target
-def _rect(place) -> tuple[float, float, float, float]:
+def _rect(place: Place) -> tuple[float, float, float, float]:
     """(x_min, x_max, z_min, z_max) of a panel of the 侯 from its layout place."""
+    assert place.size_chi is not None       # (a panel of the 侯 has its measured size)
     (x, _, z), (w, _, h) = place.xyz_chi, place.size_chi
     return x - w / 2, x + w / 2, z - h / 2, z + h / 2
 
 
-def _inside(rect, x: float, z: float) -> bool:
+def _inside(rect: tuple[float, float, float, float], x: float, z: float) -> bool:
     x0, x1, z0, z1 = rect
     return x0 <= x <= x1 and z0 <= z <= z1
 
 
-def _landing(rng: np.random.Generator, hit: bool, layout) -> tuple[float, float, float]:
+def _landing(rng: np.random.Generator, hit: bool, layout: Layout) -> tuple[float, float, float]:
     centre = layout["target.centre"]
     cx, hou_y, cz = centre.xyz_chi
     zhong = _rect(centre)
@@ -205,7 +208,7 @@ def _landing(rng: np.random.Generator, hit: bool, layout) -> tuple[float, float,
     return (float(x), hou_y, float(z))
 
 
-def demonstrate(archer: str, layout, seed: int) -> tuple[Shot, ...]:
+def demonstrate(archer: str, layout: Layout, seed: int) -> tuple[Shot, ...]:
     """誘射 (§20): the 司射 shoots 乘矢 alone from the 左物 to teach; nothing is called or scored."""
     rng = np.random.default_rng((int(seed), 0))
     x, y, z = layout["tang.wu_left"].xyz_chi
@@ -238,7 +241,7 @@ def _check_round(round_no: int) -> None:
 
 
 # ------------------------------------------------------------------ a round
-def shoot_round(round_no: int, pairs: Sequence[tuple[str, str]], layout, seed: int,
+def shoot_round(round_no: int, pairs: Sequence[tuple[str, str]], layout: Layout, seed: int,
                 skill: Mapping[str, float] | None = None,
                 beat_skill: Mapping[str, float] | None = None) -> RoundResult:
     """Shoot one round (番): every pair in order, 拾發 four arrows each, then 數獲.
@@ -281,6 +284,6 @@ def shoot_round(round_no: int, pairs: Sequence[tuple[str, str]], layout, seed: i
     if round_no == 1:
         return RoundResult(1, tuple(shots), 0, 0, "", None, ())
     winner = None if right == left else ("right" if right > left else "left")
-    loser_side = {"right": 1, "left": 0}.get(winner)   # the other side's index in a pair
+    loser_side = None if winner is None else {"right": 1, "left": 0}[winner]   # the other side's index in a pair
     losers = () if loser_side is None else tuple(p[loser_side] for p in pairs)
     return RoundResult(round_no, tuple(shots), right, left, announce(right, left), winner, losers)

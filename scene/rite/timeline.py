@@ -43,7 +43,8 @@ class _Linear:
         t0, t1 = self.keys[i], self.keys[j]
         span = np.where(j > i, t1 - t0, 1.0)
         w = np.clip(np.where(j > i, (q - t0) / span, 0.0), 0.0, 1.0)
-        return self.vals[i] + (self.vals[j] - self.vals[i]) * w[:, None]
+        out: np.ndarray = self.vals[i] + (self.vals[j] - self.vals[i]) * w[:, None]
+        return out
 
     @staticmethod
     def _runs(t: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -140,6 +141,8 @@ class Pose:
 class Rite:
     """The compiled rite under one reading: stages, spans and every track."""
 
+    _grammar_ctx: Any        # the rules' view of it, made once (grammar.coverage._ctx_of)
+
     def __init__(self, reading: Reading, choreo: chor.Choreography | None = None) -> None:
         self.reading = reading
         self.choreography = choreo or chor.default()
@@ -182,7 +185,7 @@ class Rite:
         self._stage_starts = np.array([s.start_s for s in self.stages])
         self._span_starts = np.array([s.start_s for s in self.spans])
 
-    def _object_track(self, events) -> tuple[np.ndarray, np.ndarray]:
+    def _object_track(self, events: list[tuple[float, str, Any]]) -> tuple[np.ndarray, np.ndarray]:
         """Keyframes of an object: at a place, in someone's hands (following him), or in flight."""
         chi = self.reading.chi_m
         evs = sorted((e for e in events if e[1] in ("at", "held", "path")), key=lambda e: e[0])

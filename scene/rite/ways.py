@@ -4,14 +4,15 @@ walks in step; 記30 by the 司馬's south. A part of :class:`.director.Director
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 
 from .routes import heading_deg
-from .state import KNEEL_S, TREAD_S, TURN_S, Point, as_tuple
+from .state import KNEEL_S, TREAD_S, TURN_S, DirectorState, Point, as_tuple
 
 
-class Ways:
+class Ways(DirectorState):
     """The director's walking (mixed into :class:`.director.Director`, whose state it uses)."""
 
     def _timed(self, aid: str, t: float, path: list[Point]) -> list[tuple[float, Point, float]]:
@@ -151,15 +152,15 @@ class Ways:
             turn = any(abs(((heading_deg(a, b) - self.actors[i].heading + 180) % 360) - 180) > 20
                        for i, (a, b) in zip(ids, segs) if math.dist(a[:2], b[:2]) > 1e-6)
             if turn:
-                for i, (a, b) in zip(ids, segs):
-                    hd = heading_deg(a, b) if math.dist(a[:2], b[:2]) > 1e-6 else self.actors[i].heading
+                for i, (p0, p1) in zip(ids, segs):
+                    hd = heading_deg(p0, p1) if math.dist(p0[:2], p1[:2]) > 1e-6 else self.actors[i].heading
                     self._key(i, t, self.actors[i].pos, self.actors[i].heading)
                     self._key(i, t + TURN_S, self.actors[i].pos, hd)
                 t += TURN_S
             t += dt
-            for i, (a, b) in zip(ids, segs):
-                hd = heading_deg(a, b) if math.dist(a[:2], b[:2]) > 1e-6 else self.actors[i].heading
-                self._key(i, t, as_tuple(b), hd)
+            for i, (p0, p1) in zip(ids, segs):
+                hd = heading_deg(p0, p1) if math.dist(p0[:2], p1[:2]) > 1e-6 else self.actors[i].heading
+                self._key(i, t, as_tuple(p1), hd)
         for a in ids:
             self._event(a, t, "posture", "stand")
         return t
@@ -208,7 +209,7 @@ class Ways:
         if math.dist(s.pos[:2], post[:2]) > 3.0 or s.posture == "walk":
             return via
         west = self.lay["hall.west_of_tang"].xyz_chi
-        at_west = lambda p: p[2] < 0.5 and math.dist(p[:2], west[:2]) < 14.0   # noqa: E731
+        at_west: Callable[[Point], bool] = lambda p: p[2] < 0.5 and math.dist(p[:2], west[:2]) < 14.0   # noqa: E731
         if not (at_west(start) ^ at_west(target)):
             return via
         x, y, _ = s.pos

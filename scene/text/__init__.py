@@ -38,3 +38,10 @@ from .jing import (  # noqa: F401
 from .script import to_simplified, to_traditional  # noqa: F401
 from .seed import FIRST_SEED_SECTION, SeedNote, seed_note, seed_notes, seed_notes_for_section, seed_translation  # noqa: F401
 from .zheng import KNOWN_ZHENGZHU_DIFFERENCES, Gloss, annotated, zheng_notes, zhengzhu_differences  # noqa: F401
+
+__all__ = [  # the names the layer offers (the later layers import them from here)
+    "SEEDS", "JING", "JING_SIMPLIFIED", "N_JI", "N_SECTIONS", "SCRIPTS", "SEED", "ZHENGZHU", "Key", "Passage",
+    "find_phrase", "ji", "ji_items", "passage", "passages", "to_simplified", "to_traditional", "FIRST_SEED_SECTION",
+    "SeedNote", "seed_note", "seed_notes", "seed_notes_for_section", "seed_translation", "KNOWN_ZHENGZHU_DIFFERENCES",
+    "Gloss", "annotated", "zheng_notes", "zhengzhu_differences",
+]

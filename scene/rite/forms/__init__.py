@@ -11,13 +11,17 @@ import importlib
 import pkgutil
 from collections.abc import Callable
 
+from .. import choreography as chor
 from .base import Acts
+
+#: a form's ``run(acts, step, t0) -> end time``
+Form = Callable[[Acts, chor.Step, float], float]
 
 __all__ = ["Acts", "FORMS"]
 
 
-def _discover() -> dict[str, Callable]:
-    out = {}
+def _discover() -> dict[str, Form]:
+    out: dict[str, Form] = {}
     for m in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
         if m.name.startswith("_") or m.name == "base":
             continue
@@ -28,4 +32,4 @@ def _discover() -> dict[str, Callable]:
 
 
 #: verb → the form's ``run``
-FORMS: dict[str, Callable] = _discover()
+FORMS: dict[str, Form] = _discover()

@@ -29,7 +29,7 @@ def run(acts: Acts, step: chor.Step, t0: float) -> float:
     who = step.who
     stairs = {a: acts.stairs(a, step) for a in who}
     if len(who) == 2 and stairs[who[0]] == stairs[who[1]]:
-        return _pair(acts, step, tuple(who), stairs[who[0]], t0)
+        return _pair(acts, step, (who[0], who[1]), stairs[who[0]], t0)
     # one archer, or a pair that goes up by two stairs (賓主人: 皆由其階): each alone, in step at each 揖
     wu = _wu(acts, who)
     times = {}
@@ -39,7 +39,7 @@ def run(acts: Acts, step: chor.Step, t0: float) -> float:
     return acts.sync(who, times)
 
 
-def _alone(acts: Acts, a: str, side: str, wu: Point, t: float, via) -> float:
+def _alone(acts: Acts, a: str, side: str, wu: Point, t: float, via: tuple[Point, ...]) -> float:
     h, site = acts.layout.hall, acts.site
     sx = -1 if side == "west" else 1
     lane_x = sx * h.stairs_x + site.lane(side, True)

@@ -14,7 +14,11 @@ from .. import choreography as chor
 from ..state import TREAD_S, Point
 
 if TYPE_CHECKING:   # the director hands itself in; the forms never import it
+    from ...geometry.layout import Layout
+    from ...geometry.readings import Reading
     from ..director import Director
+    from ..routes import Site
+    from ..shooting import RoundResult, Shot
 
 __all__ = ["Acts", "TREAD_S"]
 
@@ -27,15 +31,15 @@ class Acts:
 
     # ---------------------------------------------------------------- what is where
     @property
-    def layout(self):
+    def layout(self) -> Layout:
         return self._d.lay
 
     @property
-    def site(self):
+    def site(self) -> Site:
         return self._d.site
 
     @property
-    def reading(self):
+    def reading(self) -> Reading:
         return self._d.r
 
     @property
@@ -146,7 +150,7 @@ class Acts:
         """Where everyone else visible stands now (what a route goes round)."""
         return tuple(a.pos for k, a in self._d.actors.items() if k not in ids and a.visible)
 
-    def ground_things(self) -> tuple:
+    def ground_things(self) -> tuple[tuple[str, float, float, float, float], ...]:
         """The movable things lying on the ground now, as boxes a route goes round."""
         return self._d._ground_things()
 
@@ -164,11 +168,11 @@ class Acts:
         return t1
 
     @property
-    def board(self) -> dict:
+    def board(self) -> dict[str, Any]:
         """Word left by one form for a later one (a pair waiting in front of the stairs to meet the next)."""
         return self._d.board
 
-    def resume(self, entry: dict, t: float) -> float:
+    def resume(self, entry: dict[str, Any], t: float) -> float:
         """Let a waiting pair go on from t (see :func:`.pair.post_crossing`); when they are done."""
         return self._d._resume(entry, t)
 
@@ -196,15 +200,15 @@ class Acts:
 
     # ---------------------------------------------------------------- the shooting and the 筭
     @property
-    def results(self):
+    def results(self) -> dict[int, RoundResult]:
         return self._d.results
 
     @property
-    def round_pairs(self):
+    def round_pairs(self) -> dict[int, list[tuple[str, str]]]:
         return self._d.round_pairs
 
     @property
-    def demo(self):
+    def demo(self) -> tuple[Shot, ...]:
         return self._d.demo
 
     @property

@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 
 from .. import choreography as chor
+from ..state import Point
 from .base import Acts
 
 SOUTH = 1.0     # 尺: 少南 to the right pile (assumed figure for 少)
@@ -82,7 +83,7 @@ def _lay_by_pairs(acts: Acts, t: float, pile: str) -> float:
     return t
 
 
-def _round_the_zhong(acts: Acts, a: str, here) -> list:
+def _round_the_zhong(acts: Acts, a: str, here: Point) -> list[Point]:
     """興自前適左 (鄭 起由中東): from the right pile's seat round by the south and the east of the 中 to a little
     north of his first seat — south also of anyone standing just south of the 中 (the 司射 視筭 there), a body
     clear of each."""

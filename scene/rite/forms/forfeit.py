@@ -7,6 +7,7 @@ between drinkers; a losing 賓/主人/大夫 is brought a washed and filled 觶 
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from .. import choreography as chor
 from ..state import TREAD_S, Point
@@ -26,10 +27,10 @@ SIMA_SOUTH = 5.0        # 尺 south of the 司馬 that a pair passes (出于司�
 
 def run(acts: Acts, step: chor.Step, t0: float) -> float:
     """§33: the pairs in turn; the one coming down meets the next going up in front of the stairs."""
-    res = acts.results.get(step.round)
+    res = acts.results.get(step.round or 0)              # (there is no round 0 of forfeits)
     losers = set(res.losers) if res is not None else set()
     who = list(step.who)
-    st = {"go": t0, "end": t0, "down": None, "cup": "top", "ready": t0, "z_up": False, "z_t": t0,
+    st: dict[str, Any] = {"go": t0, "end": t0, "down": None, "cup": "top", "ready": t0, "z_up": False, "z_t": t0,
           "free": t0, "spots": _tangxi(acts, who)}
     for pair in (tuple(who[i:i + 2]) for i in range(0, len(who) - 1, 2)):
         loser = next((a for a in pair if a in losers), None)
@@ -44,11 +45,12 @@ def run(acts: Acts, step: chor.Step, t0: float) -> float:
         goers = (loser,) if winner in NOTABLE else (winner, loser)
         _pair_drinks(acts, st, goers, loser)
     _release(acts, st)
-    return st["end"]
+    end: float = st["end"]
+    return end
 
 
 # ------------------------------------------------------------------ places
-def _tangxi(acts: Acts, who: list[str]) -> dict[str, tuple[Point, float]]:
+def _tangxi(acts: Acts, who: list[str]) -> dict[str, tuple[Point, float | None]]:
     """遂適堂西: each archer's place and facing there, as the section's later steps name them
     (三耦 in the 堂西 row facing south, the 眾賓 in a file south of its west end facing east)."""
     out, k3, kz = {}, 0, 0
@@ -81,7 +83,8 @@ def _step_to(acts: Acts, a: str, t: float, pos: Point, heading: float, dur: floa
     return t + dur
 
 
-def _move(acts: Acts, ids: tuple[str, ...], t: float, target: Point, via=(), end_heading=None) -> float:
+def _move(acts: Acts, ids: tuple[str, ...], t: float, target: Point, via: tuple[Point, ...] = (),
+          end_heading: float | None = None) -> float:
     """A pair abreast (P.abreast), one alone walking."""
     if len(ids) == 2:
         return P.abreast(acts, ids, t, target, via, end_heading=end_heading)
@@ -90,7 +93,7 @@ def _move(acts: Acts, ids: tuple[str, ...], t: float, target: Point, via=(), end
 
 
 # ------------------------------------------------------------------ the pairs
-def _pair_drinks(acts: Acts, st: dict, goers: tuple[str, ...], loser: str) -> None:
+def _pair_drinks(acts: Acts, st: dict[str, Any], goers: tuple[str, ...], loser: str) -> None:
     h, site = acts.layout.hall, acts.site
     winner = goers[0] if len(goers) == 2 else None
     t = st["go"]
@@ -160,7 +163,7 @@ def _toward(acts: Acts, a: str, b: str) -> float:
     return math.degrees(math.atan2(pb[0] - pa[0], pb[1] - pa[1])) % 360.0
 
 
-def _come_down(acts: Acts, st: dict, goers: tuple[str, ...], times: dict) -> None:
+def _come_down(acts: Acts, st: dict[str, Any], goers: tuple[str, ...], times: dict[str, float]) -> None:
     """不勝者先降 (鄭 後升先降略之不由次); to the front of the stairs, where they wait for the next pair."""
     st["cup"] = "foot"
     down = goers[::-1]
@@ -185,7 +188,7 @@ def _come_down(acts: Acts, st: dict, goers: tuple[str, ...], times: dict) -> Non
         ps = [spots[a][0] for a in goers]
         centre = tuple(sum(p[c] for p in ps) / len(ps) for c in range(3))
         tt = _move(acts, goers, t_go, (centre[0], centre[1] - 2.0, 0.0), via)
-        ends = []
+        ends: list[float] = []
         for a in goers:                  # one after the other: the two places are side by side
             e = acts.walk(a, max([tt, *ends]), acts.free_spot(a, spots[a][0]))
             ends.append(acts.turn(a, e, spots[a][1]))
@@ -195,7 +198,7 @@ def _come_down(acts: Acts, st: dict, goers: tuple[str, ...], times: dict) -> Non
     st["end"] = max(st["end"], t)
 
 
-def _release(acts: Acts, st: dict) -> None:
+def _release(acts: Acts, st: dict[str, Any]) -> None:
     """The pair in front of the stairs goes on when no pair comes up to meet it."""
     down = st["down"]
     if down is not None:
@@ -204,14 +207,14 @@ def _release(acts: Acts, st: dict) -> None:
 
 
 # ------------------------------------------------------------------ the 執爵者
-def _zhijue_waits(acts: Acts, st: dict, t: float) -> None:
+def _zhijue_waits(acts: Acts, st: dict[str, Any], t: float) -> None:
     """He waits below, east of the 西階 and clear of the pairs' way, till the first has gone up."""
     h = acts.layout.hall
     spot = acts.free_spot(Z, (-h.stairs_x + 9.0, -h.stair_run - 4.0, 0.0))
     st["z_t"] = acts.turn(Z, acts.walk(Z, t, spot), 270.0)
 
 
-def _zhijue_goes_up(acts: Acts, st: dict, t: float) -> None:
+def _zhijue_goes_up(acts: Acts, st: dict[str, Any], t: float) -> None:
     """鄭 於既升飲而升自西階立于序端: once the first pair is up, he goes up and stands at the 西序's end."""
     t = max(t, st["z_t"])
     t = acts.walk(Z, t, acts.free_spot(Z, acts.layout["hall.west_xu_end"].xyz_chi), "west")
@@ -220,9 +223,9 @@ def _zhijue_goes_up(acts: Acts, st: dict, t: float) -> None:
     st["end"] = max(st["end"], st["z_t"])
 
 
-def _take_cup(acts: Acts, st: dict) -> float:
+def _take_cup(acts: Acts, st: dict[str, Any]) -> float:
     """He has the empty 觶 in hand: 坐取觶 from the 豐下 where the last drinker set it (or it is in his hands)."""
-    t = max(st["z_t"], st["free"])
+    t: float = max(st["z_t"], st["free"])
     if st["cup"] == "hand":
         return t
     spot = _feng(acts, 2.6)
@@ -238,7 +241,7 @@ def _take_cup(acts: Acts, st: dict) -> float:
     return t
 
 
-def _fill(acts: Acts, t: float, via=()) -> float:
+def _fill(acts: Acts, t: float, via: tuple[Point, ...] = ()) -> float:
     """實之: at the 尊 (as the §33 弟子 升酌 at tang.zun@南2, 北面)."""
     t = acts.walk(Z, t, acts.free_spot(Z, acts.resolve(chor.parse_ref("tang.zun@南2"), Z)), "west", via)
     t = acts.turn(Z, t, 0.0)
@@ -246,7 +249,7 @@ def _fill(acts: Acts, t: float, via=()) -> float:
     return t + 2.0
 
 
-def _refill(acts: Acts, st: dict) -> None:
+def _refill(acts: Acts, st: dict[str, Any]) -> None:
     """執爵者坐取觶實之反奠于豐上 (鄭 每者輒酌以至於徧); back to the 序端 before the next goes up."""
     t = _fill(acts, _take_cup(acts, st))
     spot = _feng(acts, 2.6)
@@ -281,7 +284,7 @@ def _hand_over(acts: Acts, t: float, giver: str, taker: str, still: str, facing:
     return _step_to(acts, mover, t, back, (facing + 180.0) % 360)
 
 
-def _notable(acts: Acts, st: dict, loser: str) -> None:
+def _notable(acts: Acts, st: dict[str, Any], loser: str) -> None:
     """賓主人大夫不勝則不執弓執爵者取觶降洗升實之以授于席前 (鄭 優尊也) 受觶以適西階上北面立飲卒觶授執爵者反就席."""
     t = _take_cup(acts, st)                                        # 取觶
     xi = acts.resolve(chor.parse_ref("court.xi@北2"), Z)
@@ -291,6 +294,7 @@ def _notable(acts: Acts, st: dict, loser: str) -> None:
     t = _fill(acts, t, (acts.resolve(chor.parse_ref("pos.yuezheng_below@南4"), Z),))   # 升實之
     mat = acts.pos(loser)
     mh = acts.facing(loser, acts.layout[f"mat.{loser}"].facing)    # the way his mat faces
+    assert mh is not None
     ux, uy = _unit(mh)
     front = acts.free_spot(Z, (mat[0] + 4.5 * ux, mat[1] + 4.5 * uy, mat[2]))
     t = acts.walk(Z, t, front, "west")

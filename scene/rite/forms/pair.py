@@ -5,6 +5,8 @@ pair coming the other way in front of the stairs, passing on the left and saluti
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from typing import Any, cast
 
 import numpy as np
 
@@ -60,7 +62,7 @@ def abreast(acts: Acts, pair: tuple[str, str], t: float, target: Point, via: tup
     if half is None:              # HALF 尺, and never closer than 0.56 m whatever the 尺 (周尺 8 寸 …)
         half = max(HALF, 0.62 * acts.min_gap)
     pa, pb = acts.pos(a), acts.pos(b)
-    mid = tuple((pa[c] + pb[c]) / 2 for c in range(3))
+    mid: Point = ((pa[0] + pb[0]) / 2, (pa[1] + pb[1]) / 2, (pa[2] + pb[2]) / 2)
     center = acts.site.route(mid, target, acts.own_stairs(a), via, acts.others(pair), acts.ground_things(), widen=half)
     center = subdivide(center, STEP_CHI)
     if len(center) < 2:
@@ -121,7 +123,8 @@ def stairs_one_behind(acts: Acts, first: str, second: str, side: str, up: bool, 
     return max(t1, t2)
 
 
-def post_crossing(acts: Acts, pair: tuple[str, str], t_ready: float, resume, kind: str = "stairs") -> None:
+def post_crossing(acts: Acts, pair: tuple[str, ...], t_ready: float, resume: Callable[[float], float],
+                  kind: str = "stairs") -> None:
     """A pair that waits for the pair coming the other way (相左…相揖): in front of the stairs (``kind``
     "stairs": coming down, for the pair going up) or at the 楅 ("bi": back from 拾取矢, for the pair going
     forward).  Leave word for it; ``resume(t)`` walks the rest of the way once they have met (or when none
@@ -129,10 +132,10 @@ def post_crossing(acts: Acts, pair: tuple[str, str], t_ready: float, resume, kin
     acts.board.setdefault("crossing", []).append({"pair": pair, "ready": t_ready, "resume": resume, "kind": kind})
 
 
-def take_crossing(acts: Acts, kind: str = "stairs") -> dict | None:
+def take_crossing(acts: Acts, kind: str = "stairs") -> dict[str, Any] | None:
     """The pair waiting (of this kind), if any (it is then the caller's to meet)."""
     waiting = acts.board.get("crossing") or []
     for k, entry in enumerate(waiting):
         if entry.get("kind", "stairs") == kind:
-            return waiting.pop(k)
+            return cast("dict[str, Any]", waiting.pop(k))
     return None

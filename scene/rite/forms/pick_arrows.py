@@ -10,6 +10,7 @@ go straight to their ends of the 楅 and make no 北面揖 (鄭 §37 主人西�
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from .. import choreography as chor
 from ..shooting import ARROWS
@@ -81,7 +82,7 @@ def run(acts: Acts, step: chor.Step, t0: float) -> float:
     return _back(acts, step, who, t)
 
 
-def _forward(acts: Acts, who: tuple[str, ...], t: float, dang: Point, waiting: dict | None) -> float:
+def _forward(acts: Acts, who: tuple[str, ...], t: float, dang: Point, waiting: dict[str, Any] | None) -> float:
     """揖進 and 進 to 當楅: abreast (竝行), the 上射 on the left (north) and, on the last leg, west; on the way the
     pair coming back passes on their left and both salute (相左相揖).  Nothing to do if they stand there."""
     if all(math.dist(acts.pos(a)[:2], dang[:2]) < 4.0 for a in who):
@@ -111,7 +112,7 @@ def _sima_south(acts: Acts, who: tuple[str, ...]) -> tuple[Point, ...]:
     return ((sx + 1.0, min(min(ys), sy - 4.5), 0.0),)
 
 
-def _meet(acts: Acts, who: tuple[str, str], t: float, turn: Point, waiting: dict,
+def _meet(acts: Acts, who: tuple[str, str], t: float, turn: Point, waiting: dict[str, Any],
           by: tuple[Point, ...] = ()) -> float:
     """與進者相左相揖: half-way, the pair going forward stops with the pair coming back on its left (鄭 相左皆由進者
     之北), both salute facing each other, the pair coming back goes on to its place; when the pair going
@@ -142,6 +143,7 @@ def _meet(acts: Acts, who: tuple[str, str], t: float, turn: Point, waiting: dict
 
 def _back(acts: Acts, step: chor.Step, who: tuple[str, ...], t: float) -> float:
     """反位: abreast (上射於右) to the front of their places, then each into his own, facing as the data says."""
+    assert step.at is not None             # (反位: the data says where to)
     targets = [acts.resolve(step.at, a, extra_slot=i if step.at.slot is not None else 0) for i, a in enumerate(who)]
     via = tuple(acts.resolve(v, who[0]) for v in step.via)
     times = {a: t for a in who}

@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 
 from .. import choreography as chor
+from ..state import Point
 from .base import Acts
 
 SIT_S, SET_S, BOW_S, DRINK_S, FILL_S, HAND_S, SALUTE_S = 0.8, 1.2, 2.5, 3.0, 3.0, 1.5, 1.5
@@ -30,14 +31,14 @@ SIT_S, SET_S, BOW_S, DRINK_S, FILL_S, HAND_S, SALUTE_S = 0.8, 1.2, 2.5, 3.0, 3.0
 BESIDE, STEP_BACK = 3.0, 1.0
 
 
-def _home(acts: Acts, aid: str, spot: tuple) -> tuple[tuple, float]:
+def _home(acts: Acts, aid: str, spot: Point) -> tuple[Point, float]:
     """His 位: where he stands, or if he is already at the place, the last spot he stood still elsewhere."""
     keys = acts._d.actors[aid].keys      # (read only: Acts has no accessor for past keyframes)
     if math.dist(acts.pos(aid)[:2], spot[:2]) > 6.0:
         return acts.pos(aid), acts.heading(aid)
     for (t0, *p0), (t1, *p1) in zip(reversed(keys[:-1]), reversed(keys[1:])):
         if p0[:3] == p1[:3] and t1 - t0 >= 4.0 and math.dist(p0[:2], spot[:2]) > 6.0:
-            return tuple(p0[:3]), p0[3]
+            return (p0[0], p0[1], p0[2]), p0[3]
     return acts.pos(aid), acts.heading(aid)
 
 
@@ -59,7 +60,7 @@ def run(acts: Acts, step: chor.Step, t0: float) -> float:
     return _at_place(acts, step, cup, zun, t0)
 
 
-def _at_place(acts: Acts, step: chor.Step, cup: str, zun: tuple, t0: float) -> float:
+def _at_place(acts: Acts, step: chor.Step, cup: str, zun: Point, t0: float) -> float:
     bows = step.kneel
     spot = acts.resolve(step.at or chor.parse_ref("hall.west_steps_top@北3"), None)
     beside = acts.site.surface_z(spot[0] - BESIDE, spot[1])
@@ -123,8 +124,9 @@ def _at_place(acts: Acts, step: chor.Step, cup: str, zun: tuple, t0: float) -> f
     return max(end, t)
 
 
-def _carried(acts: Acts, step: chor.Step, cup: str, zun: tuple, t0: float) -> float:
+def _carried(acts: Acts, step: chor.Step, cup: str, zun: Point, t0: float) -> float:
     bearer = step.to
+    assert bearer is not None                            # (a cup carried: the data names its 執觶者)
     who = step.who
     t, free = t0, t0                                     # the cup's time; when the 執觶者 is free
     for cur, nxt in zip(who, who[1:]):
@@ -148,7 +150,7 @@ def _carried(acts: Acts, step: chor.Step, cup: str, zun: tuple, t0: float) -> fl
     return t
 
 
-def _before(acts: Acts, walker: str, aid: str) -> tuple:
+def _before(acts: Acts, walker: str, aid: str) -> Point:
     """A spot in front of a seated drinker, where the 執觶者 takes the cup from him or hands it to him."""
     return acts.free_spot(walker, acts.resolve(chor.parse_ref(f"actor:{aid}"), None))
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 
 from .. import choreography as chor
-from ..state import SPACING
+from ..state import SPACING, Point
 from . import pair as P
 from .base import Acts
 
@@ -19,13 +19,13 @@ def run(acts: Acts, step: chor.Step, t0: float) -> float:
     t = acts.sync(who, times)
     stairs = {a: acts.stairs(a, step) for a in who}
     if len(who) == 2 and stairs[who[0]] == stairs[who[1]]:
-        return _pair(acts, step, tuple(who), stairs[who[0]], t)
+        return _pair(acts, step, (who[0], who[1]), stairs[who[0]], t)
     for i, a in enumerate(who):
         times[a] = _alone(acts, step, a, stairs[a], t + 1.5 * i, i)
     return max(times.values())
 
 
-def _targets(acts: Acts, step: chor.Step, pair) -> list:
+def _targets(acts: Acts, step: chor.Step, pair: tuple[str, ...]) -> list[Point]:
     out = []
     for i, a in enumerate(pair):
         out.append(acts.resolve(step.at, a, extra_slot=i if step.at.slot is not None else 0)
@@ -79,7 +79,7 @@ def _pair(acts: Acts, step: chor.Step, pair: tuple[str, str], side: str, t: floa
 
     def on(t_go: float) -> float:
         # 由司馬之南適堂西: abreast by the 司馬's south, then each to his place
-        via = ()
+        via: tuple[Point, ...] = ()
         if step.via:
             sx_, sy_, sz_ = acts.resolve(chor.PlaceRef(step.via[0].text, step.via[0].place, None, None), up)
             off = max(SIMA_SOUTH, 2.2 * acts.min_gap)    # round his south-east corner, a shoulder clear
@@ -90,7 +90,7 @@ def _pair(acts: Acts, step: chor.Step, pair: tuple[str, str], side: str, t: floa
         # other has already stopped would brush past him)
         spots = {a: acts.free_spot(a, targets[i]) for i, a in enumerate(pair)}
         order = max((pair, pair[::-1]), key=lambda o: _clearance(acts, o, spots))
-        ends = {}
+        ends: dict[str, float] = {}
         for a in order:
             ends[a] = acts.walk(a, max([tt, *ends.values()]), spots[a])
         return max(acts.turn(a, ends[a], acts.facing(a, step.facing)) for a in pair)
@@ -99,7 +99,7 @@ def _pair(acts: Acts, step: chor.Step, pair: tuple[str, str], side: str, t: floa
     return t
 
 
-def _clearance(acts: Acts, order: tuple[str, str], spots: dict) -> float:
+def _clearance(acts: Acts, order: tuple[str, str], spots: dict[str, Point]) -> float:
     """How near the two come if they go to their spots in this order (straight lines): the first passes
     the second where he stands, then the second passes the first where he has stopped."""
     a, b = order
@@ -107,7 +107,7 @@ def _clearance(acts: Acts, order: tuple[str, str], spots: dict) -> float:
     return min(_seg_dist(pb, pa, spots[a]), _seg_dist(spots[a], pb, spots[b]))
 
 
-def _seg_dist(p, a, b) -> float:
+def _seg_dist(p: Point, a: Point, b: Point) -> float:
     dx, dy = b[0] - a[0], b[1] - a[1]
     L = dx * dx + dy * dy
     u = 0.0 if L < 1e-12 else max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / L))

@@ -1,8 +1,10 @@
 """拾發: a pair's eight arrows (or the 誘射's four), the 獲者's calls and, in rounds 2–3, the 筭."""
 from __future__ import annotations
 
+from typing import cast
+
 from .. import choreography as chor
-from ..shooting import JIE_S, arrow_path
+from ..shooting import JIE_S, Shot, arrow_path
 from .base import Acts
 
 DRAW_S = 2.5          # drawing and aiming, from raising the bow to the release (assumed)
@@ -14,11 +16,12 @@ OU_BACK = 1.0         # 尺: 耦少退于物 — how far back from his 物 the �
 def run(acts: Acts, step: chor.Step, t0: float) -> float:
     """拾發: the pair's eight arrows (or the 誘射's four), with the 獲者's calls and the counters."""
     rnd = step.round
+    assert rnd is not None                # (the loader holds a shoot step to its round)
     if rnd == 0:
         shots = list(acts.demo)
     else:
         res = acts.results[rnd]
-        pair_index = acts.round_pairs[rnd].index(tuple(step.who))
+        pair_index = acts.round_pairs[rnd].index(cast("tuple[str, str]", tuple(step.who)))
         shots = [s for s in res.shots if s.pair == pair_index]
     for a in step.who:
         acts.hold(a, t0)
@@ -54,11 +57,12 @@ def run(acts: Acts, step: chor.Step, t0: float) -> float:
     return max(t, last_call + (1.8 if rnd in (2, 3) else 0.0)) + 1.0
 
 
-def _on_the_drum(shot, t0: float, ready: float) -> float:
+def _on_the_drum(shot: Shot, t0: float, ready: float) -> float:
     """When a round-3 arrow leaves the bow (不鼓不釋, §38): an arrow shot on the drum leaves on its stroke
     (the drum's strokes are ``t0 + release_s`` for those, ``scene.web.pack.sounds`` sounds them), even when
     the arrow before came late — the draw is shortened, down to :data:`MIN_DRAW_S`; an arrow off the drum
     stays at least :data:`OFF_BEAT_S` from the stroke it missed."""
+    assert shot.release_s is not None     # (round 3's arrows are timed to the drum)
     t_rel = max(ready + MIN_DRAW_S, t0 + shot.release_s)
     if not shot.on_beat:
         beat = t0 + round(shot.release_s / STROKE_S) * STROKE_S
@@ -67,7 +71,7 @@ def _on_the_drum(shot, t0: float, ready: float) -> float:
     return t_rel
 
 
-def _release(acts: Acts, archer: str, oid: str, t_rel: float, shot) -> float:
+def _release(acts: Acts, archer: str, oid: str, t_rel: float, shot: Shot) -> float:
     """The arrow's flight; returns when it lands."""
     ts, xyz = arrow_path(shot.start_chi, shot.landing_chi, acts.reading.chi_m)
     acts.obj(oid, t_rel, "path", (t_rel + ts, xyz))
@@ -79,7 +83,7 @@ def _release(acts: Acts, archer: str, oid: str, t_rel: float, shot) -> float:
     return t_land
 
 
-def _call(acts: Acts, t: float, shot, rnd: int) -> float:
+def _call(acts: Acts, t: float, shot: Shot, rnd: int) -> float:
     """獲者坐而獲，舉旌以宮，偃旌以商: the 獲者 calls kneeling behind the 乏; in rounds 2–3 the 釋獲者 lays
     one 筭 (釋獲, 上射's to the right, 下射's to the left)."""
     hz = "huozhe"

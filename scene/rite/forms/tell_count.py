@@ -11,6 +11,7 @@ from .count import NORTH, SOUTH
 
 def run(acts: Acts, step: chor.Step, t0: float) -> float:
     a = step.who[0]
+    assert step.round is not None          # (the loader holds a tell_count step to its round)
     res = acts.results.get(step.round)
     c = acts.counters
     right, left = c["right"], c["left"]

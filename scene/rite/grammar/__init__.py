@@ -16,8 +16,13 @@ data: ``assets/grammar.toml`` (:mod:`.exceptions`).
 from __future__ import annotations
 
 import importlib
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from .context import Ctx, Finding  # noqa: F401
+
+if TYPE_CHECKING:
+    from ..timeline import Rite
 
 #: the rules written for the words they name
 OLD_RULES = ("posture", "facing", "stairs", "forms", "motion", "group", "order", "ji", "things", "world")
@@ -27,7 +32,7 @@ CLAUSE_RULES = ("verb", "negation", "subject", "object", "sequence", "every")
 RULES = OLD_RULES + CLAUSE_RULES
 
 
-def findings(rite, rules=RULES) -> list[Finding]:
+def findings(rite: Rite, rules: Sequence[str] = RULES) -> list[Finding]:
     """Every finding of the rules, before exceptions."""
     ctx = Ctx(rite)
     out: list[Finding] = []
@@ -36,7 +41,7 @@ def findings(rite, rules=RULES) -> list[Finding]:
     return sorted(out, key=lambda f: (f.section, -1 if f.step is None else f.step, f.rule, f.who, f.word))
 
 
-def check(rite, rules=RULES) -> list[Finding]:
+def check(rite: Rite, rules: Sequence[str] = RULES) -> list[Finding]:
     """The findings no deliberate exception covers (an exception of these rules that covers nothing counts as
     one; with all the rules, any exception)."""
     from . import exceptions

@@ -26,6 +26,7 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from ...paths import ASSETS
 from ...text import passage
@@ -70,21 +71,11 @@ class ClauseData:
         return next((e.value for e in self.subjects if e.section == n and e.start < cl.end and cl.start < e.end), None)
 
 
-def _entries(raw: list, kind: str, keys: tuple[str, ...]) -> list[_Entry]:
+def _entries(raw: list[Any], kind: str, keys: tuple[str, ...]) -> list[_Entry]:
     out = []
     for i, e in enumerate(raw):
-        where = f"{FILE.name} {kind} {i + 1}"
-        if not isinstance(e, dict):
-            raise ChoreographyError(f"{where}: not a table")
-        missing = [k for k in keys if not e.get(k)]
-        if missing:
-            raise ChoreographyError(f"{where}: missing {', '.join(missing)}")
-        unknown = set(e) - set(keys)
-        if unknown:
-            raise ChoreographyError(f"{where}: unknown key(s) {sorted(unknown)}")
+        where = f"{FILE.name} {kind} {i + 1}"     # (keys, types and ranges: validation.Clauses, on load)
         n = e["section"]
-        if not isinstance(n, int) or not 1 <= n <= 51:
-            raise ChoreographyError(f"{where}: section must be 1–51")
         at = passage(n).text.find(e["text"])
         if at < 0:
             raise ChoreographyError(f"{where}: {e['text']!r} is not in the 經 of §{n}")
@@ -92,7 +83,7 @@ def _entries(raw: list, kind: str, keys: tuple[str, ...]) -> list[_Entry]:
             raise ChoreographyError(f"{where}: {e['name']!r} is not a name the text uses")
         if kind == "form" and e["do"] not in FORM_DOS:
             raise ChoreographyError(f"{where}: do must be one of {', '.join(FORM_DOS)}")
-        out.append(_Entry(n, at, at + len(e["text"]), e.get("name", e.get("do", e["reason"])), e["reason"]))
+        out.append(_Entry(n, at, at + len(e["text"]), str(e.get("name", e.get("do", e["reason"]))), e["reason"]))
     return out
 
 
@@ -106,17 +97,11 @@ class JiEntry:
     who: str = ""
 
 
-def _ji(raw: list) -> tuple[JiEntry, ...]:
+def _ji(raw: list[Any]) -> tuple[JiEntry, ...]:
     from ...text import ji as ji_text
     out = []
     for i, e in enumerate(raw):
-        where = f"{FILE.name} ji {i + 1}"
-        missing = [k for k in ("item", "text", "reason") if not e.get(k)]
-        if missing:
-            raise ChoreographyError(f"{where}: missing {', '.join(missing)}")
-        unknown = set(e) - {"item", "text", "reason", "do", "phrase", "who"}
-        if unknown:
-            raise ChoreographyError(f"{where}: unknown key(s) {sorted(unknown)}")
+        where = f"{FILE.name} ji {i + 1}"        # (keys, types and ranges: validation.Clauses, on load)
         try:
             item = ji_text(int(str(e["item"]).lstrip("記")))
         except ValueError as exc:
@@ -136,9 +121,8 @@ def load() -> ClauseData:
         raw = tomllib.loads(FILE.read_text(encoding="utf-8")) if FILE.exists() else {}
     except tomllib.TOMLDecodeError as exc:
         raise ChoreographyError(f"{FILE.name}: not valid TOML ({exc})") from None
-    unknown = set(raw) - {"not_acted", "subject", "form", "unchecked", "ji", "condition"}
-    if unknown:
-        raise ChoreographyError(f"{FILE.name}: unknown table(s) {sorted(unknown)}")
+    from ...validation import Clauses, convert
+    convert(raw, Clauses, FILE.name, error=ChoreographyError)   # types, ranges and keys first, one line each
     return ClauseData(tuple(_entries(raw.get("not_acted", []), "not_acted", ("section", "text", "reason"))),
                       tuple(_entries(raw.get("subject", []), "subject", ("section", "text", "name", "reason"))),
                       tuple(_entries(raw.get("form", []), "form", ("section", "text", "do", "reason"))),

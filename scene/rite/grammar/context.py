@@ -3,8 +3,10 @@ and what role he has at a moment; which steps cite which words; who a name of th
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -12,6 +14,9 @@ from .. import choreography as chor
 from ..state import StepSpan
 from . import phrase as ph
 from .words import GROUPS
+
+if TYPE_CHECKING:
+    from ..timeline import Rite
 
 PAIR_VERBS = ("approach", "shoot", "retire", "pick_arrows")
 
@@ -30,7 +35,7 @@ class Finding:
     who: str = ""
     t: float | None = None
 
-    def key(self) -> tuple:
+    def key(self) -> tuple[str, int, int | None, str, str]:
         return (self.rule, self.section, self.step, self.word, self.who)
 
     def line(self) -> str:
@@ -40,7 +45,7 @@ class Finding:
         return (f"{self.rule:8} {where:14}{who}{at}: 「{self.phrase}」 {self.word} requires {self.requires}; "
                 f"the tracks show {self.shows}")
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {"rule": self.rule, "section": self.section, "step": None if self.step is None else self.step + 1,
                 "phrase": self.phrase, "word": self.word, "requires": self.requires, "shows": self.shows,
                 "who": self.who, "t": None if self.t is None else round(self.t, 2)}
@@ -50,7 +55,7 @@ def angle_diff(a: float, b: float) -> float:
     return abs(((a - b + 180.0) % 360.0) - 180.0)
 
 
-def bearing(frm, to) -> float:
+def bearing(frm: Sequence[float] | np.ndarray, to: Sequence[float] | np.ndarray) -> float:
     """Compass bearing (0 = north, 90 = east) from one (x, y) to another."""
     return math.degrees(math.atan2(to[0] - frm[0], to[1] - frm[1])) % 360.0
 
@@ -58,7 +63,10 @@ def bearing(frm, to) -> float:
 class Ctx:
     """The compiled rite seen by the rules (positions in 尺, the text's unit)."""
 
-    def __init__(self, rite) -> None:
+    _ji_findings: list[Finding]                   # (set once by jirows.ji_findings)
+    _clause_eval: dict[int, list[Any]]            # (set once by coverage.evaluate: its _Eval rows)
+
+    def __init__(self, rite: Rite) -> None:
         self.rite = rite
         self.lay = rite.layout
         self.hall = rite.layout.hall
@@ -75,7 +83,8 @@ class Ctx:
 
     # ---------------------------------------------------------------- steps
     def step_of(self, span: StepSpan) -> chor.Step:
-        return self.sections[span.section].steps[span.index]
+        step: chor.Step = self.sections[span.section].steps[span.index]
+        return step
 
     @cached_property
     def spans_by_section(self) -> dict[int, list[StepSpan]]:
@@ -90,7 +99,7 @@ class Ctx:
         out: dict[int, list[tuple[str, str]]] = {}
         for sp in self.rite.spans:
             if sp.do in PAIR_VERBS and len(sp.who) == 2 and tuple(sp.who) not in out.get(sp.section, []):
-                out.setdefault(sp.section, []).append(tuple(sp.who))
+                out.setdefault(sp.section, []).append((sp.who[0], sp.who[1]))
         return out
 
     @cached_property
@@ -156,7 +165,7 @@ class Ctx:
                 if sg in mine and sg.text.endswith(("與", "及")) and segs[k + 1] not in out:
                     out.append(segs[k + 1])
             return out
-        return [s for s in ph.segments(span.section, span.offset, span.phrase) if s.subject not in span.phrase]
+        return [s for s in ph.segments(span.section, span.offset, span.phrase) if s.subject is None or s.subject not in span.phrase]
 
     # ---------------------------------------------------------------- tracks
     def _lin(self, aid: str, t: float) -> np.ndarray:
@@ -165,18 +174,19 @@ class Ctx:
 
     def pos(self, aid: str, t: float) -> np.ndarray:
         """(x, y, z) in 尺."""
-        return self._lin(aid, t)[:3] / self.chi
+        xyz: np.ndarray = self._lin(aid, t)[:3] / self.chi
+        return xyz
 
     def heading(self, aid: str, t: float) -> float:
         return float(self._lin(aid, t)[3] % 360.0)
 
-    def _step_value(self, tracks, aid: str, t: float):
+    def _step_value(self, tracks: Sequence[tuple[np.ndarray, Sequence[Any]]], aid: str, t: float) -> Any:
         ts, vs = tracks[self.index[aid]]
         i = int(np.searchsorted(ts, t, side="right")) - 1
         return vs[max(i, 0)]
 
     def posture(self, aid: str, t: float) -> str:
-        return self._step_value(self._posture, aid, t)
+        return cast(str, self._step_value(self._posture, aid, t))
 
     def postures(self, aid: str, t0: float, t1: float) -> list[tuple[float, str]]:
         """(time, posture) changes in [t0, t1], with the posture in force at t0 first."""
@@ -188,7 +198,7 @@ class Ctx:
         return out
 
     def holding(self, aid: str, t: float) -> str:
-        return self._step_value(self._holding, aid, t)
+        return cast(str, self._step_value(self._holding, aid, t))
 
     def role(self, aid: str, t: float) -> str:
         return self._step_value(self._role, aid, t) or self.chor.actors[aid].name
@@ -206,3 +216,9 @@ class Ctx:
 
     def place(self, pid: str) -> np.ndarray | None:
         return np.array(self.lay[pid].xyz_chi) if pid in self.lay else None
+
+    def at(self, pid: str) -> np.ndarray:
+        """(x, y, z) in 尺 of a place the rule needs (every layout has it)."""
+        xyz = self.place(pid)
+        assert xyz is not None, pid
+        return xyz

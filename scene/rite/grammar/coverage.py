@@ -14,13 +14,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING, Any
 
 from ...text.clauses import Clause
 from ...text.clauses import section_clauses as text_clauses
+from ..state import StepSpan
 from . import predicates as pr
+from .clausedata import ClauseData
 from .clausedata import load as load_data
 from .context import Ctx, Finding
 from .words import FACINGS, GROUPS
+
+if TYPE_CHECKING:
+    from ..timeline import Rite
+
+#: the words [start, end) each step acts: id(step) → (start, end), and ("more", id(step)) → [(start, end), …]
+#: the [[form]] words it acts too
+Reach = dict[Any, Any]
 
 #: the families whose failures are findings of ``python -m scene check``
 FAMILIES = ("verb", "negation", "subject", "object", "sequence", "every")
@@ -46,8 +56,8 @@ class _Eval:
     clause: Clause
     subject: str
     actors: tuple[str, ...]
-    spans: list
-    results: list               # (family, name, ok, who, detail)
+    spans: list[StepSpan]
+    results: list[tuple[str, str, bool, str, str]]               # (family, name, ok, who, detail)
     reason: str = ""
 
 
@@ -84,7 +94,7 @@ def _actors_of(ctx: Ctx, name: str, n: int, t: float, at: int | None) -> tuple[s
     if name in ("勝者", "不勝者"):
         # the round counted last in this section: 勝者 the side that won, 不勝者 the other — the 賓, 主人 and
         # 大夫 apart (賓主人大夫不勝則不執弓…: the text gives them their own way to drink)
-        rounds = [ctx.step_of(sp).round for sp in ctx.spans_by_section.get(n, []) if ctx.step_of(sp).round]
+        rounds = [r for sp in ctx.spans_by_section.get(n, []) if (r := ctx.step_of(sp).round)]
         res = ctx.rite.results.get(max(rounds)) if rounds else None
         if res is None:
             return ()
@@ -104,12 +114,12 @@ def _actors_of(ctx: Ctx, name: str, n: int, t: float, at: int | None) -> tuple[s
 FORM_VERBS = ("approach", "retire", "shoot", "pick_arrows", "forfeit", "count", "collect_arrows")
 
 
-def _reach(spans: list, data, n: int) -> dict[int, tuple[int, int]]:
+def _reach(spans: list[StepSpan], data: ClauseData, n: int) -> Reach:
     """The words of the 經 each step acts, (start, end): its phrase; a standard form's up to the next words
     another step cites (上耦揖進 … its approach acts 上射在左並行當階北面揖及階揖升堂揖 …), or the words
     ``assets/clauses.toml`` [[form]] gives it."""
     starts = sorted({sp.offset for sp in spans})
-    out = {}
+    out: Reach = {}
     for sp in spans:
         a, b = sp.offset, sp.offset + len(sp.phrase)
         if sp.do in FORM_VERBS:
@@ -121,7 +131,7 @@ def _reach(spans: list, data, n: int) -> dict[int, tuple[int, int]]:
     return out
 
 
-def _reaches(reach: dict, sp, a: int, b: int) -> bool:
+def _reaches(reach: Reach, sp: StepSpan, a: int, b: int) -> bool:
     """Whether the step acts any of the words [a, b)."""
     spans = [reach[id(sp)]] + reach.get(("more", id(sp)), [])
     return any(x < b and a < y for x, y in spans)
@@ -158,12 +168,12 @@ def subject_holds(ctx: Ctx, cl: Clause, subj: str, aid: str, t: float) -> bool:
     return any(ctx.means(part, aid, cl.section, t, cl.start) for part in subj.split("、"))
 
 
-def _others_form(sp, actors) -> bool:
+def _others_form(sp: StepSpan, actors: tuple[str, ...]) -> bool:
     """A standard form that acts the part of people not among its step's actors (the 獲者 in the shoot)."""
     return sp.do in FORM_VERBS and bool(actors) and not set(sp.who) & set(actors)
 
 
-def _evaluate_section(ctx: Ctx, n: int, data) -> list[_Eval]:
+def _evaluate_section(ctx: Ctx, n: int, data: ClauseData) -> list[_Eval]:
     spans = ctx.spans_by_section.get(n, [])
     reach = _reach(spans, data, n)
     out: list[_Eval] = []
@@ -244,9 +254,10 @@ class _Windows:
     """An actor's windows on a clause, per word: only his steps whose phrase cites that very word (a step
     citing 執觶興賓答拜 acts the 答拜 of 賓答拜降, not the 降)."""
 
-    def __init__(self, aid: str, own: list, section_spans: list, rest: float, reach: dict) -> None:
+    def __init__(self, aid: str, own: list[StepSpan], section_spans: list[StepSpan], rest: tuple[float, float, float],
+                 reach: Reach) -> None:
         self.aid, self.own, self.all, self.rest, self.reach = aid, own, section_spans, rest, reach
-        self._cache: dict[tuple, pr.Span] = {}
+        self._cache: dict[tuple[StepSpan, ...], pr.Span] = {}
 
     def at(self, i: int) -> pr.Span | None:
         spans = tuple(sp for sp in self.own if _reaches(self.reach, sp, i, i + 1))
@@ -292,10 +303,10 @@ def _per_actor(ctx: Ctx, n: int, cl: Clause, ws: _Windows, ev: _Eval) -> None:
                 ev.results.append(("negation", f"negation:不{word}", ok, w.aid, det))
             continue
         if c in "面" and k >= 1:
-            word = next((f for f in FACINGS if text.endswith(f, 0, k + 1)), None)
-            if word:
-                ok, det = pr.facing_test(ctx, word, w)
-                ev.results.append(("facing", f"facing:{word}", ok, w.aid, det))
+            face = next((f for f in FACINGS if text.endswith(f, 0, k + 1)), None)
+            if face:
+                ok, det = pr.facing_test(ctx, face, w)
+                ev.results.append(("facing", f"facing:{face}", ok, w.aid, det))
             continue
         r = pr.verb_test(ctx, c, full, i, w)
         if r is not None and c not in seen:
@@ -315,10 +326,10 @@ def _per_actor(ctx: Ctx, n: int, cl: Clause, ws: _Windows, ev: _Eval) -> None:
                 if people:
                     ok, det = pr.person_there(ctx, people, w)
                     ev.results.append(("object", f"object:{c}{nm}", ok, w.aid, det))
-    word = next((w for w in ("辯", "皆") if w in text[1:]), None)
+    every = next((w for w in ("辯", "皆") if w in text[1:]), None)
     # the group must be named here (a carried subject may not be the one the 皆 gathers)
     group = (ev.subject in GROUPS or "、" in ev.subject) and (cl.named or ev.subject != cl.subject)
-    if word and ev.actors and len(ev.actors) > 1 and group and "若" not in text:
+    if every and ev.actors and len(ev.actors) > 1 and group and "若" not in text:
         # 皆 / 辯: every one the subject names acts (or is acted for: 辯有脯醢); 辯 opening a clause is "when
         # all have done it" (辯乃徹豐與觶), said of the clause before; 若皆 is a condition
         acting = {a for sp in ev.spans for a in sp.who} | {ctx.step_of(sp).to for sp in ev.spans}
@@ -327,7 +338,7 @@ def _per_actor(ctx: Ctx, n: int, cl: Clause, ws: _Windows, ev: _Eval) -> None:
         cast = set(ctx.sections[cl.section].cast)
         vis = {a for a in ev.actors if a in cast or _present(ctx, a) or a in acting}
         missing = sorted(vis - acting)
-        name = f"every:{word}"
+        name = f"every:{every}"
         if not any(r[1] == name for r in ev.results):
             ev.results.append(("every", name, not missing, "", f"{len(missing)} of {len(vis)} not: "
                                f"{', '.join(missing)}" if missing else ""))
@@ -359,7 +370,7 @@ def ctx_text(n: int) -> str:
 def _sequence(evs: list[_Eval]) -> None:
     """The clauses one actor acts come in the text's order: his first act of each is not before his first
     act of the clause before it (steps that cite both count for both)."""
-    last: dict[str, tuple[float, object, str]] = {}
+    last: dict[str, tuple[float, StepSpan, str]] = {}
     for ev in evs:
         if len(ev.actors) > 2 and "如" in ev.clause.text:
             # a group's 亦如之 / 如初: its members repeat the words pair after pair, overlapping the pair
@@ -401,15 +412,15 @@ def _row(n: int, ev: _Eval) -> ClauseCoverage:
                           status, checks, fails, ev.reason)
 
 
-def section_clauses(rite, n: int, ctx: Ctx | None = None) -> list[ClauseCoverage]:
+def section_clauses(rite: Rite, n: int, ctx: Ctx | None = None) -> list[ClauseCoverage]:
     """The clauses of section ``n`` with their steps, the predicates that held and those that failed."""
     ctx = ctx or _ctx_of(rite)
     from .jirows import ji_rows
     return [_row(n, ev) for ev in evaluate(ctx).get(n, [])] + ji_rows(ctx, n, ClauseCoverage)
 
 
-def _ctx_of(rite) -> Ctx:
-    c = getattr(rite, "_grammar_ctx", None)
+def _ctx_of(rite: Rite) -> Ctx:
+    c: Ctx | None = getattr(rite, "_grammar_ctx", None)
     if c is None:
         c = Ctx(rite)
         try:
@@ -433,7 +444,7 @@ def findings_of(ctx: Ctx, family: str) -> list[Finding]:
     return out
 
 
-def summary(ctx: Ctx) -> dict[int, dict]:
+def summary(ctx: Ctx) -> dict[int, dict[str, Any]]:
     """Per section: clauses, acted, checked and the unchecked ones."""
     out = {}
     for n, evs in evaluate(ctx).items():

@@ -12,6 +12,7 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from ...paths import ASSETS
 from ...text import passage
@@ -46,32 +47,27 @@ class Subject:
 
 
 @lru_cache(maxsize=1)
-def _raw() -> dict:
+def _raw() -> dict[str, Any]:
+    from ...validation import Grammar, convert
     try:
-        return tomllib.loads(FILE.read_text(encoding="utf-8")) if FILE.exists() else {}
+        data = tomllib.loads(FILE.read_text(encoding="utf-8")) if FILE.exists() else {}
     except tomllib.TOMLDecodeError as exc:
         raise ChoreographyError(f"{FILE.name}: not valid TOML ({exc})") from None
+    convert(data, Grammar, FILE.name, error=ChoreographyError)   # types, ranges and keys first, one line each
+    return data
 
 
 @lru_cache(maxsize=1)
 def load() -> tuple[tuple[Exception_, ...], tuple[Subject, ...]]:
     raw = _raw()
     exc_out = []
-    for i, e in enumerate(raw.get("exception", [])):
-        where = f"{FILE.name} exception {i + 1}"
-        missing = [k for k in ("rule", "section", "word", "reason", "reference") if not e.get(k)]
-        if missing:
-            raise ChoreographyError(f"{where}: missing {', '.join(missing)}")
-        unknown = set(e) - {"rule", "section", "word", "reason", "reference", "step", "who"}
-        if unknown:
-            raise ChoreographyError(f"{where}: unknown key(s) {sorted(unknown)}")
+    for e in raw.get("exception", []):
+        # (keys, types and ranges: validation.Grammar, when the file is read)
         exc_out.append(Exception_(e["rule"], int(e["section"]), e["word"], e["reason"], e["reference"],
                                   e.get("step"), e.get("who", "")))
     subj = []
     for i, s in enumerate(raw.get("subject", [])):
         where = f"{FILE.name} subject {i + 1}"
-        if not all(s.get(k) for k in ("section", "text", "name", "reason")):
-            raise ChoreographyError(f"{where}: needs section, text, name and reason")
         text = passage(int(s["section"])).text
         at = text.find(s["text"])
         if at < 0:
@@ -110,15 +106,8 @@ def group_readings() -> tuple[GroupReading, ...]:
     readings with or without the 大夫.  Readings limited to words or readings come first."""
     out = []
     for i, g in enumerate(_raw().get("group", [])):
-        where = f"{FILE.name} group {i + 1}"
-        missing = [k for k in ("name", "sections", "members", "reason", "reference") if not g.get(k)]
-        if missing:
-            raise ChoreographyError(f"{where}: missing {', '.join(missing)}")
+        where = f"{FILE.name} group {i + 1}"     # (keys, types and ranges: validation.Grammar, on read)
         secs = g["sections"]
-        if not (isinstance(secs, list) and len(secs) == 2 and all(isinstance(x, int) for x in secs)):
-            raise ChoreographyError(f"{where}: sections must be [first, last]")
-        if not (isinstance(g["members"], list) and all(isinstance(x, str) for x in g["members"])):
-            raise ChoreographyError(f"{where}: members must be a list of actor ids")
         span = None
         if g.get("text"):
             if secs[0] != secs[1]:
@@ -128,8 +117,6 @@ def group_readings() -> tuple[GroupReading, ...]:
                 raise ChoreographyError(f"{where}: {g['text']!r} is not in the 經 of §{secs[0]}")
             span = (at, at + len(g["text"]))
         dafu = g.get("dafu_present")
-        if dafu is not None and not isinstance(dafu, bool):
-            raise ChoreographyError(f"{where}: dafu_present must be true or false")
         out.append(GroupReading(g["name"], secs[0], secs[1], tuple(g["members"]), g["reason"], g["reference"],
                                 span, dafu))
     return tuple(sorted(out, key=lambda g: g.span is None and g.dafu_present is None))

@@ -9,6 +9,7 @@ import re
 import numpy as np
 
 from ...text import passage
+from ..state import StepSpan
 from .context import Ctx, Finding, angle_diff, bearing
 from .words import FACING_TOLERANCE_DEG, FACINGS, PLACES, VERB_CHARS
 
@@ -22,7 +23,7 @@ WALKS = ("walk", "ascend", "descend", "enter", "exit", "approach", "retire")
 PLACE_END = "堂階楹序中洗篚席門侯乏楅物庭豐之"
 
 
-def governing_facing(ctx: Ctx, span, aid: str) -> tuple[str, int] | None:
+def governing_facing(ctx: Ctx, span: StepSpan, aid: str) -> tuple[str, int] | None:
     """The facing word of the actor's part of the phrase that governs the step's act, with its offset."""
     text = passage(span.section).text
     found: list[tuple[int, str]] = []
@@ -51,7 +52,7 @@ def governing_facing(ctx: Ctx, span, aid: str) -> tuple[str, int] | None:
 
 def check(ctx: Ctx) -> list[Finding]:
     out = []
-    text_of = {}
+    text_of: dict[int, str] = {}
     for span in ctx.rite.spans:
         if span.do in ("approach", "retire", "shoot", "pick_arrows", "collect_arrows", "count", "forfeit"):
             continue          # the standard forms are checked by their own rules (forms.py)
@@ -78,10 +79,10 @@ def check(ctx: Ctx) -> list[Finding]:
     return out
 
 
-def _side(ctx: Ctx, span, aid: str, word: str, thing: str, t: float) -> list[Finding]:
+def _side(ctx: Ctx, span: StepSpan, aid: str, word: str, thing: str, t: float) -> list[Finding]:
     """Facing F toward X: X lies ahead of him within the tolerance (so he stands on X's far side)."""
     me = ctx.pos(aid, t)
-    xs = [ctx.place(p) for p in PLACES.get(thing, ()) if ctx.place(p) is not None]
+    xs = [ctx.at(p) for p in PLACES.get(thing, ()) if p in ctx.lay]
     if not xs:
         return []
     x = min(xs, key=lambda p: float(np.hypot(*(p[:2] - me[:2]))))

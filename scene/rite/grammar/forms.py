@@ -12,9 +12,12 @@ says 如之 / 如初 after):
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from ...text import passage
+from ..state import StepSpan
 from .context import Ctx, Finding, angle_diff
 from .stairs import tread_index
 
@@ -83,11 +86,11 @@ def _middle_tread(ctx: Ctx, first: str, second: str, t0: float, t1: float) -> bo
     return bool((on1 & on2 & (np.abs(k1 - k2) == 2) & ((k1 <= steps) | (k2 <= steps))).any())
 
 
-def approach(ctx: Ctx, span) -> list[Finding]:
-    out = []
+def approach(ctx: Ctx, span: StepSpan) -> list[Finding]:
+    out: list[Finding] = []
     t0, t1 = span.start_s, span.end_s
     who = span.who
-    F = lambda word, req, shows, aid="", t=None: out.append(  # noqa: E731
+    F: Callable[..., None] = lambda word, req, shows, aid="", t=None: out.append(  # noqa: E731
         Finding("forms", span.section, span.index, span.phrase, word, req, shows, aid, t))
     wu = ["tang.wu_left"] if len(who) == 1 else ["tang.wu_right", "tang.wu_left"]
     h = ctx.hall
@@ -96,10 +99,10 @@ def approach(ctx: Ctx, span) -> list[Finding]:
     shared = len(who) == 2 and side[who[0]] == side[who[1]]
     for k, aid in enumerate(who):
         x_st = (-1 if side[aid] == "west" else 1) * h.stairs_x
-        w = ctx.place(wu[k])
+        w = ctx.at(wu[k])
         sal = [(t, ctx.pos(aid, t), ctx.heading(aid, t + 0.3)) for t in _salutes(ctx, aid, t0, t1)]
-        north = lambda hd: angle_diff(hd, 0.0) <= 35  # noqa: E731
-        want = [
+        north: Callable[[float], bool] = lambda hd: angle_diff(hd, 0.0) <= 35  # noqa: E731
+        want: list[tuple[str, str, Callable[[np.ndarray, float], bool]]] = [
             ("當階北面揖", f"{aid} a 揖 south of the stairs in line with them, facing north",
              lambda p, hd: abs(p[0] - x_st) <= h.stair_width / 2 + 1.5 and p[1] < -h.steps * h.tread - 2.0 and north(hd)),
             ("及階揖", f"{aid} a 揖 at the foot of the stairs",
@@ -121,7 +124,7 @@ def approach(ctx: Ctx, span) -> list[Finding]:
         # 豫則鉤楹內 / 堂則由楹外: on the 堂, where he passes the pillar of his side
         ts, xyz = ctx.path(aid, t0, t1)
         on = xyz[:, 2] >= h.height - 0.05
-        ying = ctx.place("hall.west_pillar" if x_st < 0 else "hall.east_pillar")
+        ying = ctx.at("hall.west_pillar" if x_st < 0 else "hall.east_pillar")
         near = on & (np.abs(xyz[:, 0] - ying[0]) < 1.0)
         if near.any():
             inside = ctx.reading.building == "序"
@@ -159,10 +162,10 @@ def approach(ctx: Ctx, span) -> list[Finding]:
     return out
 
 
-def retire(ctx: Ctx, span) -> list[Finding]:
-    out = []
+def retire(ctx: Ctx, span: StepSpan) -> list[Finding]:
+    out: list[Finding] = []
     t0, t1 = span.start_s, span.end_s
-    F = lambda word, req, shows, aid="", t=None: out.append(  # noqa: E731
+    F: Callable[..., None] = lambda word, req, shows, aid="", t=None: out.append(  # noqa: E731
         Finding("forms", span.section, span.index, span.phrase, word, req, shows, aid, t))
     for aid in span.who:
         sal = _salutes(ctx, aid, t0, t1)
@@ -188,7 +191,7 @@ def retire(ctx: Ctx, span) -> list[Finding]:
     return out
 
 
-def shoot(ctx: Ctx, span) -> list[Finding]:
+def shoot(ctx: Ctx, span: StepSpan) -> list[Finding]:
     """獲者坐而獲: every call (獲) he makes, he makes kneeling."""
     out = []
     ts, vs = ctx.rite._say.tracks[ctx.index["huozhe"]]
@@ -201,9 +204,9 @@ def shoot(ctx: Ctx, span) -> list[Finding]:
     return out
 
 
-def collect_arrows(ctx: Ctx, span) -> list[Finding]:
+def collect_arrows(ctx: Ctx, span: StepSpan) -> list[Finding]:
     out = []
-    bi = ctx.place("court.bi")
+    bi = ctx.at("court.bi")
     for aid in span.who:
         ks = _kneels(ctx, aid, span.start_s, span.end_s)
         good = [k for k in ks if angle_diff(ctx.heading(aid, k[0] + 0.2), 0) <= 35
@@ -215,9 +218,9 @@ def collect_arrows(ctx: Ctx, span) -> list[Finding]:
     return out
 
 
-def pick_arrows(ctx: Ctx, span) -> list[Finding]:
+def pick_arrows(ctx: Ctx, span: StepSpan) -> list[Finding]:
     out = []
-    bi = ctx.place("court.bi")
+    bi = ctx.at("court.bi")
     for k, aid in enumerate(span.who):
         want = 90.0 if (k == 0 and len(span.who) == 2) else 270.0 if len(span.who) == 2 else None
         ks = _kneels(ctx, aid, span.start_s, span.end_s)
@@ -260,10 +263,10 @@ def pick_arrows(ctx: Ctx, span) -> list[Finding]:
     return out
 
 
-def count(ctx: Ctx, span) -> list[Finding]:
+def count(ctx: Ctx, span: StepSpan) -> list[Finding]:
     out = []
     aid = span.who[0]
-    zhong = ctx.place("court.zhong")
+    zhong = ctx.at("court.zhong")
     ks = _kneels(ctx, aid, span.start_s, span.end_s)
     good = [k for k in ks if angle_diff(ctx.heading(aid, k[0] + 0.2), 90) <= 35 and ctx.pos(aid, k[0] + 0.2)[0] < zhong[0]]
     if len(good) < 2:
@@ -280,10 +283,10 @@ def count(ctx: Ctx, span) -> list[Finding]:
     return out
 
 
-def forfeit(ctx: Ctx, span) -> list[Finding]:
+def forfeit(ctx: Ctx, span: StepSpan) -> list[Finding]:
     out = []
-    feng = ctx.place("tang.feng")
-    res = ctx.rite.results.get(ctx.step_of(span).round)
+    feng = ctx.at("tang.feng")
+    res = ctx.rite.results.get(ctx.step_of(span).round or 0)   # (there is no round 0)
     losers = set(res.losers) if res is not None else set()
     for aid in span.who:
         if aid not in losers or aid in ("bin", "zhuren", "dafu"):

@@ -2,7 +2,10 @@
 (the senior at that end of a file)."""
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ...text import passage
+from ..state import StepSpan
 from . import phrase as ph
 from .context import Ctx, Finding
 
@@ -26,7 +29,7 @@ JOINS = "及與、"
 OBJECT_MARKS = "于於"
 
 
-def _gathered(names, text: str, i: int):
+def _gathered(names: Sequence[ph.Name], text: str, i: int) -> list[ph.Name] | None:
     """The names a 皆 at ``i`` gathers: the list that ends just before it (a few words may come between:
     耦少退皆), each name joined to the next by nothing or by 及 / 與 / 、.  A list preceded by 于 / 於 is the
     object of the act before it, up to the first two names joined by nothing: 使二人舉觶于賓與大夫舉觶者皆 —
@@ -91,7 +94,7 @@ def check(ctx: Ctx) -> list[Finding]:
     return out
 
 
-def _files(ctx: Ctx, n: int, spans, text: str) -> list[Finding]:
+def _files(ctx: Ctx, n: int, spans: list[StepSpan], text: str) -> list[Finding]:
     """北上 / 東上: the people who take their places by the phrase stand with the senior at that end."""
     out = []
     for word, axis, sign in (("北上", 1, 1), ("東上", 0, 1), ("西上", 0, -1), ("南上", 1, -1)):

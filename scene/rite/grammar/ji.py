@@ -14,6 +14,8 @@
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from .context import Ctx, Finding, angle_diff
@@ -45,8 +47,8 @@ def _still_runs(ctx: Ctx, aid: str) -> list[tuple[float, float, np.ndarray]]:
     return out
 
 
-def _in_court(ctx: Ctx, p) -> bool:
-    return p[2] < 0.05 and p[1] < -ctx.hall.steps * ctx.hall.tread - 1 and p[1] > ctx.lay["hall.gate"].xyz_chi[1] + 5
+def _in_court(ctx: Ctx, p: np.ndarray) -> bool:
+    return bool(p[2] < 0.05 and p[1] < -ctx.hall.steps * ctx.hall.tread - 1 and p[1] > ctx.lay["hall.gate"].xyz_chi[1] + 5)
 
 
 def _ji20(ctx: Ctx) -> list[Finding]:
@@ -65,6 +67,7 @@ def _ji20(ctx: Ctx) -> list[Finding]:
             if sp is not None and sp.do in PAIR_FORMS and aid in sp.who and sp.end_s > t1 + 0.5:
                 continue        # a pause within his pair's form (the way ahead not yet clear), not a 位
             if angle_diff(hd, 90.0) > 35 and ctx.posture(aid, (t0 + t1) / 2) in ("stand", "sit"):
+                assert sp is not None     # (every moment looked at is after the first step began)
                 out.append(Finding("ji", sp.section, sp.index, sp.phrase, "立者東面 (記20)",
                                    f"{aid}, standing below, facing east", f"heading {hd:.0f}° over {t0:.0f}–{t1:.0f} s",
                                    aid, t0))
@@ -113,13 +116,13 @@ def _ji30(ctx: Ctx) -> list[Finding]:
     that goes round his south and back up his other side crosses only south of him.  記31 唯賓與大夫降階
     遂西取弓矢 (鄭 尊者宜逸由便): the 賓 and the 大夫 take the short way."""
     out = []
-    west = ctx.place("hall.west_of_tang")
+    west = ctx.at("hall.west_of_tang")
     for sp in ctx.rite.spans:
         for aid in sp.who:
             if aid in ("xiang", "bin", "dafu"):
                 continue
             a, b = ctx.pos(aid, sp.start_s), ctx.pos(aid, sp.end_s)
-            at_west = lambda p: float(np.hypot(*(p[:2] - west[:2]))) < 14.0 and p[2] < 0.05  # noqa: E731
+            at_west: Callable[[np.ndarray], bool] = lambda p: float(np.hypot(*(p[:2] - west[:2]))) < 14.0 and p[2] < 0.05  # noqa: E731
             if not (at_west(a) ^ at_west(b)):
                 continue
             ts, xyz = ctx.path(aid, sp.start_s, sp.end_s, 0.25)
@@ -146,7 +149,7 @@ def _ji30(ctx: Ctx) -> list[Finding]:
 
 
 def _ji34(ctx: Ctx) -> list[Finding]:
-    out = []
+    out: list[Finding] = []
     if "sishe" not in ctx.index or "xiang" not in ctx.index:
         return out
     reported = set()
@@ -159,6 +162,7 @@ def _ji34(ctx: Ctx) -> list[Finding]:
                 continue
             if p[1] <= s[1]:
                 sp = ctx.rite.span_at(float(t))
+                assert sp is not None     # (every moment looked at is after the first step began)
                 if (sp.section, sp.index) not in reported:
                     reported.add((sp.section, sp.index))
                     out.append(Finding("ji", sp.section, sp.index, sp.phrase, "司射在司馬之北 (記34)",
@@ -170,7 +174,7 @@ def _ji34(ctx: Ctx) -> list[Finding]:
 
 def _ji39(ctx: Ctx) -> list[Finding]:
     out = []
-    xi_y = ctx.place("court.xi")[1]
+    xi_y = ctx.at("court.xi")[1]
     for sp in ctx.rite.spans:
         st = ctx.step_of(sp)
         if st.obj != "bi" or sp.do != "set_down" or "設楅" not in sp.phrase:
@@ -192,11 +196,11 @@ def _ji39(ctx: Ctx) -> list[Finding]:
 def _ji49(ctx: Ctx) -> list[Finding]:
     """A losing 主人 (賓, 大夫) drinks at the top of the 西階."""
     out = []
-    top = ctx.place("hall.west_steps_top")
+    top = ctx.at("hall.west_steps_top")
     for sp in ctx.rite.spans:
         if sp.do != "forfeit":
             continue
-        res = ctx.rite.results.get(ctx.step_of(sp).round)
+        res = ctx.rite.results.get(ctx.step_of(sp).round or 0)   # (there is no round 0)
         for aid in ("zhuren", "bin", "dafu"):
             if res is None or aid not in res.losers or aid not in sp.who:
                 continue
@@ -223,7 +227,7 @@ def _ji46(ctx: Ctx) -> list[Finding]:
         if sp.do != "shoot" or "dafu" not in sp.who or len(sp.who) != 2:
             continue
         ou = next(a for a in sp.who if a != "dafu")
-        wu = ctx.place("tang.wu_right" if sp.who.index(ou) == 0 else "tang.wu_left")
+        wu = ctx.at("tang.wu_right" if sp.who.index(ou) == 0 else "tang.wu_left")
         t = sp.end_s - 0.5
         back = float(ctx.pos(ou, t)[1] - wu[1])
         if not 0.5 <= back <= 3.0:
@@ -259,6 +263,7 @@ def _ji09(ctx: Ctx) -> list[Finding]:
                 used = stairs_used(ctx, va, ta, tb)
                 if used and used != {"west"}:
                     sp = ctx.rite.span_at(ta)
+                    assert sp is not None     # (every moment looked at is after the first step began)
                     out.append(Finding("ji", sp.section, sp.index, sp.phrase, "自西階升 (記09)",
                                        f"the {oid} carried up by the 西階", f"by the {'/'.join(sorted(used))}", va, ta))
     return out

@@ -5,11 +5,16 @@ checked there, and failed where the ``ji`` rule has a finding for that item in t
 shows where it applies, not only where the 經 repeats it."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .clausedata import load as load_data
-from .context import Ctx
+from .context import Ctx, Finding
+
+if TYPE_CHECKING:
+    from .coverage import ClauseCoverage
 
 
-def ji_findings(ctx: Ctx) -> list:
+def ji_findings(ctx: Ctx) -> list[Finding]:
     cached = getattr(ctx, "_ji_findings", None)
     if cached is None:
         from . import ji
@@ -18,7 +23,7 @@ def ji_findings(ctx: Ctx) -> list:
     return cached
 
 
-def ji_rows(ctx: Ctx, n: int, row_type) -> list:
+def ji_rows(ctx: Ctx, n: int, row_type: type[ClauseCoverage]) -> list[ClauseCoverage]:
     """The 記 rows of section n (``row_type``: :class:`.coverage.ClauseCoverage`)."""
     from ...text import ji as ji_text
     out = []

@@ -10,6 +10,7 @@ import re
 import numpy as np
 
 from ...text import passage
+from ..state import StepSpan
 from .context import Ctx, Finding
 from .words import PLACES, SIDES
 
@@ -42,18 +43,18 @@ def check(ctx: Ctx) -> list[Finding]:
                 out += _passes(ctx, span, aid, m.group(1), m.group(2), m.group(0))
             if "鉤楹" in words or "由楹內" in words or "由楹外" in words:
                 out += _pillar(ctx, span, aid, "由楹外" if "由楹外" in words else ("鉤楹" if "鉤楹" in words else "由楹內"))
-            m = None
+            gone: re.Match[str] | None = None
             for _m in _GO.finditer(words):
                 pass
-            if m is not None and span.do in ("walk", "enter", "ascend", "descend", "take", "set_down"):
-                out += _arrives(ctx, span, aid, m.group(1), m.group(0))
+            if gone is not None and span.do in ("walk", "enter", "ascend", "descend", "take", "set_down"):
+                out += _arrives(ctx, span, aid, gone.group(1), gone.group(0))
             if ("反位" in words or "復位" in words) and span.do == "walk":
                 out += _back(ctx, span, aid, "反位" if "反位" in words else "復位")
         del text
     return out
 
 
-def _small(span, aid, word, d, heading, t) -> list[Finding]:
+def _small(span: StepSpan, aid: str, word: str, d: np.ndarray, heading: float, t: float) -> list[Finding]:
     dist = float(np.hypot(*d))
     way = word[1]
     if way == "退":
@@ -72,12 +73,12 @@ def _small(span, aid, word, d, heading, t) -> list[Finding]:
                     f"moved ({d[0]:+.1f}, {d[1]:+.1f}) 尺", aid, t)]
 
 
-def _whom(ctx: Ctx, name: str, aid: str, span, t: float) -> np.ndarray | None:
+def _whom(ctx: Ctx, name: str, aid: str, span: StepSpan, t: float) -> np.ndarray | None:
     """Where X is: a person the name means (the nearest visible one), or a place word."""
     if name in ("其位",):
         return ctx.pos(aid, span.start_s)
     if name in PLACES:
-        ps = [ctx.place(p) for p in PLACES[name] if ctx.place(p) is not None]
+        ps = [ctx.at(p) for p in PLACES[name] if p in ctx.lay]
         return ps[0] if ps else None
     for key in ("西階", "阼階"):
         if name.endswith(key):
@@ -89,7 +90,7 @@ def _whom(ctx: Ctx, name: str, aid: str, span, t: float) -> np.ndarray | None:
     return min((ctx.pos(o, t) for o in cands), key=lambda p: float(np.hypot(*(p[:2] - me[:2]))))
 
 
-def _passes(ctx: Ctx, span, aid: str, name: str, side: str, word: str) -> list[Finding]:
+def _passes(ctx: Ctx, span: StepSpan, aid: str, name: str, side: str, word: str) -> list[Finding]:
     ts, xyz = ctx.path(aid, span.start_s, span.end_s)
     out = []
     for t, p in zip(ts, xyz):
@@ -108,10 +109,10 @@ def _passes(ctx: Ctx, span, aid: str, name: str, side: str, word: str) -> list[F
     return out
 
 
-def _pillar(ctx: Ctx, span, aid: str, word: str) -> list[Finding]:
+def _pillar(ctx: Ctx, span: StepSpan, aid: str, word: str) -> list[Finding]:
     ts, xyz = ctx.path(aid, span.start_s, span.end_s)
     for pid in ("hall.west_pillar", "hall.east_pillar"):
-        y = ctx.place(pid)
+        y = ctx.at(pid)
         near = (np.abs(xyz[:, 0] - y[0]) < 1.0) & (xyz[:, 2] > ctx.hall.height - 0.1)
         if not near.any():
             continue
@@ -125,8 +126,8 @@ def _pillar(ctx: Ctx, span, aid: str, word: str) -> list[Finding]:
     return []
 
 
-def _arrives(ctx: Ctx, span, aid: str, place: str, word: str) -> list[Finding]:
-    ps = [ctx.place(p) for p in PLACES.get(place, ()) if ctx.place(p) is not None]
+def _arrives(ctx: Ctx, span: StepSpan, aid: str, place: str, word: str) -> list[Finding]:
+    ps = [ctx.at(p) for p in PLACES.get(place, ()) if p in ctx.lay]
     if not ps:
         return []
     end = ctx.pos(aid, span.end_s)
@@ -138,7 +139,7 @@ def _arrives(ctx: Ctx, span, aid: str, place: str, word: str) -> list[Finding]:
                     f"{d:.1f} 尺 from it at {span.end_s:.1f} s", aid, span.end_s)]
 
 
-def _back(ctx: Ctx, span, aid: str, word: str) -> list[Finding]:
+def _back(ctx: Ctx, span: StepSpan, aid: str, word: str) -> list[Finding]:
     """反位 / 復位: back at his 位 — where he has stood longest, still, in the ten minutes before the step
     (at least 10 s; a few steps away from it do not make a new 位)."""
     ts, v = ctx._pos[ctx.index[aid]]

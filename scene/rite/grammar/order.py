@@ -4,6 +4,7 @@ no pause after his previous act)."""
 from __future__ import annotations
 
 from ...text import passage
+from ..state import StepSpan
 from . import phrase as ph
 from .context import Ctx, Finding
 
@@ -15,9 +16,10 @@ def check(ctx: Ctx) -> list[Finding]:
     for n, spans in ctx.spans_by_section.items():
         text = passage(n).text
         sec = ctx.sections[n]
-        acted: dict[tuple[int, str], set[tuple]] = {}     # phrase → the (who, to) it was acted for
+        acted: dict[tuple[int, str], set[tuple[tuple[str, ...], str | None]]] = {}     # phrase → the (who, to) it was acted for
         a = spans[0] if spans else None      # the step the next one follows in the text
         for prev, b in zip(spans, spans[1:]):
+            assert a is not None                 # (spans[0], there being two)
             acted.setdefault((prev.offset, prev.phrase), set()).add((prev.who, sec.steps[prev.index].to))
             sb = sec.steps[b.index]
             if sb.with_prev:
@@ -43,7 +45,7 @@ def check(ctx: Ctx) -> list[Finding]:
     return out
 
 
-def _first(ctx: Ctx, spans, sp, text: str) -> list[Finding]:
+def _first(ctx: Ctx, spans: list[StepSpan], sp: StepSpan, text: str) -> list[Finding]:
     """X先V: among the steps that act this phrase, those of the people named before 先 begin first."""
     seg = [s for s in ctx.segments_of(sp, sp.who[0])]
     # the others who do the same act of this phrase (not his own earlier act in it: 主人以賓揖先入 — the 揖)
@@ -63,7 +65,7 @@ def _first(ctx: Ctx, spans, sp, text: str) -> list[Finding]:
                     f"begins at {mine:.1f} s, after the other at {theirs:.1f} s", sp.who[0], mine)]
 
 
-def _sui(ctx: Ctx, spans, text: str) -> list[Finding]:
+def _sui(ctx: Ctx, spans: list[StepSpan], text: str) -> list[Finding]:
     out = []
     last: dict[str, float] = {}
     prev_phrase: dict[str, tuple[int, str]] = {}

@@ -7,6 +7,7 @@ he is up before his next act.
 from __future__ import annotations
 
 from ...text import passage
+from ..state import StepSpan
 from . import phrase as ph
 from .context import Ctx, Finding
 from .words import KNEEL_ACTS, KNEEL_SKIP, NOT_KNEEL_BEFORE, VERB_CHARS
@@ -22,7 +23,7 @@ def _governed(text: str, i: int, end: int) -> str | None:
     return text[j] if j < end and text[j] in KNEEL_ACTS else None
 
 
-def kneel_required(ctx: Ctx, span, aid: str) -> str | None:
+def kneel_required(ctx: Ctx, span: StepSpan, aid: str) -> str | None:
     """The 坐-word of the step's phrase that governs this step's act, if any."""
     text = passage(span.section).text
     for seg in ctx.own_segments(span, aid):
@@ -86,21 +87,28 @@ def check(ctx: Ctx) -> list[Finding]:
 KNEEL_FORMS = ("pick_arrows", "collect_arrows", "count", "shoot")
 
 
+def _act(span: StepSpan, aid: str) -> tuple[float, float]:
+    """His act in a step of his (``_rise`` keeps only the steps he acts in)."""
+    act = span.act_of(aid)
+    assert act is not None
+    return act
+
+
 def _rise(ctx: Ctx) -> list[Finding]:
     """坐X…興: after an act done kneeling, if the text says 興 before his next act, he is up for it."""
     out = []
-    by_actor: dict[str, list] = {}
+    by_actor: dict[str, list[StepSpan]] = {}
     for span in ctx.rite.spans:
         for aid in span.who:
             if span.act_of(aid):
                 by_actor.setdefault(aid, []).append(span)
     for aid, spans in by_actor.items():
-        spans.sort(key=lambda s: s.act_of(aid)[0])
+        spans.sort(key=lambda s: _act(s, aid)[0])
         for a, b in zip(spans, spans[1:]):
             if a.section != b.section or b.offset < a.offset:
                 continue
-            ta0, ta1 = a.act_of(aid)
-            tb0, _ = b.act_of(aid)
+            ta0, ta1 = _act(a, aid)
+            tb0, _ = _act(b, aid)
             if ctx.posture(aid, (ta0 + ta1) / 2) != "sit" or kneel_required(ctx, b, aid):
                 continue
             text = passage(a.section).text

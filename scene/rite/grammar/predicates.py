@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..state import StepSpan
 from .context import Ctx, angle_diff
 from .words import FACING_TOLERANCE_DEG, FACINGS
 
@@ -44,8 +45,8 @@ EPS = 0.5                # seconds around a step for what its act leaves (in han
 class Span:
     """An actor's own time on the clause: his steps that cite it (start, end, do, act start, act end)."""
 
-    def __init__(self, aid: str, spans, until: float | None = None,
-                 rest: tuple[float, float] | None = None, next_start: float | None = None) -> None:
+    def __init__(self, aid: str, spans: list[StepSpan], until: float | None = None,
+                 rest: tuple[float, ...] | None = None, next_start: float | None = None) -> None:
         self.aid = aid
         self.next_start = next_start
         self.spans = spans
@@ -64,7 +65,7 @@ class Span:
         self.t1 = max(b for _, b in self.ivs)
 
     def ends(self) -> list[float]:
-        return [sp.act_of(self.aid)[1] if sp.act_of(self.aid) else sp.end_s for sp in self.spans]
+        return [act[1] if (act := sp.act_of(self.aid)) else sp.end_s for sp in self.spans]
 
 
 def _postures(ctx: Ctx, w: Span) -> list[str]:

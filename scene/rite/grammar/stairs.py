@@ -79,4 +79,5 @@ def check(ctx: Ctx) -> list[Finding]:
 def tread_index(ctx: Ctx, z: np.ndarray) -> np.ndarray:
     """Which 等 a height is on (0 = the ground, steps = the 堂)."""
     h = ctx.hall
-    return np.rint(np.asarray(z) / (h.height / h.steps)).astype(int)
+    index: np.ndarray = np.rint(np.asarray(z) / (h.height / h.steps)).astype(int)
+    return index

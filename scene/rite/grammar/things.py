@@ -5,9 +5,11 @@ more than 乘矢 (4)."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import numpy as np
 
+from ..state import ObjectState
 from .context import Ctx, Finding
 
 #: acts that move a thing, and the words of the things the text names (一个 = one arrow)
@@ -21,7 +23,7 @@ def check(ctx: Ctx) -> list[Finding]:
             + _within_reach(ctx))
 
 
-def _lying(o, t: float):
+def _lying(o: ObjectState, t: float) -> np.ndarray | None:
     """Where an object lies just after t (None: held, or nowhere yet)."""
     last = None
     for te, k, v in sorted((e for e in o.events if e[1] in ("at", "held")), key=lambda e: e[0]):
@@ -56,7 +58,9 @@ def _beside_jian(ctx: Ctx) -> list[Finding]:
         oid, jian = min(jians, key=lambda j: float(np.hypot(*(j[1] - thing))))
         side = m[1]
         if side in "右左":
-            h = np.radians(FACING_DEG[ctx.lay[_OWNER_MAT[oid]].facing])
+            mat = ctx.lay[_OWNER_MAT[oid]]
+            assert mat.facing is not None           # (a mat faces a way)
+            h = np.radians(FACING_DEG[mat.facing])
             right = np.array([np.cos(h), -np.sin(h)])
             want = right if side == "右" else -right
         else:
@@ -137,19 +141,20 @@ def _acts_move_things(ctx: Ctx) -> list[Finding]:
             continue
         for aid, t0, t1 in sp.acts:
             words = "".join(s.text for s in ctx.segments_of(sp, aid))
-            if not any(c in words for c in chars) or not _THING_WORDS.search(words):
+            thing = _THING_WORDS.search(words)
+            if not any(c in words for c in chars) or not thing:
                 continue
             i = np.searchsorted(all_t, t0 - 0.6)
             if i < len(all_t) and all_t[i] <= t1 + 0.6:
                 continue
-            out.append(Finding("things", sp.section, sp.index, sp.phrase, _THING_WORDS.search(words).group(0),
+            out.append(Finding("things", sp.section, sp.index, sp.phrase, thing.group(0),
                                f"the thing {aid} {sp.do.replace('_', ' ')}s moves at his act",
                                f"no object moves between {t0:.1f} and {t1:.1f} s", aid, t0))
     return out
 
 
 def _counters(ctx: Ctx) -> list[Finding]:
-    out = []
+    out: list[Finding] = []
     d = ctx.rite.director
     piles = [f"counters.{p}" for p in ("zhong", "hand", "right", "left", "spare")]
     if not all(p in d.objects for p in piles):
@@ -188,7 +193,7 @@ def _counters(ctx: Ctx) -> list[Finding]:
     return out
 
 
-def _held(events, ts: np.ndarray) -> np.ndarray:
+def _held(events: list[tuple[float, str, Any]], ts: np.ndarray) -> np.ndarray:
     """True where the object is in someone's hands (一人執筭以從之: carried behind the 中, not laid by it)."""
     evs = sorted((t, k) for t, k, _ in events if k in ("at", "held", "path"))
     if not evs:

@@ -36,6 +36,7 @@ def _lane(ctx: Ctx) -> list[Finding]:
     half width plus the margin at the 侯, and on beyond it (a miss flies on); anyone on the ground in it
     while an arrow flies is a finding."""
     hou = ctx.lay["target.hou"]
+    assert hou.size_chi is not None           # (the 侯 has its measured size)
     hou_half = hou.size_chi[0] / 2
     hx, hy = hou.xyz_chi[0], hou.xyz_chi[1]
     out, seen = [], set()
@@ -57,6 +58,7 @@ def _lane(ctx: Ctx) -> list[Finding]:
                 if z < 0.05 and along > 0 and across < LANE_MARGIN_CHI + hou_half * along:
                     seen.add(aid)
                     sp = ctx.rite.span_at(t)
+                    assert sp is not None     # (every moment looked at is after the first step began)
                     where = "behind the 侯" if along > 1 else "in the 侯道 lane"
                     out.append(Finding("world", sp.section, sp.index, sp.phrase, "(the arrow's way)",
                                        f"{aid} out of the arrow's way ({across:.0f} 尺 off the line; needs "
@@ -103,6 +105,7 @@ def _furniture(ctx: Ctx) -> list[Finding]:
             if bad.any():
                 i = int(np.argmax(bad))
                 sp = ctx.rite.span_at(float(ts[i]))
+                assert sp is not None     # (every moment looked at is after the first step began)
                 out.append(Finding("world", sp.section, sp.index, sp.phrase, "(furniture)",
                                    f"{aid} walking round the {name} (≥ {REACH_CHI} 尺 from its edge)",
                                    f"{gap[i]:.1f} 尺 at {ts[i]:.1f} s ({int(bad.sum())} samples)", aid, float(ts[i])))
@@ -127,6 +130,7 @@ def _pillars(ctx: Ctx) -> list[Finding]:
     xyz = s["actor_xyz_m"] / ctx.chi
     for pid in ("hall.west_pillar", "hall.east_pillar"):
         p = ctx.lay[pid]
+        assert p.size_chi is not None         # (a pillar has its measured size)
         r = p.size_chi[0] / 2 + BODY_CHI * 0.9
         for k, aid in enumerate(ctx.rite.actor_ids):
             d = np.hypot(xyz[:, k, 0] - p.xyz_chi[0], xyz[:, k, 1] - p.xyz_chi[1])
@@ -134,6 +138,7 @@ def _pillars(ctx: Ctx) -> list[Finding]:
             if bad.any():
                 i = int(np.argmax(bad))
                 sp = ctx.rite.span_at(float(ts[i]))
+                assert sp is not None     # (every moment looked at is after the first step began)
                 out.append(Finding("world", sp.section, sp.index, sp.phrase, "(a body)",
                                    f"{aid}'s shoulder clear of the {pid[5:]} (centre ≥ {r:.2f} 尺 from its axis)",
                                    f"{d[i]:.2f} 尺 at {ts[i]:.1f} s", aid, float(ts[i])))
