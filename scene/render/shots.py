@@ -34,6 +34,7 @@ import numpy as np
 from .camera_world import World as _World
 from .camera_world import _allowed, _hidden_all
 from .frame_rules import ASPECT, FIGURE_M, PAD_M, SAFE_BOTTOM, SAFE_TOP, mark_points, marks_of, min_height, sight_points
+from .shot_checks import FOCUS_M, figure_heights, project, spread_m
 from .views import Camera
 
 PAD_Y_M = 1.0         # the ground kept north and south of each person, m
@@ -49,7 +50,6 @@ BEARINGS = (180, 160, 200, 140, 220, 120, 240, 90, 270, 60, 300, 0, 20, 340, 30,
 ELEVATIONS = (26.0, 14.0, 40.0, 6.0)
 ANGLES = (30.0, 48.0, 66.0)
 TITLE = "導演"
-FOCUS_M = 30.0        # steps under way further apart than this: frame the one that began last
 OPEN_S = 2.4          # the establishing shot holds this long at the start of the rite (while the 主人 is inside)
 OPEN_Z = 3.5          # its height (m): above the people's heads, under the roof line
 
@@ -74,47 +74,6 @@ class Track:
 def as_camera(v: np.ndarray) -> Camera:
     return Camera("auto", TITLE, tuple(float(c) for c in v[:3]), tuple(float(c) for c in v[3:6]),
                   view_angle=float(v[6]))
-
-
-def _cross(a: np.ndarray, b) -> np.ndarray:
-    """``np.cross`` of two 3-vectors, the same products and differences, without its per-call cost."""
-    (a0, a1, a2), (b0, b1, b2) = np.asarray(a, float).tolist(), np.asarray(b, float).tolist()
-    return np.array([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0])
-
-
-_last_basis: list = [None, None]      # (pos, foc) bytes → basis: a held shot is asked about again and again
-
-
-def _basis(pos, foc):
-    key = np.asarray(pos, float).tobytes() + np.asarray(foc, float).tobytes()
-    if _last_basis[0] == key:
-        return tuple(x.copy() for x in _last_basis[1])
-    fwd = np.asarray(foc, float) - pos
-    fwd /= np.linalg.norm(fwd)
-    right = _cross(fwd, (0.0, 0.0, 1.0))
-    right /= max(np.linalg.norm(right), 1e-9)
-    out = fwd, right, _cross(right, fwd)
-    _last_basis[:] = key, tuple(x.copy() for x in out)
-    return out
-
-
-def project(v: np.ndarray, pts: np.ndarray, aspect: float = ASPECT) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Points through a track camera: (u, v) in [-1, 1] across the frame, and the depth."""
-    pos, foc = v[:3], v[3:6]
-    fwd, right, up = _basis(pos, foc)
-    rel = np.asarray(pts, float) - pos
-    depth = rel @ fwd
-    tv = math.tan(math.radians(v[6]) / 2)
-    dd = np.maximum(depth, 1e-6)
-    return (rel @ right) / (dd * tv * aspect), (rel @ up) / (dd * tv), depth
-
-
-def figure_heights(v: np.ndarray, feet: np.ndarray) -> np.ndarray:
-    """How tall (fraction of the frame height) a standing figure at each foot point is drawn."""
-    heads = feet + (0.0, 0.0, FIGURE_M)
-    _, va, _ = project(v, feet)
-    _, vb, _ = project(v, heads)
-    return np.abs(vb - va) / 2
 
 
 def _frames(v: np.ndarray, pts: np.ndarray, margin: float = 0.97) -> bool:
@@ -274,13 +233,6 @@ def _windows(s0: float, s1: float) -> list[tuple[float, float]]:
         n += 1
     w = (s1 - s0) / n
     return [(s0 + k * w, s0 + (k + 1) * w) for k in range(n)]
-
-
-def spread_m(feet: np.ndarray) -> float:
-    if len(feet) < 2:
-        return 0.0
-    d = feet[:, None, :2] - feet[None, :, :2]
-    return float(np.sqrt((d * d).sum(-1)).max())
 
 
 class _Needs:
