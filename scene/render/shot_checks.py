@@ -147,3 +147,41 @@ def judge(world, v: np.ndarray, c: Check) -> tuple[bool, bool, bool, float, str]
 def passes(world, v: np.ndarray, c: Check) -> bool:
     inside, seen, tall, _, _ = judge(world, v, c)
     return inside and seen and tall
+
+
+def passes_many(world, pos: np.ndarray, foc: np.ndarray, ang: np.ndarray, c: Check) -> np.ndarray:
+    """:func:`passes` for many cameras at once ((C, 3) positions and focal points, (C,) view angles): the
+    same projections (as :func:`project`), on (C, P) planes."""
+    from .camera_world import _hidden_all
+    fwd = foc - pos
+    fwd /= np.linalg.norm(fwd, axis=1, keepdims=True)
+    right = np.cross(fwd, (0.0, 0.0, 1.0))
+    right /= np.maximum(np.linalg.norm(right, axis=1, keepdims=True), 1e-9)
+    up = np.cross(right, fwd)
+    tv = np.tan(np.radians(ang) / 2)[:, None]
+
+    def proj(pts):
+        rel = pts[None, :, :] - pos[:, None, :]
+        depth = np.einsum("cpk,ck->cp", rel, fwd)
+        dd = np.maximum(depth, 1e-6)
+        return (np.einsum("cpk,ck->cp", rel, right) / (dd * tv * ASPECT), np.einsum("cpk,ck->cp", rel, up) / (dd * tv),
+                depth)
+
+    def safe(pts):
+        u, w, d = proj(pts)
+        return np.all((d > 0.3) & (np.abs(u) <= SAFE_SIDE) & (w <= SAFE_TOP) & (w >= SAFE_BOTTOM), axis=1)
+    n = len(c.feet)
+    u, w, d = proj(np.vstack([c.feet, c.feet + (0.0, 0.0, FIGURE_M)]))
+    ok = np.all((d > 0.3) & (np.abs(u) <= SAFE_SIDE) & (w <= SAFE_TOP) & (w >= SAFE_BOTTOM), axis=1)
+    if not c.wide:
+        ok &= (np.abs(w[:, n:] - w[:, :n]) / 2).min(1) >= c.need
+    if len(c.marks):
+        ok &= safe(c.marks)
+    live = np.flatnonzero(ok)
+    if len(live):
+        sight = sight_points(c.feet)
+        clear = ~_hidden_all(world, pos[live], sight) & ~world.occluders.blocked(pos[live], sight, c.others)
+        if len(c.marks):
+            clear &= ~world.occluders.hits(pos[live], c.marks, c.others).any(axis=1)
+        ok[live] = clear
+    return ok
