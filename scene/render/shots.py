@@ -289,7 +289,9 @@ class _Needs:
         if shooting or self.flying(t0, t1):
             w = self.world
             extra = [w.hou, (w.hou[0], w.hou[1], w.hou_top)]
-        return np.array(feet).reshape(-1, 3), np.array(extra, dtype=float).reshape(-1, 3)
+        # a man standing still is the same point at every sample: once is enough (every use of the feet is a
+        # max, a min or an any over them — the fit, the heights, the sight lines — so the shot is the same)
+        return np.unique(np.array(feet).reshape(-1, 3), axis=0), np.array(extra, dtype=float).reshape(-1, 3)
 
 
 def _segments(rite) -> list[tuple[float, float, tuple[str, ...], bool, tuple[str, ...]]]:
