@@ -366,6 +366,14 @@ def build_track(rite) -> Track:
         if cur is not None and holds(cur, feet, extra, seen, n, others, chk):
             return                                   # hold: the action is still in the shot, big enough
         v, b, _h, npass = frame(world, feet, extra, state["bearing"], others, seen, chk)
+        if npass < len(chk):
+            # the window's whole ground is too much: frame the steps' people where they stand at their middles
+            ext = extra[:len(extra) - len(seen)] if len(seen) else extra
+            at = np.unique(np.vstack([c.feet for c in chk]), axis=0)
+            marks = np.unique(np.vstack([c.marks for c in chk]), axis=0)
+            v2, b2, _h, n2 = frame(world, at, np.vstack([ext, marks]), state["bearing"], chk[0].others, marks, chk)
+            if n2 > npass:
+                v, b, npass = v2, b2, n2
         if split and npass < len(chk) and len(chk) > 1:
             cuts = [t0] + [(p.t + q.t) / 2 for p, q in zip(chk, chk[1:])] + [t1]
             for c, s0, s1 in zip(chk, cuts, cuts[1:]):
