@@ -313,7 +313,8 @@ def _segments(rite) -> list[tuple[float, float, tuple[str, ...], bool, tuple[str
 
     def spread(k: int, who) -> float:
         return spread_m(where[k][[idx[a] for a in who if a in idx]])
-    out = []
+    out: list = []
+    drinks: list = []
     for k, (t0, t1) in enumerate(pieces):
         m = mids[k]
         on = [spans[i] for i in np.flatnonzero((starts <= m) & (ends >= m))]
@@ -327,8 +328,34 @@ def _segments(rite) -> list[tuple[float, float, tuple[str, ...], bool, tuple[str
                 who = tuple(dict.fromkeys(last.who))
         shooting = any(s.do == "shoot" for s in on)
         marks = tuple(dict.fromkeys(m for s in on for m in marks_of(s)))
+        drink = [s for s in on if "tang.feng" in marks_of(s) and len(s.who) > 2]
         for w0, w1 in ([(t0, t1)] if shooting else _windows(t0, t1)):
             out.append((w0, w1, who, shooting, marks))
+            if drink:
+                drinks.append((len(out) - 1, tuple(a for s in drink for a in s.who)))
+    return _drinkers(rite, out, drinks, idx)
+
+
+DRINK_R = 3.0         # m from the 豐: the one drinking (he takes the 觶 from it, drinks beside it, sets it back)
+
+
+def _drinkers(rite, out: list, drinks: list, idx: dict) -> list:
+    """The drink shot: a window of a step that names many people and the 豐 (飲不勝者: the losers of every
+    pair, one pair after another) frames the ones at the 豐 — who the step names within :data:`DRINK_R` m of
+    it at the window's start, middle or end — and the 豐; no one there: the whole step, as before."""
+    lay = rite.layout
+    if not drinks or "tang.feng" not in lay:
+        return out
+    feng = np.array(lay.xyz_m("tang.feng"))[:2]
+    ts = np.array([[out[k][0], (out[k][0] + out[k][1]) / 2, out[k][1]] for k, _ in drinks]).ravel()
+    smp = rite.sample(ts)
+    xyz, vis = smp["actor_xyz_m"].reshape(len(drinks), 3, -1, 3), smp["visible"].reshape(len(drinks), 3, -1)
+    for j, (k, named) in enumerate(drinks):
+        near = {a for a in named if a in idx and any(
+            vis[j, q, idx[a]] and np.hypot(*(xyz[j, q, idx[a], :2] - feng)) <= DRINK_R for q in range(3))}
+        if near:
+            w0, w1, who, shooting, marks = out[k]
+            out[k] = (w0, w1, tuple(a for a in who if a in near or a not in named), shooting, marks)
     return out
 
 
