@@ -50,6 +50,7 @@ BEARINGS = (180, 160, 200, 140, 220, 120, 240, 90, 270, 60, 300, 0, 20, 340, 30,
 ELEVATIONS = (26.0, 14.0, 40.0, 6.0)
 ANGLES = (30.0, 48.0, 66.0)
 TITLE = "導演"
+CLOSE_H = 0.16        # one or two men with the tally or the 豐 (the count, the drink): held only this big
 OPEN_S = 2.4          # the establishing shot holds this long at the start of the rite (while the 主人 is inside)
 OPEN_Z = 3.5          # its height (m): above the people's heads, under the roof line
 
@@ -382,6 +383,8 @@ def build_track(rite) -> Track:
         same_side = (cur[1] < world.gate_y) == bool(len(feet) and feet[:, 1].min() < world.gate_y)
         spread = spread_m(np.vstack([feet, extra]) if len(extra) else feet)
         big = hc >= min_height(n, spread) or spread > 2 * world.cw
+        if len(seen) and n <= 2 and hc < CLOSE_H:
+            return False                             # the count, the drink: not held from afar (reframed close)
         sight = sight_points(feet)
         return bool(same_side and _in_band(cur, need) and big and hc <= 0.45 and not world.hidden(cur[:3], sight)
                     and not world.occluders.blocked(cur[None, :3], sight, others)[0]
