@@ -41,7 +41,7 @@ def test_the_shot_shows_the_act_in_the_free_part_of_the_frame_unoccluded_and_lar
     for v in bad:
         print("  ", v.line())
     assert len(verdicts) > 1000
-    assert share >= 0.96, "\n".join(v.line() for v in bad[:30])
+    assert share >= 0.99, "\n".join(v.line() for v in bad[:30])
 
 
 def test_a_person_in_front_or_the_fa_hides_and_the_band_leaves_the_captions_free(rite):
@@ -68,6 +68,12 @@ def test_a_person_in_front_or_the_fa_hides_and_the_band_leaves_the_captions_free
     south = np.array([[hou[0], hou[1] - 2.0, 0.0]])
     assert world.occluders.blocked(np.array([[hou[0], hou[1] + 15.0, 1.5]]), shot_audit.sight_points(south),
                                    np.zeros((0, 3)))[0]
+    # the 堂's front purlin (庪) hides a man on the 堂 from a camera high in the court close to it, not from
+    # one at his own height
+    on_tang = np.array([[-3.0, 2.8, rite.layout.xyz_m("hall.tang")[2]]])
+    assert world.occluders.blocked(np.array([[-3.0, -1.5, 3.0]]), shot_audit.sight_points(on_tang), np.zeros((0, 3)))[0]
+    assert not world.occluders.blocked(np.array([[-3.0, -6.0, 1.6]]), shot_audit.sight_points(on_tang),
+                                       np.zeros((0, 3)))[0]
     v = np.array([0.0, -20.0, 1.5, 0.0, 0.0, 1.5, 40.0])             # looking north, level
     _, w_top, _ = shots.project(v, np.array([[0.0, 0.0, 1.5]]))
     low = np.array([[0.0, 0.0, 1.5 - 20.0 * np.tan(np.radians(20)) * 0.8]])   # 0.8 of the half frame down

@@ -31,7 +31,8 @@ def min_height(n: int, spread_m: float = 0.0) -> float:
 
 
 class Occluders:
-    """What can stand between a camera and a person at one moment: the other people and the big things."""
+    """What can stand between a camera and a person at one moment: the other people and the big things (the
+    乏, the 侯, the 堂's front purlins)."""
 
     def __init__(self, rite) -> None:
         lay = rite.layout
@@ -43,6 +44,14 @@ class Occluders:
                 sx, sy, sz = (s * chi for s in lay[pid].size_chi)
                 z0 = z - sz / 2 if pid == "target.hou" else z     # the 侯 hangs: its place is its middle
                 self.boxes.append((x - sx / 2, x + sx / 2, y - sy / 2 - 0.05, y + sy / 2 + 0.05, z0, z0 + sz))
+        # the 堂's front purlins — the 庪 over its edge, the 楣 over the 楹 (meshes.building: 1.5 尺 square
+        # timbers under their lines, the width of the 榮 and 0.5 尺 more): from the court a camera above the
+        # eaves sees the people on the 堂 under them or not at all
+        for pid in ("hall.eave_purlin", "hall.front_lintel"):
+            if pid in lay and lay[pid].size_chi:
+                x, y, z = lay.xyz_m(pid)
+                half = (lay[pid].size_chi[0] + 1.0) / 2 * chi
+                self.boxes.append((x - half, x + half, y - 0.75 * chi, y + 0.75 * chi, z - 1.55 * chi, z - 0.05 * chi))
         self.boxes = np.array(self.boxes, float).reshape(-1, 6)
 
     def hits(self, cams: np.ndarray, pts: np.ndarray, bodies: np.ndarray) -> np.ndarray:

@@ -34,6 +34,7 @@ import numpy as np
 from .camera_world import World as _World
 from .camera_world import _allowed, _hidden_all
 from .frame_rules import ASPECT, FIGURE_M, PAD_M, SAFE_BOTTOM, SAFE_TOP, mark_points, marks_of, min_height, sight_points
+from .shot_checks import FOCUS_M, checks, figure_heights, passes, passes_many, project, spread_m
 from .views import Camera
 
 PAD_Y_M = 1.0         # the ground kept north and south of each person, m
@@ -49,7 +50,7 @@ BEARINGS = (180, 160, 200, 140, 220, 120, 240, 90, 270, 60, 300, 0, 20, 340, 30,
 ELEVATIONS = (26.0, 14.0, 40.0, 6.0)
 ANGLES = (30.0, 48.0, 66.0)
 TITLE = "導演"
-FOCUS_M = 30.0        # steps under way further apart than this: frame the one that began last
+CLOSE_H = 0.16        # one or two men with the tally or the 豐 (the count, the drink): held only this big
 OPEN_S = 2.4          # the establishing shot holds this long at the start of the rite (while the 主人 is inside)
 OPEN_Z = 3.5          # its height (m): above the people's heads, under the roof line
 
@@ -74,47 +75,6 @@ class Track:
 def as_camera(v: np.ndarray) -> Camera:
     return Camera("auto", TITLE, tuple(float(c) for c in v[:3]), tuple(float(c) for c in v[3:6]),
                   view_angle=float(v[6]))
-
-
-def _cross(a: np.ndarray, b) -> np.ndarray:
-    """``np.cross`` of two 3-vectors, the same products and differences, without its per-call cost."""
-    (a0, a1, a2), (b0, b1, b2) = np.asarray(a, float).tolist(), np.asarray(b, float).tolist()
-    return np.array([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0])
-
-
-_last_basis: list = [None, None]      # (pos, foc) bytes → basis: a held shot is asked about again and again
-
-
-def _basis(pos, foc):
-    key = np.asarray(pos, float).tobytes() + np.asarray(foc, float).tobytes()
-    if _last_basis[0] == key:
-        return tuple(x.copy() for x in _last_basis[1])
-    fwd = np.asarray(foc, float) - pos
-    fwd /= np.linalg.norm(fwd)
-    right = _cross(fwd, (0.0, 0.0, 1.0))
-    right /= max(np.linalg.norm(right), 1e-9)
-    out = fwd, right, _cross(right, fwd)
-    _last_basis[:] = key, tuple(x.copy() for x in out)
-    return out
-
-
-def project(v: np.ndarray, pts: np.ndarray, aspect: float = ASPECT) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Points through a track camera: (u, v) in [-1, 1] across the frame, and the depth."""
-    pos, foc = v[:3], v[3:6]
-    fwd, right, up = _basis(pos, foc)
-    rel = np.asarray(pts, float) - pos
-    depth = rel @ fwd
-    tv = math.tan(math.radians(v[6]) / 2)
-    dd = np.maximum(depth, 1e-6)
-    return (rel @ right) / (dd * tv * aspect), (rel @ up) / (dd * tv), depth
-
-
-def figure_heights(v: np.ndarray, feet: np.ndarray) -> np.ndarray:
-    """How tall (fraction of the frame height) a standing figure at each foot point is drawn."""
-    heads = feet + (0.0, 0.0, FIGURE_M)
-    _, va, _ = project(v, feet)
-    _, vb, _ = project(v, heads)
-    return np.abs(vb - va) / 2
 
 
 def _frames(v: np.ndarray, pts: np.ndarray, margin: float = 0.97) -> bool:
@@ -224,10 +184,12 @@ def _heights_all(pos: np.ndarray, foc: np.ndarray, a: np.ndarray, feet: np.ndarr
 
 
 def frame(world: _World, feet: np.ndarray, extra: np.ndarray, prev_bearing: float | None,
-          others: np.ndarray | None = None, seen: np.ndarray | None = None):
+          others: np.ndarray | None = None, seen: np.ndarray | None = None, chk: tuple = ()):
     """The best shot of figures at ``feet`` (and the ``extra`` points), seen past the ``others`` (everyone
-    on stage, and the 乏 and the 侯), with the ``seen`` points (the tally, the 豐) in sight too: (camera
-    vector, bearing, min height)."""
+    on stage, and the 乏 and the 侯), with the ``seen`` points (the tally, the 豐) in sight too, and passing
+    the audit's checks ``chk`` of the steps whose middle falls in the window (:mod:`.shot_checks`; when no
+    candidate passes them all, the one that passes most): (camera vector, bearing, min height, checks
+    passed)."""
     # ground around each person: what he stands by and acts on (less of it towards and away from the camera
     # of a high view, where it would fill the frame with floor and push the people to its top edge)
     pad = np.array([(0, 0, 0), (0, 0, FIGURE_M), (PAD_M, 0, 0), (-PAD_M, 0, 0), (0, PAD_Y_M, 0), (0, -PAD_Y_M, 0)])
@@ -248,24 +210,29 @@ def frame(world: _World, feet: np.ndarray, extra: np.ndarray, prev_bearing: floa
         # the best camera that also sees past the other people, the 乏 and the 侯 (asked in the order of the
         # score, a few at a time: most shots find one among the first); none: the best of the building's test
         order = np.argsort(-score, kind="stable")[:int(ok.sum())]
-        k = int(order[0])
+        k, best = int(order[0]), (-1, False)
         bodies = others if others is not None else np.zeros((0, 3))
-        for c0 in range(0, len(order), 12) if len(mids) else ():
+        for c0 in range(0, len(order), 12) if len(mids) or chk else ():
             cand = order[c0:c0 + 12]
-            clear = ~world.occluders.blocked(pos[cand], mids, bodies)
+            clear = ~world.occluders.blocked(pos[cand], mids, bodies) if len(mids) else np.ones(len(cand), bool)
             if seen is not None and len(seen):
                 clear &= ~world.occluders.hits(pos[cand], seen, bodies).any(axis=1)
-            if clear.any():
-                k = int(cand[int(np.argmax(clear))])
+            npass = sum((passes_many(world, pos[cand], foc[cand], a[cand], c).astype(int) for c in chk),
+                        np.zeros(len(cand), int))
+            # the most checks passed, then the window's own sight test, then the score (the order)
+            j = int(np.argmax(npass * 2 + clear))
+            if (int(npass[j]), bool(clear[j])) > best:
+                k, best = int(cand[j]), (int(npass[j]), bool(clear[j]))
+            if best == (len(chk), True):
                 break
-        return np.array([*pos[k], *foc[k], a[k]]), float(b[k]), float(h[k])
+        return np.array([*pos[k], *foc[k], a[k]]), float(b[k]), float(h[k]), max(best[0], 0)
     # nothing fits inside: from the court's south-east corner, as wide as it takes
     pos = np.array([world.cw - 0.5, world.gate_y + 0.5, world.ridge])
     foc = (pts.min(0) + pts.max(0)) / 2
     u, w, _ = project(np.array([*pos, *foc, 60.0]), pts)
     ang = float(min(110.0, 60.0 * max(1.0, np.abs(w).max() / MARGIN, np.abs(u).max() / MARGIN)))
     v = np.array([*pos, *foc, ang])
-    return v, 315.0, float(figure_heights(v, feet).min()) if len(feet) else 0.0
+    return v, 315.0, float(figure_heights(v, feet).min()) if len(feet) else 0.0, sum(passes(world, v, c) for c in chk)
 
 
 def _windows(s0: float, s1: float) -> list[tuple[float, float]]:
@@ -274,13 +241,6 @@ def _windows(s0: float, s1: float) -> list[tuple[float, float]]:
         n += 1
     w = (s1 - s0) / n
     return [(s0 + k * w, s0 + (k + 1) * w) for k in range(n)]
-
-
-def spread_m(feet: np.ndarray) -> float:
-    if len(feet) < 2:
-        return 0.0
-    d = feet[:, None, :2] - feet[None, :, :2]
-    return float(np.sqrt((d * d).sum(-1)).max())
 
 
 class _Needs:
@@ -330,7 +290,9 @@ class _Needs:
         if shooting or self.flying(t0, t1):
             w = self.world
             extra = [w.hou, (w.hou[0], w.hou[1], w.hou_top)]
-        return np.array(feet).reshape(-1, 3), np.array(extra, dtype=float).reshape(-1, 3)
+        # a man standing still is the same point at every sample: once is enough (every use of the feet is a
+        # max, a min or an any over them — the fit, the heights, the sight lines — so the shot is the same)
+        return np.unique(np.array(feet).reshape(-1, 3), axis=0), np.array(extra, dtype=float).reshape(-1, 3)
 
 
 def _segments(rite) -> list[tuple[float, float, tuple[str, ...], bool, tuple[str, ...]]]:
@@ -352,7 +314,8 @@ def _segments(rite) -> list[tuple[float, float, tuple[str, ...], bool, tuple[str
 
     def spread(k: int, who) -> float:
         return spread_m(where[k][[idx[a] for a in who if a in idx]])
-    out = []
+    out: list = []
+    drinks: list = []
     for k, (t0, t1) in enumerate(pieces):
         m = mids[k]
         on = [spans[i] for i in np.flatnonzero((starts <= m) & (ends >= m))]
@@ -366,19 +329,100 @@ def _segments(rite) -> list[tuple[float, float, tuple[str, ...], bool, tuple[str
                 who = tuple(dict.fromkeys(last.who))
         shooting = any(s.do == "shoot" for s in on)
         marks = tuple(dict.fromkeys(m for s in on for m in marks_of(s)))
+        drink = [s for s in on if "tang.feng" in marks_of(s) and len(s.who) > 2]
         for w0, w1 in ([(t0, t1)] if shooting else _windows(t0, t1)):
             out.append((w0, w1, who, shooting, marks))
+            if drink:
+                drinks.append((len(out) - 1, tuple(a for s in drink for a in s.who)))
+    return _drinkers(rite, out, drinks, idx)
+
+
+DRINK_R = 3.0         # m from the 豐: the one drinking (he takes the 觶 from it, drinks beside it, sets it back)
+
+
+def _drinkers(rite, out: list, drinks: list, idx: dict) -> list:
+    """The drink shot: a window of a step that names many people and the 豐 (飲不勝者: the losers of every
+    pair, one pair after another) frames the ones at the 豐 — who the step names within :data:`DRINK_R` m of
+    it at the window's start, middle or end — and the 豐; no one there: the whole step, as before."""
+    lay = rite.layout
+    if not drinks or "tang.feng" not in lay:
+        return out
+    feng = np.array(lay.xyz_m("tang.feng"))[:2]
+    ts = np.array([[out[k][0], (out[k][0] + out[k][1]) / 2, out[k][1]] for k, _ in drinks]).ravel()
+    smp = rite.sample(ts)
+    xyz, vis = smp["actor_xyz_m"].reshape(len(drinks), 3, -1, 3), smp["visible"].reshape(len(drinks), 3, -1)
+    for j, (k, named) in enumerate(drinks):
+        near = {a for a in named if a in idx and any(
+            vis[j, q, idx[a]] and np.hypot(*(xyz[j, q, idx[a], :2] - feng)) <= DRINK_R for q in range(3))}
+        if near:
+            w0, w1, who, shooting, marks = out[k]
+            out[k] = (w0, w1, tuple(a for a in who if a in near or a not in named), shooting, marks)
     return out
 
 
 def build_track(rite) -> Track:
-    """The director's shots for the whole rite (deterministic)."""
+    """The director's shots for the whole rite (deterministic).
+
+    Every window also carries the audit's checks of the steps whose middle falls in it (:mod:`.shot_checks`):
+    a shot is held only while it passes them, framed to pass them, and an ease that would cross one with a
+    blend that fails it is a cut.  When no one shot passes all the checks of a window (the music on the 堂
+    while the archer shoots 50 m down the court), the window is cut between them, each piece framing its own
+    step's people."""
     world = _World(rite)
     needs = _Needs(rite, world)
     keys: list[tuple[float, np.ndarray, bool]] = []
-    cur, bearing = None, None
+    state: dict = {"cur": None, "bearing": None}
     segments = _segments(rite)
     needs.preload(segments)
+    allchk = sorted(checks(rite, world), key=lambda c: c.t)
+    ct = np.array([c.t for c in allchk])
+
+    def holds(cur, feet, extra, seen, n, others, chk) -> bool:
+        need = np.vstack([feet, feet + (0, 0, FIGURE_M), extra])
+        hc = float(figure_heights(cur, feet).min()) if len(feet) else 1.0
+        same_side = (cur[1] < world.gate_y) == bool(len(feet) and feet[:, 1].min() < world.gate_y)
+        spread = spread_m(np.vstack([feet, extra]) if len(extra) else feet)
+        big = hc >= min_height(n, spread) or spread > 2 * world.cw
+        if len(seen) and n <= 2 and hc < CLOSE_H:
+            return False                             # the count, the drink: not held from afar (reframed close)
+        sight = sight_points(feet)
+        return bool(same_side and _in_band(cur, need) and big and hc <= 0.45 and not world.hidden(cur[:3], sight)
+                    and not world.occluders.blocked(cur[None, :3], sight, others)[0]
+                    and not world.occluders.hits(cur[None, :3], seen, others).any()
+                    and all(passes(world, cur, c) for c in chk))
+
+    def place(t0, t1, feet, extra, seen, n, others, chk, split=True) -> None:
+        cur = state["cur"]
+        if cur is not None and holds(cur, feet, extra, seen, n, others, chk):
+            return                                   # hold: the action is still in the shot, big enough
+        v, b, _h, npass = frame(world, feet, extra, state["bearing"], others, seen, chk)
+        if npass < len(chk):
+            # the window's whole ground is too much: frame the steps' people where they stand at their middles
+            ext = extra[:len(extra) - len(seen)] if len(seen) else extra
+            at = np.unique(np.vstack([c.feet for c in chk]), axis=0)
+            marks = np.unique(np.vstack([c.marks for c in chk]), axis=0)
+            v2, b2, _h, n2 = frame(world, at, np.vstack([ext, marks]), state["bearing"], chk[0].others, marks, chk)
+            if n2 > npass:
+                v, b, npass = v2, b2, n2
+        if split and npass < len(chk) and len(chk) > 1:
+            cuts = [t0] + [(p.t + q.t) / 2 for p, q in zip(chk, chk[1:])] + [t1]
+            for c, s0, s1 in zip(chk, cuts, cuts[1:]):
+                ext = extra[:len(extra) - len(seen)] if len(seen) else extra
+                place(s0, s1, c.feet, np.vstack([ext, c.marks]), c.marks, len(c.ids), c.others, [c], False)
+            return
+        if cur is not None:
+            dist = np.linalg.norm(cur[:3] - cur[3:6])
+            near = (np.linalg.norm(v[3:6] - cur[3:6]) < 0.35 * dist and np.linalg.norm(v[:3] - cur[:3]) < 0.5 * dist)
+            ease = min(EASE_S, (t1 - t0) * 0.4)
+            blend = Track(np.array([t0, t0 + ease]), np.array([cur, v]), np.array([False, True]))
+            if near and ease > 0.2 and all(passes(world, blend.at(c.t), c) for c in chk if c.t < t0 + ease):
+                keys.append((t0, cur, False))
+                keys.append((t0 + ease, v, True))
+                state["cur"], state["bearing"] = v, b
+                return
+        keys.append((t0, v, False))                  # cut
+        state["cur"], state["bearing"] = v, b
+
     for k, (t0, t1, who, shooting, marks) in enumerate(segments):
         feet, extra = needs.of(k, who, t0, t1, shooting)
         seen = mark_points(rite.layout, marks)
@@ -386,31 +430,10 @@ def build_track(rite) -> Track:
             extra = np.vstack([extra, seen])
         if not len(feet) and not len(extra):
             continue
-        if cur is not None:
-            need = np.vstack([feet, feet + (0, 0, FIGURE_M), extra])
-            hc = float(figure_heights(cur, feet).min()) if len(feet) else 1.0
-            same_side = (cur[1] < world.gate_y) == bool(len(feet) and feet[:, 1].min() < world.gate_y)
-            spread = spread_m(np.vstack([feet, extra]) if len(extra) else feet)
-            big = hc >= min_height(needs.n, spread) or spread > 2 * world.cw
-            sight = sight_points(feet)
-            if same_side and _in_band(cur, need) and big and hc <= 0.45 and not world.hidden(cur[:3], sight) \
-                    and not world.occluders.blocked(cur[None, :3], sight, needs.others)[0] \
-                    and not world.occluders.hits(cur[None, :3], seen, needs.others).any():
-                continue                             # hold: the action is still in the shot, big enough
-        v, b, h = frame(world, feet, extra, bearing, needs.others, seen)
-        if cur is not None:
-            dist = np.linalg.norm(cur[:3] - cur[3:6])
-            near = (np.linalg.norm(v[3:6] - cur[3:6]) < 0.35 * dist and np.linalg.norm(v[:3] - cur[:3]) < 0.5 * dist)
-            ease = min(EASE_S, (t1 - t0) * 0.4)
-            if near and ease > 0.2:
-                keys.append((t0, cur, False))
-                keys.append((t0 + ease, v, True))
-                cur, bearing = v, b
-                continue
-        keys.append((t0, v, False))                  # cut
-        cur, bearing = v, b
+        lo, hi = np.searchsorted(ct, t0, side="left"), np.searchsorted(ct, t1, side="left")
+        place(t0, t1, feet, extra, seen, needs.n, needs.others, [allchk[i] for i in range(lo, hi)])
     if not keys:
-        v, _, _ = frame(world, np.zeros((1, 3)), np.zeros((0, 3)), None)
+        v = frame(world, np.zeros((1, 3)), np.zeros((0, 3)), None)[0]
         keys = [(0.0, v, False)]
     keys[0] = (0.0, keys[0][1], False)
     keys = _with_opening(world, rite, keys)
