@@ -193,7 +193,7 @@ def _ji49(ctx: Ctx) -> list[Finding]:
     """A losing 主人 (賓, 大夫) drinks at the top of the 西階."""
     out = []
     top = ctx.place("hall.west_steps_top")
-    for sp in ctx.rite.spans:
+    for sp in ctx.whole_steps:
         if sp.do != "forfeit":
             continue
         res = ctx.rite.results.get(ctx.step_of(sp).round)
