@@ -20,7 +20,10 @@ PAIR_ORDER = ("一耦進", "揖如升射", "及階勝者先升升堂少右", "�
 def _forfeit(r, sec: int = 33) -> list:
     if not r.results[2 if sec == 33 else 3].losers:
         pytest.skip("a tie this round under this reading: nobody drinks")
-    return sorted((s for s in r.spans if s.section == sec and s.do == "forfeit"), key=lambda s: (s.start_s, s.offset))
+    out = sorted((s for s in r.spans if s.section == sec and s.do == "forfeit"), key=lambda s: (s.start_s, s.offset))
+    if not out:     # the step names the 大夫 among its people: without him it is not played (a known gap)
+        pytest.skip("the forfeit step is not played under this reading")
+    return out
 
 
 def _losers(r, sec: int = 33) -> list[str]:
@@ -117,3 +120,21 @@ def test_a_losing_notable_drinks_at_the_top_of_the_west_stairs_act_by_act():
         assert got == ["以授于席前", "受觶以適西階上", "北面立飲卒觶", "授執爵者", "反就席"], (aid, got)
         assert all("zhijue" in s.who for s in mine if s.phrase in ("以授于席前", "授執爵者"))
         assert [s.offset for s in mine] == sorted(s.offset for s in mine)
+
+
+def test_the_winner_goes_up_first_and_the_loser_comes_down_first():
+    """及階勝者先升 / 不勝者先降 (鄭 後升先降): within each pair's sub-step the one named first sets foot on the 階
+    first (the order rule leaves a form's per-pair 先 to this test)."""
+    r = load_rite("zheng")
+    chi = r.reading.chi_m
+    for s in _forfeit(r):
+        if s.phrase not in ("及階勝者先升升堂少右", "不勝者先降") or len(s.who) != 2:
+            continue
+        ts = np.arange(s.start_s, s.end_s + 0.05, 0.1)
+        z = r.sample(ts)["actor_xyz_m"][:, [r.actor_ids.index(a) for a in s.who], 2] / chi
+        up = s.phrase.startswith("及階")
+        on = [(z[:, k] > 0.3) if up else (z[:, k] < z[0, k] - 0.3) for k in (0, 1)]
+        first = [ts[np.argmax(m)] if m.any() else np.inf for m in on]
+        winner, loser = s.who
+        want = (first[0] < first[1]) if up else (first[1] < first[0])
+        assert want, (s.phrase, s.who, first)
