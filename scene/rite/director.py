@@ -15,6 +15,7 @@ goes first, later walkers wait.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import Any, cast
 
 import numpy as np
@@ -71,6 +72,7 @@ class Director(Things, Ways, Counters):
         self.objects: dict[str, ObjectState] = {}
         self._lying: dict[str, Point | None] = {}        # where each thing lies (None: in someone's hands)
         self.board: dict[str, Any] = {}                    # word left by one form for a later one
+        self.parts: list[StepSpan] = []                    # the sub-steps a form has told (Acts.part)
         self.offstage = (0.0, self.lay["hall.outside_gate"].xyz_chi[1] - 20.0, 0.0)
         self.present = {a.id for a in choreo.actors.values()
                         if a.optional is None or getattr(reading, a.optional)}
@@ -207,8 +209,8 @@ class Director(Things, Ways, Counters):
                 except (RuntimeError, ValueError, KeyError) as exc:
                     raise chor.ChoreographyError(
                         f"{sec.source_file} §{sec.n} step {i + 1} ({step.phrase}): {exc}") from None
-                self.spans.append(StepSpan(sec.n, i, step.phrase, step.offset, step.who, step.do, t0, end,
-                                           tuple(self._acts)))
+                self.spans += self._parts(sec.n, i, step, t0) or [
+                    StepSpan(sec.n, i, step.phrase, step.offset, step.who, step.do, t0, end, tuple(self._acts))]
                 for entry in self.board.get("crossing", []):
                     entry.setdefault("span", len(self.spans) - 1)
                 group_end = max(group_end, end) if step.with_prev else end
@@ -221,9 +223,34 @@ class Director(Things, Ways, Counters):
         for aid, a in self.actors.items():   # hold the last pose to the end
             self._key(aid, self.duration, a.pos, a.heading)
 
+    def _parts(self, n: int, i: int, step: chor.Step, t0: float) -> list[StepSpan]:
+        """The sub-steps a form told of its step, as ordinary steps of the section (each its own phrase, people
+        and things; in time order, the first from the step's start so that no moment of it is without one)."""
+        parts, self.parts = sorted(self.parts, key=lambda p: (p.start_s, p.offset)), []
+        out = [StepSpan(n, i, p.phrase, p.offset, p.who, step.do, p.start_s, p.end_s, p.acts, p.things)
+               for p in parts]
+        if out and out[0].start_s > t0:
+            out[0] = replace(out[0], start_s=t0)
+        return out
+
+    def part(self, phrase: str, who: tuple[str, ...], t0: float, t1: float, things: tuple[str, ...],
+             after: str) -> None:
+        """A sub-step of the form being played: its phrase the occurrence in the section's 經 at or after
+        ``after`` (the step's own phrase where the 經 has not the words: §42 升飲如初 plays §33's form)."""
+        step = self._step_now
+        text = chor.passage(self.section).text
+        base = max(text.find(after), 0) if after else 0
+        off = text.find(phrase, base)
+        if off < 0:
+            phrase, off = step.phrase, step.offset
+        who = tuple(a for a in who if a)
+        self.parts.append(StepSpan(self.section, -1, phrase, off, who, step.do, t0, max(t1, t0),
+                                   tuple((a, t0, max(t1, t0)) for a in who), things))
+
     def _do(self, sec: chor.Section, step: chor.Step, t0: float) -> float:
         form = forms.FORMS.get(step.do)
         self.section = sec.n                 # what a form may read of its section's 經 (acts.section)
+        self._step_now = step
         if form is not None:
             # a step waits for its actors to be free (a parallel step may still hold one of them)
             t0 = max([t0] + [self.free_at.get(a, 0.0) for a in step.who])

@@ -83,6 +83,8 @@ class StepSpan:
     end_s: float
     #: (actor, act start, act end) for each actor: the act itself, after any walk and turn to it
     acts: tuple[tuple[str, float, float], ...] = ()
+    #: the things the step acts on (a form's sub-step: the 豐, the 觶), for the camera and the captions
+    things: tuple[str, ...] = ()
 
     def act_of(self, aid: str) -> tuple[float, float] | None:
         for a, t0, t1 in self.acts:

@@ -47,6 +47,10 @@ class Acts:
         """尺: the least distance between two people that the director keeps."""
         return self._d.min_gap
 
+    def present(self, aid: str) -> bool:
+        """Whether the actor takes part under this reading (the 大夫 may not come)."""
+        return aid in self._d.present
+
     def pos(self, aid: str) -> Point:
         return self._d.actors[aid].pos
 
@@ -230,6 +234,13 @@ class Acts:
         """Eight 筭 in the 釋獲者's hand and eight in the 中 before a pair shoots (取中之八筭改實八筭于中)."""
         self._d._ready_counters(t)
 
+
+    def part(self, phrase: str, who: Iterable[str | None], t0: float, t1: float, things: Iterable[str] = (),
+             after: str = "") -> None:
+        """A sub-step of the step being played, from t0 to t1: the words of the 經 it acts (the occurrence at
+        or after ``after``), the people acting and the things acted on.  The rite then has it as a step of its
+        own (caption, the 經's highlight, the camera); a form that tells none is one step."""
+        self._d.part(phrase, tuple(a for a in who if a), t0, t1, tuple(things), after)
 
     def announce(self, entry: tuple[float, int, str]) -> None:
         """(t, round, text): a 數獲 announcement."""

@@ -1,6 +1,11 @@
 """§33 飲不勝者: each pair with a loser goes up and the loser drinks the 觶 at the 豐; the 執爵者 refills it
 between drinkers; a losing 賓/主人/大夫 is brought a washed and filled 觶 to his mat and drinks at 西階上.
 
+The form tells each act as a sub-step of its own (Acts.part: the words of the 經 it acts, who acts, on what),
+per pair in the text's order — 一耦進, 揖如升射, 及階勝者先升升堂少右, 不勝者進北面坐取豐上之觶, 興少退, 立卒觶,
+進坐奠于豐下, 興揖, 不勝者先降, 相左交于階前相揖 (with the next pair), 出于司馬之南 — and the 執爵者's 坐取觶,
+實之, 反奠于豐上 between drinkers, so that the caption, the 經's highlight and the camera follow the drinking.
+
 經: 一耦進揖如升射及階勝者先升升堂少右不勝者進北面坐取豐上之觶興少退立卒觶進坐奠于豐下興揖不勝者先降與升飲者
 相左交于階前相揖出于司馬之南遂適堂西釋弓襲而俟有執爵者執爵者坐取觶實之反奠于豐上升飲者如初 …
 """
@@ -23,6 +28,11 @@ FOOT = (0.5, 0.8)       # 尺 east, south of the 豐's centre: 豐下, on the fl
 AT_FENG = 1.6           # 尺 south of the 豐 where one kneels (進坐): his hands (1 尺 before him) over the 觶
 REACH = 2.4             # 尺 apart for a hand-over: the hands of the two (1 尺 before each) meet
 SIMA_SOUTH = 5.0        # 尺 south of the 司馬 that a pair passes (出于司馬之南), as retire.py
+DRINK_S = 4.0           # s: 立卒觶, long enough for a class to read the caption while he drinks
+FENG = "feng"
+HEAD = "一耦進揖如升射"   # the words after which the drinking's phrases are looked up (some recur earlier)
+JUE = "有執爵者"          # … and the 執爵者's
+NOTABLE_HEAD = "賓主人大夫不勝"
 
 
 def run(acts: Acts, step: chor.Step, t0: float) -> float:
@@ -34,8 +44,8 @@ def run(acts: Acts, step: chor.Step, t0: float) -> float:
           "free": t0, "spots": _tangxi(acts, who)}
     for pair in (tuple(who[i:i + 2]) for i in range(0, len(who) - 1, 2)):
         loser = next((a for a in pair if a in losers), None)
-        if loser is None:
-            continue                                  # a tie: nobody drinks
+        if loser is None or not all(acts.present(a) for a in pair):
+            continue                                  # a tie: nobody drinks (nor a pair not here: 無大夫)
         if loser in NOTABLE:
             _release(acts, st)                        # no pair comes up to meet the one coming down
             _notable(acts, st, loser)
@@ -96,7 +106,7 @@ def _move(acts: Acts, ids: tuple[str, ...], t: float, target: Point, via: tuple[
 def _pair_drinks(acts: Acts, st: dict[str, Any], goers: tuple[str, ...], loser: str) -> None:
     h, site = acts.layout.hall, acts.site
     winner = goers[0] if len(goers) == 2 else None
-    t = st["go"]
+    t = t_go = st["go"]
     if winner:
         acts.show_holding(winner, t, "張弓")                       # 勝者執張弓
     acts.show_holding(loser, t, "弛弓")                            # 不勝者執弛弓
@@ -104,23 +114,32 @@ def _pair_drinks(acts: Acts, st: dict[str, Any], goers: tuple[str, ...], loser: 
         _refill(acts, st)                                          # 執爵者坐取觶實之反奠于豐上
     if not st["z_up"]:
         _zhijue_waits(acts, st, t)
+    # 一耦進 (大夫之耦 alone: 特升飲)
+    go_words = "一耦進" if winner else "若大夫之耦不勝則亦執弛弓特升飲"
     down = st["down"]
     if down is not None:
         # 與升飲者相左交于階前相揖: the next pair stops beside the one coming down, on its left, and both 揖
         t = _move(acts, goers, t, _cross(acts, False), end_heading=0.0)
         tm = max(t, down["ready"])
+        acts.part(go_words, goers, t_go, tm, after=HEAD)
         for a in (*goers, *down["pair"]):
             acts.hold(a, tm)
         t = max([acts.salute(a, tm, 270.0) for a in goers] + [acts.salute(a, tm, 90.0) for a in down["pair"]])
+        acts.part("與升飲者相左交于階前相揖", (*down["pair"], *goers), tm, t, after=HEAD)
         st["end"] = max(st["end"], down["on"](t))
         st["down"] = None
+        t_go = t
     up_lane = -h.stairs_x + site.lane("west", True)
     times = {}
     for k, a in enumerate(goers):            # the winner on the up lane, the loser at his right
         times[a] = acts.walk(a, t, acts.free_spot(a, (up_lane + 2.5 * k, -h.stair_run - 1.0, 0.0)), "west")
     t = acts.sync(goers, times)
-    t = max(acts.salute(a, t, 0.0) for a in goers)                # 揖如升射 (及階揖)
-    t = max(t, st["ready"])                                        # the 觶 is on the 豐上 again
+    if down is None:
+        acts.part(go_words, goers, t_go, t, after=HEAD)
+    t_bow = t if down is None else t_go                            # from the 相揖 on, the way to the 階
+    t = max(acts.salute(a, t, 0.0) for a in goers)                 # 揖如升射 (及階揖)
+    acts.part("揖如升射", goers, t_bow, t, after=HEAD)
+    t = t_up = max(t, st["ready"])                                 # the 觶 is on the 豐上 again
     for k, a in enumerate(goers):                                  # 勝者先升
         stp = site.stair_points("west", up=True, lane=site.lane("west", True))
         start = t + (2 * TREAD_S + 0.2) * k
@@ -129,31 +148,43 @@ def _pair_drinks(acts: Acts, st: dict[str, Any], goers: tuple[str, ...], loser: 
     if winner:
         wp = acts.pos(winner)
         times[winner] = acts.walk(winner, times[winner], (wp[0] + 2.5, wp[1] + 1.0, wp[2]))   # 少右
+    acts.part("及階勝者先升升堂少右" if winner else "特升飲", goers, t_up, max(times.values()), after=HEAD)
     if not st["z_up"]:
         _zhijue_goes_up(acts, st, max(times.values()))
-    t_drunk = _drink_at_feng(acts, loser, times[loser], winner)
+    t_drunk = _drink_at_feng(acts, loser, max(times.values()), winner)
     st["go"] = t_drunk - 4.0                                       # the next pair sets off as he 卒觶
     times[loser] = t_drunk
     if winner:                                                     # 揖: the winner returns it
         times[winner] = max(times[winner], acts.salute(winner, t_drunk - 1.5, _toward(acts, winner, loser)))
+    acts.part("興揖", goers, acts.board.pop("forfeit_bow"), max(times.values()), after=HEAD)
     _come_down(acts, st, goers, times)
 
 
 def _drink_at_feng(acts: Acts, loser: str, t: float, winner: str | None) -> float:
-    """不勝者進北面坐取豐上之觶興少退立卒觶進坐奠于豐下興揖 (鄭 立卒觶不祭不拜); when he has saluted."""
+    """不勝者進北面坐取豐上之觶興少退立卒觶進坐奠于豐下興揖 (鄭 立卒觶不祭不拜); when he has saluted.
+    Each act a sub-step of its own; the last (興揖) is told by the caller, who knows when the winner has
+    returned the 揖 (acts.board["forfeit_bow"]: when it starts)."""
+    t0 = t
     t = acts.walk(loser, t, _feng(acts, 2.6), "west")
     t = acts.turn(loser, t, 0.0)
     t = _step_to(acts, loser, t, _feng(acts, AT_FENG), 0.0)        # 進
     acts.pose(loser, t, "sit")                                     # 北面坐
     acts.give(CUP, t + 0.5, None, loser)                           # 取豐上之觶
-    acts.pose(loser, t + 1.0, "stand")                             # 興
-    t = _step_to(acts, loser, t + 1.0, _feng(acts, 2.6), 0.0)      # 少退
+    acts.part("不勝者進北面坐取豐上之觶", (loser,), t0, t + 1.0, (FENG, CUP), after=HEAD)
+    t1 = t + 1.0
+    acts.pose(loser, t1, "stand")                                  # 興
+    t = _step_to(acts, loser, t1, _feng(acts, 2.6), 0.0)           # 少退
+    acts.part("興少退", (loser,), t1, t, (CUP,), after=HEAD)
     acts.say(loser, t, "")                                         # 立卒觶
-    t += 2.5
+    acts.part("立卒觶", (loser,), t, t + DRINK_S, (CUP,), after=HEAD)
+    t += DRINK_S
+    t1 = t
     t = _step_to(acts, loser, t, _feng(acts, AT_FENG), 0.0)        # 進
     acts.pose(loser, t, "sit")
     acts.give(CUP, t + 0.5, loser, None, _feng(acts, FOOT[1], 0.0, FOOT[0]))        # 坐奠于豐下
+    acts.part("進坐奠于豐下", (loser,), t1, t + 1.0, (CUP, FENG), after=HEAD)
     acts.pose(loser, t + 1.0, "stand")                             # 興
+    acts.board["forfeit_bow"] = t + 1.0
     t = _step_to(acts, loser, t + 1.0, _feng(acts, 2.6), 0.0)
     return acts.salute(loser, t, _toward(acts, loser, winner) if winner else None)   # 揖 (to the winner)
 
@@ -166,6 +197,7 @@ def _toward(acts: Acts, a: str, b: str) -> float:
 def _come_down(acts: Acts, st: dict[str, Any], goers: tuple[str, ...], times: dict[str, float]) -> None:
     """不勝者先降 (鄭 後升先降略之不由次); to the front of the stairs, where they wait for the next pair."""
     st["cup"] = "foot"
+    t_down = max(times.values())
     down = goers[::-1]
     for a in down:
         times[a] = max(times[a], times[down[0]])
@@ -178,6 +210,7 @@ def _come_down(acts: Acts, st: dict[str, Any], goers: tuple[str, ...], times: di
     st["free"] = max(times.values())                               # off the stairs: the 執爵者 may come
     # they wait facing east (記20 立者東面), the way they will salute the pair coming up
     t = _move(acts, goers, max(times.values()), _cross(acts, True), end_heading=90.0)
+    acts.part("不勝者先降", goers, t_down, t, after=HEAD)
     spots = st["spots"]
 
     def on(t_go: float) -> float:
@@ -192,6 +225,7 @@ def _come_down(acts: Acts, st: dict[str, Any], goers: tuple[str, ...], times: di
         for a in goers:                  # one after the other: the two places are side by side
             e = acts.walk(a, max([tt, *ends]), acts.free_spot(a, spots[a][0]))
             ends.append(acts.turn(a, e, spots[a][1]))
+        acts.part("出于司馬之南", goers, t_go, max(ends), after=HEAD)
         return max(ends)
 
     st["down"] = {"pair": goers, "ready": t, "on": on}
@@ -212,20 +246,23 @@ def _zhijue_waits(acts: Acts, st: dict[str, Any], t: float) -> None:
     h = acts.layout.hall
     spot = acts.free_spot(Z, (-h.stairs_x + 9.0, -h.stair_run - 4.0, 0.0))
     st["z_t"] = acts.turn(Z, acts.walk(Z, t, spot), 270.0)
+    acts.part("有執爵者", (Z,), t, st["z_t"], after=HEAD)
 
 
 def _zhijue_goes_up(acts: Acts, st: dict[str, Any], t: float) -> None:
     """鄭 於既升飲而升自西階立于序端: once the first pair is up, he goes up and stands at the 西序's end."""
-    t = max(t, st["z_t"])
+    t0 = t = max(t, st["z_t"])
     t = acts.walk(Z, t, acts.free_spot(Z, acts.layout["hall.west_xu_end"].xyz_chi), "west")
     st["z_t"] = acts.turn(Z, t, 90.0)
+    acts.part("有執爵者", (Z,), t0, st["z_t"], after=HEAD)
     st["z_up"] = True
     st["end"] = max(st["end"], st["z_t"])
 
 
-def _take_cup(acts: Acts, st: dict[str, Any]) -> float:
+def _take_cup(acts: Acts, st: dict[str, Any], words: str = "執爵者坐取觶") -> float:
     """He has the empty 觶 in hand: 坐取觶 from the 豐下 where the last drinker set it (or it is in his hands)."""
-    t: float = max(st["z_t"], st["free"])
+    t0: float = max(st["z_t"], st["free"])
+    t = t0
     if st["cup"] == "hand":
         return t
     spot = _feng(acts, 2.6)
@@ -238,20 +275,23 @@ def _take_cup(acts: Acts, st: dict[str, Any]) -> float:
     acts.pose(Z, t + 1.0, "stand")
     t = _step_to(acts, Z, t + 1.0, spot, 0.0)
     st["cup"] = "hand"
+    acts.part(words, (Z,), t0, t, (CUP, FENG), after=JUE if words == "執爵者坐取觶" else NOTABLE_HEAD)
     return t
 
 
-def _fill(acts: Acts, t: float, via: tuple[Point, ...] = ()) -> float:
+def _fill(acts: Acts, t: float, via: tuple[Point, ...] = (), words: str = "實之", after: str = JUE) -> float:
     """實之: at the 尊 (as the §33 弟子 升酌 at tang.zun@南2, 北面)."""
+    t0 = t
     t = acts.walk(Z, t, acts.free_spot(Z, acts.resolve(chor.parse_ref("tang.zun@南2"), Z)), "west", via)
     t = acts.turn(Z, t, 0.0)
     acts.say(Z, t, "")
+    acts.part(words, (Z,), t0, t + 2.0, (CUP,), after=after)
     return t + 2.0
 
 
 def _refill(acts: Acts, st: dict[str, Any]) -> None:
     """執爵者坐取觶實之反奠于豐上 (鄭 每者輒酌以至於徧); back to the 序端 before the next goes up."""
-    t = _fill(acts, _take_cup(acts, st))
+    t0 = t = _fill(acts, _take_cup(acts, st))
     spot = _feng(acts, 2.6)
     t = acts.turn(Z, acts.walk(Z, t, spot, "west"), 0.0)
     t = _step_to(acts, Z, t, _feng(acts, AT_FENG - 0.3), 0.0)
@@ -261,6 +301,7 @@ def _refill(acts: Acts, st: dict[str, Any]) -> None:
     t = _step_to(acts, Z, t + 1.0, spot, 0.0)
     t = acts.walk(Z, t, acts.free_spot(Z, acts.layout["hall.west_xu_end"].xyz_chi), "west")
     st["z_t"] = st["ready"] = acts.turn(Z, t, 90.0)
+    acts.part("反奠于豐上", (Z,), t0, st["z_t"], (CUP, FENG), after=JUE)
     st["cup"] = "top"
     st["end"] = max(st["end"], st["z_t"])
 
@@ -286,12 +327,15 @@ def _hand_over(acts: Acts, t: float, giver: str, taker: str, still: str, facing:
 
 def _notable(acts: Acts, st: dict[str, Any], loser: str) -> None:
     """賓主人大夫不勝則不執弓執爵者取觶降洗升實之以授于席前 (鄭 優尊也) 受觶以適西階上北面立飲卒觶授執爵者反就席."""
-    t = _take_cup(acts, st)                                        # 取觶
+    t = _take_cup(acts, st, "執爵者取觶")                           # 取觶
+    t0 = t
     xi = acts.resolve(chor.parse_ref("court.xi@北2"), Z)
     t = acts.turn(Z, acts.walk(Z, t, acts.free_spot(Z, xi), "west"), 180.0)   # 降洗
     acts.say(Z, t, "")
     t += 3.0
-    t = _fill(acts, t, (acts.resolve(chor.parse_ref("pos.yuezheng_below@南4"), Z),))   # 升實之
+    acts.part("降洗", (Z,), t0, t, (CUP,), after=NOTABLE_HEAD)
+    t = _fill(acts, t, (acts.resolve(chor.parse_ref("pos.yuezheng_below@南4"), Z),), "升實之", NOTABLE_HEAD)
+    t0 = t
     mat = acts.pos(loser)
     mh = acts.facing(loser, acts.layout[f"mat.{loser}"].facing)    # the way his mat faces
     assert mh is not None
@@ -299,18 +343,25 @@ def _notable(acts: Acts, st: dict[str, Any], loser: str) -> None:
     front = acts.free_spot(Z, (mat[0] + 4.5 * ux, mat[1] + 4.5 * uy, mat[2]))
     t = acts.walk(Z, t, front, "west")
     t = _hand_over(acts, t, Z, loser, loser, mh, front)            # 以授于席前
+    acts.part("以授于席前", (Z, loser), t0, t, (CUP,), after=NOTABLE_HEAD)
+    t0 = t
     top = acts.layout["hall.west_steps_top"].xyz_chi
     tl = acts.walk(loser, t, top, acts.own_stairs(loser))          # 以適西階上
     tl = acts.turn(loser, tl, 0.0)
+    acts.part("受觶以適西階上", (loser,), t0, tl, (CUP,), after=NOTABLE_HEAD)
     acts.pose(loser, tl, "stand")                                  # 北面立飲 (鄭 受罰爵者不宜自尊別)
     acts.say(loser, tl, "")
     # the 執爵者 waits west of him (east of the 西階上 sit the 工)
     beside = acts.free_spot(Z, (top[0] - 4.5, top[1], top[2]))
     tz = acts.turn(Z, acts.walk(Z, t + 1.0, beside, "west"), 90.0)
-    t = max(tl + 3.0, tz)                                          # 卒觶
+    t = max(tl + DRINK_S, tz)                                      # 卒觶
+    acts.part("北面立飲卒觶", (loser,), tl, t, (CUP,), after=NOTABLE_HEAD)
     st["go"] = t                                                   # 眾賓繼飲: the next pair sets off
-    t = _hand_over(acts, t, loser, Z, loser, 270.0, beside)        # 授執爵者
+    t0, t = t, _hand_over(acts, t, loser, Z, loser, 270.0, beside)   # 授執爵者
+    acts.part("授執爵者", (loser, Z), t0, t, (CUP,), after=NOTABLE_HEAD)
     st["z_t"] = st["free"] = t
-    t = acts.walk(loser, t, mat, acts.own_stairs(loser))           # 反就席
-    st["end"] = max(st["end"], acts.turn(loser, t, mh))            # facing the way his mat faces
+    t0, t = t, acts.walk(loser, t, mat, acts.own_stairs(loser))    # 反就席
+    t = acts.turn(loser, t, mh)                                    # facing the way his mat faces
+    acts.part("反就席", (loser,), t0, t, after=NOTABLE_HEAD)
+    st["end"] = max(st["end"], t)
     st["cup"] = "hand"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, cast
 
@@ -85,6 +85,26 @@ class Ctx:
     def step_of(self, span: StepSpan) -> chor.Step:
         step: chor.Step = self.sections[span.section].steps[span.index]
         return step
+
+    @cached_property
+    def whole_steps(self) -> list[StepSpan]:
+        """One span a step of the choreography: a form's sub-steps (Acts.part, the §33 drinking told act by
+        act) taken together again — from the first's start to the last's end, all their people — for the
+        rules that hold the form's routine as a whole (the forms rule, 記49)."""
+        out: list[StepSpan] = []
+        at: dict[tuple[int, int], int] = {}
+        for sp in self.rite.spans:
+            k = (sp.section, sp.index)
+            if k not in at:
+                at[k] = len(out)
+                out.append(sp)
+                continue
+            w = out[at[k]]
+            step = self.step_of(sp)
+            out[at[k]] = replace(w, phrase=step.phrase, offset=step.offset, start_s=min(w.start_s, sp.start_s),
+                                 end_s=max(w.end_s, sp.end_s), who=tuple(dict.fromkeys(w.who + sp.who)),
+                                 acts=w.acts + sp.acts, things=tuple(dict.fromkeys(w.things + sp.things)))
+        return out
 
     @cached_property
     def spans_by_section(self) -> dict[int, list[StepSpan]]:

@@ -307,7 +307,7 @@ FORMS = {"approach": approach, "retire": retire, "shoot": shoot, "collect_arrows
 
 def check(ctx: Ctx) -> list[Finding]:
     out = []
-    for span in ctx.rite.spans:
+    for span in ctx.whole_steps:          # a form's routine as a whole, not act by act
         f = FORMS.get(span.do)
         if f is not None:
             out += f(ctx, span)

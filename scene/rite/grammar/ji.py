@@ -64,7 +64,9 @@ def _ji20(ctx: Ctx) -> list[Finding]:
             sp = ctx.rite.span_at(t0)
             if sp is not None and sp.phrase.endswith("出"):
                 continue        # 眾賓皆出: waiting his turn in the file going out, not standing at his 位
-            if sp is not None and sp.do in PAIR_FORMS and aid in sp.who and sp.end_s > t1 + 0.5:
+            # (the form's step as a whole: its sub-step at t0 may be another pair's, §33 told act by act)
+            whole = next((w for w in ctx.whole_steps if sp is not None and (w.section, w.index) == (sp.section, sp.index)), sp)
+            if whole is not None and whole.do in PAIR_FORMS and aid in whole.who and whole.end_s > t1 + 0.5:
                 continue        # a pause within his pair's form (the way ahead not yet clear), not a 位
             if angle_diff(hd, 90.0) > 35 and ctx.posture(aid, (t0 + t1) / 2) in ("stand", "sit"):
                 assert sp is not None     # (every moment looked at is after the first step began)
@@ -197,7 +199,7 @@ def _ji49(ctx: Ctx) -> list[Finding]:
     """A losing 主人 (賓, 大夫) drinks at the top of the 西階."""
     out = []
     top = ctx.at("hall.west_steps_top")
-    for sp in ctx.rite.spans:
+    for sp in ctx.whole_steps:
         if sp.do != "forfeit":
             continue
         res = ctx.rite.results.get(ctx.step_of(sp).round or 0)   # (there is no round 0)

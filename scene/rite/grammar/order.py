@@ -22,7 +22,8 @@ def check(ctx: Ctx) -> list[Finding]:
             assert a is not None                 # (spans[0], there being two)
             acted.setdefault((prev.offset, prev.phrase), set()).add((prev.who, sec.steps[prev.index].to))
             sb = sec.steps[b.index]
-            if sb.with_prev:
+            part = prev.index == b.index and b.phrase != sb.phrase       # a form's sub-steps (Acts.part)
+            if sb.with_prev or (part and b.start_s < prev.end_s and not set(b.who) & set(prev.who)):
                 # acted alongside the step before; one that cites words further on (司射進與司馬交于階前 as
                 # the 司馬 goes back) does not move the reading past the words in between — as the loader reads
                 if b.offset <= a.offset:
@@ -30,8 +31,11 @@ def check(ctx: Ctx) -> list[Finding]:
                 continue
             # a run of phrases done again for the next one of a group (命上射…命下射… for each 耦; 眾賓之長
             # 升拜受 for each of the three): going back is allowed to a phrase already acted, for someone new
+            # (a form's sub-steps go through its routine again for each pair or drinker in turn, 升飲者如初: going
+            # back is allowed to any words the form has acted)
             before = acted.get((b.offset, b.phrase), set())
-            if not (before and (b.who, sb.to) not in before) and b.offset + len(b.phrase) <= a.offset:
+            again = bool(before) and (part or (b.who, sb.to) not in before)
+            if not again and b.offset + len(b.phrase) <= a.offset:
                 out.append(Finding("order", n, b.index, b.phrase, "(text order)",
                                    f"after 「{a.phrase}」 (step {a.index + 1}) only what the text says after it",
                                    f"it acts words at {b.offset}–{b.offset + len(b.phrase)}, before {a.offset}", "",
@@ -49,8 +53,9 @@ def _first(ctx: Ctx, spans: list[StepSpan], sp: StepSpan, text: str) -> list[Fin
     """X先V: among the steps that act this phrase, those of the people named before 先 begin first."""
     seg = [s for s in ctx.segments_of(sp, sp.who[0])]
     # the others who do the same act of this phrase (not his own earlier act in it: 主人以賓揖先入 — the 揖)
+    # (not the same sub-step of a form for another pair: 勝者先升 is each pair's own — tests/test_forfeit_steps.py)
     same = [o for o in spans if o.offset == sp.offset and o.phrase == sp.phrase and o is not sp
-            and not set(o.who) & set(sp.who) and o.do == sp.do]
+            and not set(o.who) & set(sp.who) and o.do == sp.do and o.index != sp.index]
     if not same or not seg:
         return []
     names = [n for n in ph.names_in(sp.section) if sp.offset <= n.start < sp.offset + len(sp.phrase)]
