@@ -154,7 +154,7 @@ def _back(acts: Acts, step: chor.Step, who: tuple[str, ...], t: float, home: dic
     if "不反位" in chor.passage(acts.section).text and \
             all(math.dist(home[a][:2], targets[0][:2]) < 8.0 for a in who):
         targets = [home[a] for a in who]
-        ahead = 4.0      # the file at 堂西 is full on both sides (3 尺 apart): part further out, clear of it
+        ahead = 3.5      # the file at 堂西 is full on both sides (3 尺 apart): part further out, clear of it
     via = tuple(acts.resolve(v, who[0]) for v in step.via)
     times = {a: t for a in who}
     if len(who) == 2 and math.dist(targets[0][:2], targets[1][:2]) > 1.0:
