@@ -36,10 +36,11 @@ def _spans(rite, section, do=None):
     return [s for s in rite.spans if s.section == section and (do is None or s.do == do)]
 
 
-@pytest.mark.parametrize("section", [24, 37])
+@pytest.mark.parametrize("section", [24, 37, 43])
 def test_pairs_picking_arrows_meet_on_the_left_and_salute(rite, section):
     """與進者相左相揖 (鄭 相左皆由進者之北): the next pair goes forward while the pair before comes back, the two
-    stop with the pair coming back on the north (each on the other's left) and all four salute together."""
+    stop with the pair coming back on the north (each on the other's left) and all four salute together.
+    §43 拾取矢如初: the same, the pairs setting out from 堂西 and going back there (不反位)."""
     picks = [s for s in _spans(rite, section, "pick_arrows") if s.who[0].startswith(("ou", "zhongbin"))]
     assert len(picks) >= 3
     for a, b in zip(picks, picks[1:]):

@@ -31,6 +31,7 @@ def run(acts: Acts, step: chor.Step, t0: float) -> float:
     # the 賓 and the 主人 (each by his own stairs) come from the 階前: 由便, no 北面揖 (鄭 §37)
     by_ease = two and acts.own_stairs(who[0]) != acts.own_stairs(who[1])
     dang = (bi[0], bi[1] - DANG, 0.0)
+    home = {a: acts.pos(a) for a in who}          # where each set out from (his 位)
     waiting = P.take_crossing(acts, KIND)
     if by_ease:
         if waiting is not None:                      # nobody of theirs to meet: the pair before goes on
@@ -39,7 +40,9 @@ def run(acts: Acts, step: chor.Step, t0: float) -> float:
                  for i, a in enumerate(who)}
         t = acts.sync(who, times)
     else:
-        t = _forward(acts, who, t0, dang, waiting)
+        # the way there is the way back (`via`, e.g. §43 出入于司馬之南 from 堂西), walked the other way
+        there = tuple(acts.resolve(v, who[0]) for v in reversed(step.via))
+        t = _forward(acts, who, t0, dang, waiting, there)
         t = max(acts.salute(a, t, 0.0) for a in who)                 # 當楅北面揖
         times = {}
         for i, a in enumerate(who):
@@ -77,14 +80,16 @@ def run(acts: Acts, step: chor.Step, t0: float) -> float:
         return t                                                    # the data walks them on (賓堂西 主人堂東 …)
     if two and not by_ease:
         # 上射於右, 與進者相左相揖, 反位: they wait here for the next pair to come forward and meet it on the way
-        P.post_crossing(acts, who, t, lambda t_go: _back(acts, step, who, t_go), kind=KIND)
+        P.post_crossing(acts, who, t, lambda t_go: _back(acts, step, who, t_go, home), kind=KIND)
         return t
-    return _back(acts, step, who, t)
+    return _back(acts, step, who, t, home)
 
 
-def _forward(acts: Acts, who: tuple[str, ...], t: float, dang: Point, waiting: dict[str, Any] | None) -> float:
-    """揖進 and 進 to 當楅: abreast (竝行), the 上射 on the left (north) and, on the last leg, west; on the way the
-    pair coming back passes on their left and both salute (相左相揖).  Nothing to do if they stand there."""
+def _forward(acts: Acts, who: tuple[str, ...], t: float, dang: Point, waiting: dict[str, Any] | None,
+             there: tuple[Point, ...] = ()) -> float:
+    """揖進 and 進 to 當楅: abreast (竝行), the 上射 on the left (north) and, on the last leg, west, by ``there``
+    when the data gives the way; on the way the pair coming back passes on their left and both salute (相左相揖).
+    Nothing to do if they stand there."""
     if all(math.dist(acts.pos(a)[:2], dang[:2]) < 4.0 for a in who):
         if waiting is not None:
             acts.resume(waiting, waiting["ready"])
@@ -93,9 +98,9 @@ def _forward(acts: Acts, who: tuple[str, ...], t: float, dang: Point, waiting: d
     if len(who) != 2:
         if waiting is not None:
             acts.resume(waiting, waiting["ready"])
-        return acts.turn(who[0], acts.walk(who[0], t, dang), 0.0)
+        return acts.turn(who[0], acts.walk(who[0], t, dang, None, there), 0.0)
     turn = (dang[0], dang[1] - 4.0, 0.0)           # the last leg northward: the 上射 comes to the west
-    by = _sima_south(acts, who)
+    by = there or _sima_south(acts, who)
     if waiting is not None:
         t = _meet(acts, who, t, turn, waiting, by)
         by = ()
@@ -141,10 +146,17 @@ def _meet(acts: Acts, who: tuple[str, str], t: float, turn: Point, waiting: dict
     return tm
 
 
-def _back(acts: Acts, step: chor.Step, who: tuple[str, ...], t: float) -> float:
-    """反位: abreast (上射於右) to the front of their places, then each into his own, facing as the data says."""
+def _back(acts: Acts, step: chor.Step, who: tuple[str, ...], t: float, home: dict[str, Point]) -> float:
+    """反位: abreast (上射於右) to the front of their places, then each into his own, facing as the data says.
+    §43 以退不反位 (鄭 不以反射位…射禮畢): not to the 射位 but back to 堂西, each to the spot he set out from
+    (the data's ``at`` names it: the 眾賓 stand there one behind the other, not in consecutive slots)."""
     assert step.at is not None             # (反位: the data says where to)
     targets = [acts.resolve(step.at, a, extra_slot=i if step.at.slot is not None else 0) for i, a in enumerate(who)]
+    ahead = 3.0          # 尺 in front of the places where the pair parts
+    if "不反位" in chor.passage(acts.section).text and \
+            all(math.dist(home[a][:2], targets[0][:2]) < 8.0 for a in who):
+        targets = [home[a] for a in who]
+        ahead = 3.5      # the file at 堂西 is full on both sides (3 尺 apart): part further out, clear of it
     via = tuple(acts.resolve(v, who[0]) for v in step.via)
     times = {a: t for a in who}
     if len(who) == 2 and math.dist(targets[0][:2], targets[1][:2]) > 1.0:
@@ -152,7 +164,7 @@ def _back(acts: Acts, step: chor.Step, who: tuple[str, ...], t: float) -> float:
         # in front of the places, on the side they come from (the file faces east: 3 尺 east of it)
         hd = acts.facing(who[0], step.facing)
         hd = 90.0 if hd is None else hd
-        front = (mid[0] + 3.0 * math.sin(math.radians(hd)), mid[1] + 3.0 * math.cos(math.radians(hd)), 0.0)
+        front = (mid[0] + ahead * math.sin(math.radians(hd)), mid[1] + ahead * math.cos(math.radians(hd)), 0.0)
         if not via:
             sx, sy, _ = acts.layout["pos.sima"].xyz_chi
             if front[0] < sx and front[1] < sy + 1.0:
