@@ -1,0 +1,19 @@
+"""The checker's rules added for the second half of the rite (§26–§51; issue 23, a reading before the reader):
+each can fail — a mutation of the data that makes the error the rule is for is found at its step."""
+from __future__ import annotations
+
+import pytest
+from choreo_edit import mutated as _mutated
+
+from scene.geometry import readings
+from scene.rite import grammar
+from scene.rite.timeline import Rite
+
+
+@pytest.mark.slow
+def test_kneeling_lasts_from_the_zuo_to_the_xing():
+    """§26 釋獲者坐取中之八筭改實八筭于中興執而俟: the 坐 holds through 改實 until the 興; acted standing (the
+    step without its kneel) the checker names 坐…興 at that step."""
+    bad = Rite(readings.get("zheng"), _mutated({(26, "改實八筭于中", "shihuozhe"): {"kneel": False}}))
+    found = [f for f in grammar.findings(bad, ("posture",)) if f.section == 26 and f.who == "shihuozhe"]
+    assert any(f.word == "坐…興" and f.phrase == "改實八筭于中" for f in found), found
