@@ -17,3 +17,12 @@ def test_kneeling_lasts_from_the_zuo_to_the_xing():
     bad = Rite(readings.get("zheng"), _mutated({(26, "改實八筭于中", "shihuozhe"): {"kneel": False}}))
     found = [f for f in grammar.findings(bad, ("posture",)) if f.section == 26 and f.who == "shihuozhe"]
     assert any(f.word == "坐…興" and f.phrase == "改實八筭于中" for f in found), found
+
+
+@pytest.mark.slow
+def test_ji47_the_sishe_watches_the_count_unarmed():
+    """記47 司射釋弓矢視筭: at 視筭 (§32, and §41 如初) he has put down his one arrow with the bow; kept in hand
+    (the step that leans it at 階西 dropped) the checker finds it at 視筭."""
+    bad = Rite(readings.get("zheng"), _mutated({}, drop=[(32, "釋弓", "sishe")]))
+    found = [f for f in grammar.findings(bad, ("ji",)) if f.word.endswith("(記47)")]
+    assert any(f.section == 32 and "視筭" in f.phrase for f in found), found
