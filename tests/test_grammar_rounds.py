@@ -26,3 +26,12 @@ def test_ji47_the_sishe_watches_the_count_unarmed():
     bad = Rite(readings.get("zheng"), _mutated({}, drop=[(32, "釋弓", "sishe")]))
     found = [f for f in grammar.findings(bad, ("ji",)) if f.word.endswith("(記47)")]
     assert any(f.section == 32 and "視筭" in f.phrase for f in found), found
+
+
+@pytest.mark.slow
+def test_a_thing_put_down_leaves_the_hands():
+    """司馬降釋弓反位 (§31; 記35 司馬無事不執弓): the 釋弓 step lays his bow down; a set-down that names no
+    object (as the data had it for the 司馬 in §21–§40, bow in hand to §45) is found at that step."""
+    bad = Rite(readings.get("zheng"), _mutated({(31, "釋弓", "xiang"): {"obj": None}}))
+    found = [f for f in grammar.findings(bad, ("things",)) if f.word == "釋弓"]
+    assert any(f.section == 31 and f.who == "xiang" for f in found), found
