@@ -35,3 +35,11 @@ def test_a_thing_put_down_leaves_the_hands():
     bad = Rite(readings.get("zheng"), _mutated({(31, "釋弓", "xiang"): {"obj": None}}))
     found = [f for f in grammar.findings(bad, ("things",)) if f.word == "釋弓"]
     assert any(f.section == 31 and f.who == "xiang" for f in found), found
+
+
+@pytest.mark.slow
+def test_a_thing_taken_is_in_hand():
+    """司馬袒決執弓 (§31): the 執弓 step ends with the bow in his hands; a take that names no object is found."""
+    bad = Rite(readings.get("zheng"), _mutated({(31, "執弓", "xiang"): {"obj": None}}))
+    found = [f for f in grammar.findings(bad, ("things",)) if f.word == "執弓"]
+    assert any(f.section == 31 and f.who == "xiang" for f in found), found

@@ -18,7 +18,7 @@ TOTAL_COUNTERS = 80
 
 def check(ctx: Ctx) -> list[Finding]:
     return (_jumps(ctx) + _acts_move_things(ctx) + _counters(ctx) + _arrows(ctx) + _beside_jian(ctx)
-            + _within_reach(ctx) + _put_down_leaves_the_hands(ctx))
+            + _within_reach(ctx) + _put_down_leaves_the_hands(ctx) + _taken_is_in_hand(ctx))
 
 
 #: 釋弓 / 奠爵 / 去扑 / 倚旌 / 委矢: the words that put a named thing down, and the thing words they name
@@ -258,4 +258,26 @@ def _arrows(ctx: Ctx) -> list[Finding]:
                                    f"{aid}'s hands showing the arrows he holds ({n_obj})",
                                    f"they show {n_lab} at {t:.0f} s", aid, float(t)))
                 break
+    return out
+
+
+#: 取/執/奉 + the thing — not 命取矢 (an order), 拾取矢 (the pick form's), nor 取中之八筭 / 取俎西之觶 (the thing
+#: named is where the taken thing lies)
+_TAKE = re.compile(r"(?<![命拾])(?:取|執|奉)(弓|矢|扑|爵|觶|旌|俎|楅|豐|中)(?![之東西南北])")
+
+
+def _taken_is_in_hand(ctx: Ctx) -> list[Finding]:
+    """A take step whose own words take a named thing (執弓, 取爵, 奉豐, 執鹿中) ends with that thing in his hands."""
+    out = []
+    for sp in ctx.rite.spans:
+        if sp.do != "take":
+            continue
+        for aid, _t0, t1 in sp.acts:
+            words = "".join(s.text for s in ctx.own_segments(sp, aid))
+            for m in _TAKE.finditer(words):
+                after = ctx.holding(aid, t1 + 0.3)
+                if not _count(after, m.group(1)):
+                    out.append(Finding("things", sp.section, sp.index, sp.phrase, m.group(0),
+                                       f"{aid} holding the {m.group(1)} he takes", f"holding {after or 'nothing'} after it",
+                                       aid, t1))
     return out
