@@ -43,3 +43,24 @@ def test_a_thing_taken_is_in_hand():
     bad = Rite(readings.get("zheng"), _mutated({(31, "執弓", "xiang"): {"obj": None}}))
     found = [f for f in grammar.findings(bad, ("things",)) if f.word == "執弓"]
     assert any(f.section == 31 and f.who == "xiang" for f in found), found
+
+
+def _verb(rite, section, word, who):
+    from scene.rite.grammar import coverage as cv
+    from scene.rite.grammar.context import Ctx
+    return [f for f in cv.findings_of(Ctx(rite), "verb") if f.section == section and f.word == word and f.who == who]
+
+
+@pytest.mark.slow
+def test_shi_faces_what_he_watches():
+    """§26 …北面命釋獲者設中遂視之: the 司射 watches the 中 being set (it lies west of him); turned east, away
+    from it, the verb predicate 視 fails."""
+    bad = Rite(readings.get("zheng"), _mutated({(26, "遂視之", "sishe"): {"facing": "東面"}}))
+    assert _verb(bad, 26, "視", "sishe")
+
+
+@pytest.mark.slow
+def test_wei_sizheng_is_the_role_he_takes():
+    """§45 司馬反為司正: from his step on he is the 司正 again; without the role change the predicate 為 fails."""
+    bad = Rite(readings.get("zheng"), _mutated({(45, "司馬反為司正", "xiang"): {"role": None}}))
+    assert _verb(bad, 45, "為", "xiang")
