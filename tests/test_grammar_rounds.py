@@ -64,3 +64,12 @@ def test_wei_sizheng_is_the_role_he_takes():
     """§45 司馬反為司正: from his step on he is the 司正 again; without the role change the predicate 為 fails."""
     bad = Rite(readings.get("zheng"), _mutated({(45, "司馬反為司正", "xiang"): {"role": None}}))
     assert _verb(bad, 45, "為", "xiang")
+
+
+@pytest.mark.slow
+def test_xi_jie_shang_is_reached_by_the_xi_jie():
+    """§46 舉觶者皆洗觶升實之西階上北面: the second bearer comes to 西階上 by the 西階; sent up the 阼階 (as the
+    data had him) the stairs rule names 西階上."""
+    bad = Rite(readings.get("zheng"), _mutated({(46, "西階上北面", "juzhi_2"): {"by": "east"}}))
+    found = [f for f in grammar.findings(bad, ("stairs",)) if f.word == "西階上" and f.section == 46]
+    assert any(f.who == "juzhi_2" for f in found), found
