@@ -82,7 +82,7 @@ def _east_is_the_hosts(ctx: Ctx) -> list[Finding]:
     the 薦 by the 阼階 are the data's reading of 主黨, cast.toml; no word places them.)"""
     out = []
     for span in ctx.rite.spans:
-        for aid, t0, t1 in span.acts:
+        for aid, _t0, t1 in span.acts:
             if aid in OWN_EAST:
                 continue
             words = "".join(s.text for s in ctx.own_segments(span, aid))
