@@ -230,7 +230,7 @@ def _verb_test_more(ctx: Ctx, c: str, text: str, i: int, w: Span) -> tuple[bool,
         # 反為司正 / 為司馬: the office he holds from then on is the role track's
         roles = [ctx.role(w.aid, t + 0.1) for t in w.ends()]
         return any(r.startswith(text[i + 1:i + 3]) for r in roles), f"role {'/'.join(dict.fromkeys(roles))}"
-    if (c == "從" and nxt == "之") or (c in "反復退" and nxt == "" and prev not in "少辟"):
+    if (c == "從" and nxt == "之") or (c in "反復退" and (nxt == "" or text[i:i + 2] == "反命") and prev not in "少辟"):
         d = _moved(ctx, w)
         return d >= MOVE, f"moved {d:.1f} 尺"
     return None
