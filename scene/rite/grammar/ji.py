@@ -9,6 +9,8 @@
 * 記39 楅…南面坐而奠之南北當洗 — the 楅 is set down by one kneeling facing south, level with the 洗 north–south;
 * 記46 耦少退于物 — shooting with the 大夫, his 耦 stands a little back from his 物 once he has shot;
 * 記49 主人亦飲于西階上 — a losing 主人 drinks at the top of the 西階;
+* 記47 司射釋弓矢視筭與獻釋獲者釋弓矢 — the 司射 has neither bow nor arrow in hand while he watches the
+  counting or toasts the 釋獲者 (鄭 唯此二事休武主文);
 * 記53 大夫說矢束坐說之 — the 大夫 kneels to untie his arrows;
 * 記09 俎由東壁自西階升 — the 俎 go up by the 西階.
 """
@@ -28,7 +30,7 @@ PAIR_FORMS = ("approach", "retire", "pick_arrows", "forfeit")
 
 def check(ctx: Ctx) -> list[Finding]:
     return (_ji20(ctx) + _ji26_37(ctx) + _ji30(ctx) + _ji34(ctx) + _ji39(ctx) + _ji46(ctx) + _ji49(ctx)
-            + _ji53(ctx) + _ji09(ctx))
+            + _ji53(ctx) + _ji09(ctx) + _ji47(ctx))
 
 
 def _still_runs(ctx: Ctx, aid: str) -> list[tuple[float, float, np.ndarray]]:
@@ -268,4 +270,29 @@ def _ji09(ctx: Ctx) -> list[Finding]:
                     assert sp is not None     # (every moment looked at is after the first step began)
                     out.append(Finding("ji", sp.section, sp.index, sp.phrase, "自西階升 (記09)",
                                        f"the {oid} carried up by the 西階", f"by the {'/'.join(sorted(used))}", va, ta))
+    return out
+
+
+#: the 司射's two acts done unarmed (記47), by the words of the step that acts them
+JI47_ACTS = ("視筭", "獻釋獲者")
+
+
+def _ji47(ctx: Ctx) -> list[Finding]:
+    """記47 司射釋弓矢視筭與獻釋獲者釋弓矢: at every step of his that acts 視筭 or 獻釋獲者 (its own words or
+    the earlier ones its 如初 repeats) the 司射 holds no 弓 and no 矢 — not even the one arrow he 挾."""
+    out = []
+    for sp in ctx.rite.spans:
+        act = sp.act_of("sishe")
+        if act is None:
+            continue
+        step = ctx.step_of(sp)
+        words = sp.phrase + (step.as_before[1] if step.as_before else "")
+        word = next((w for w in JI47_ACTS if w in words), None)
+        if word is None:
+            continue
+        t = act[1] - 0.05 if act[1] > act[0] else act[1]
+        held = ctx.holding("sishe", t)
+        if "弓" in held or "矢" in held:
+            out.append(Finding("ji", sp.section, sp.index, sp.phrase, f"釋弓矢{word} (記47)",
+                               "the 司射 without bow or arrow in hand", f"holding {held} at {t:.1f} s", "sishe", t))
     return out

@@ -80,6 +80,64 @@ def check(ctx: Ctx) -> list[Finding]:
                 out.append(Finding("posture", span.section, span.index, span.phrase, "揖",
                                    f"{aid} saluting (揖)", f"{ctx.posture(aid, mid)} at {mid:.1f} s", aid, mid))
     out += _rise(ctx)
+    out += _kneel_through(ctx)
+    return out
+
+
+#: characters that take a kneeling man somewhere: a 坐 does not carry past them (he must rise to go)
+MOVE_CHARS = "適進退升降出入就還"
+
+
+def _kneel_span(ctx: Ctx, span, aid: str) -> tuple[int, int] | None:
+    """(i, k): the 坐 of the step's own words at passage offset i and the 興 / 立 that ends its kneeling at k
+    (坐實八筭于中橫委其餘于中西興: 橫委 is done kneeling too); None when no 興 comes before he moves or
+    another subject takes over."""
+    text = passage(span.section).text
+    own = ctx.own_segments(span, aid)
+    i = next((j for sg in own for j in range(sg.start, sg.end)
+              if text[j] == "坐" and text[max(0, j - 1)] not in NOT_KNEEL_BEFORE), None)
+    if i is None:
+        return None
+    for sg in ph.segments(span.section, i + 1, text[i + 1:]):
+        if sg.subject is not None and sg.start > span.offset + len(span.phrase) - 1 \
+                and not ctx.means(sg.subject, aid, span.section, span.start_s):
+            return None
+        for j in range(sg.start, sg.end):
+            if text[j] in "興立":
+                return i, j
+            if text[j] in MOVE_CHARS or text[j] == "坐" and j > i:
+                return None
+    return None
+
+
+def _kneel_through(ctx: Ctx) -> list[Finding]:
+    """坐X Y … 興: every act of his that the text puts between the 坐 and the 興 is done kneeling — he
+    does not stand up in between (a kneeling 拜 counts: he is not up on his feet)."""
+    out = []
+    for n, spans in ctx.spans_by_section.items():
+        for a in spans:
+            for aid in a.who:
+                act_a = a.act_of(aid)
+                if act_a is None or not kneel_required(ctx, a, aid):
+                    continue
+                ik = _kneel_span(ctx, a, aid)
+                if ik is None:
+                    continue
+                i, k = ik
+                sits = [t for t, p in ctx.postures(aid, *act_a) if p == "sit"]
+                if not sits:
+                    continue          # the posture check above has reported it
+                for b in spans:
+                    act_b = b.act_of(aid)
+                    if b is a or act_b is None or not (i < b.offset and b.offset + len(b.phrase) <= k) \
+                            or b.do in ("walk", "ascend", "descend", "rise", "stand") or act_b[1] <= sits[0]:
+                        continue
+                    up = [(t, p) for t, p in ctx.postures(aid, sits[0], act_b[1] - 0.05)[1:] if p in ("stand", "walk")]
+                    if up:
+                        t, p = up[0]
+                        out.append(Finding("posture", n, b.index, b.phrase, "坐…興",
+                                           f"{aid} still kneeling (from the 坐 of step {a.index + 1} to the 興)",
+                                           f"{p} at {t:.1f} s", aid, t))
     return out
 
 

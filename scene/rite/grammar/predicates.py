@@ -203,6 +203,37 @@ def verb_test(ctx: Ctx, c: str, text: str, i: int, w: Span) -> tuple[bool, str] 
     if c == "適" and nxt not in "之":
         d = _moved(ctx, w)
         return d >= MOVE, f"moved {d:.1f} 尺"
+    return _verb_test_more(ctx, c, text, i, w)
+
+
+#: 視X: what he watches — 視筭 / 視之 after the 中 is named (the 中 being set, the 筭 counted), 視侯 the 侯
+WATCHED = {"筭": "court.zhong", "侯": "target.centre"}
+
+
+def _verb_test_more(ctx: Ctx, c: str, text: str, i: int, w: Span) -> tuple[bool, str] | None:
+    """視 faces what he watches; 釋一筭 / 釋獲 have the 筭 in hand; 舉觶 the 觶; 從之, 反, 復, 退 move."""
+    nxt, prev = text[i + 1:i + 2], text[i - 1:i]
+    if c == "視":
+        pid = WATCHED.get(nxt) or ("court.zhong" if nxt == "之" and "中" in text[max(0, i - 14):i] else None)
+        where = ctx.place(pid) if pid else None
+        if where is None:
+            return None
+        from .context import bearing
+        best = min(angle_diff(ctx.heading(w.aid, t), bearing(ctx.pos(w.aid, t)[:2], where[:2])) for t in w.ends())
+        return best <= 60.0, f"heading {best:.0f}° off the bearing to the {pid}"
+    if c == "釋" and nxt in "一獲" and text[i:i + 3] != "釋獲者":
+        hs = _holdings(ctx, w, rest=True)
+        return any("筭" in h for h in hs), f"holding {' → '.join(dict.fromkeys(h or '—' for h in hs))}"
+    if c == "舉" and nxt == "觶":
+        hs = _holdings(ctx, w, rest=True)
+        return any("觶" in h for h in hs), f"holding {' → '.join(dict.fromkeys(h or '—' for h in hs))}"
+    if c == "為" and text[i + 1:i + 3] in ("司正", "司馬"):
+        # 反為司正 / 為司馬: the office he holds from then on is the role track's
+        roles = [ctx.role(w.aid, t + 0.1) for t in w.ends()]
+        return any(r.startswith(text[i + 1:i + 3]) for r in roles), f"role {'/'.join(dict.fromkeys(roles))}"
+    if (c == "從" and nxt == "之") or (c in "反復退" and (nxt == "" or text[i:i + 2] == "反命") and prev not in "少辟"):
+        d = _moved(ctx, w)
+        return d >= MOVE, f"moved {d:.1f} 尺"
     return None
 
 
@@ -256,6 +287,9 @@ REQUIRES = {
     "辭": "him in sight as he says it", "對": "him in sight as he says it", "許": "him in sight as he says it",
     "諾": "him in sight as he says it", "告": "him in sight as he says it", "命": "him in sight as he says it",
     "請": "him in sight as he says it",
+    "視": "him facing what he watches (within 60°)", "釋": "the 筭 in his hands", "從": "him moving (≥ 0.3 尺)",
+    "反": "him moving (≥ 0.3 尺)", "復": "him moving (≥ 0.3 尺)", "退": "him moving (≥ 0.3 尺)",
+    "為": "him in that office (the role track) after his step",
 }
 
 

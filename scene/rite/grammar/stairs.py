@@ -73,6 +73,25 @@ def check(ctx: Ctx) -> list[Finding]:
             if span.do in ("descend",) and "降" in words.replace("降席", "") and end_level != "ground":
                 out.append(Finding("stairs", span.section, span.index, span.phrase, "降",
                                    f"{aid} on the ground at the end", f"on the {end_level} at {t1:.1f} s", aid, t1))
+    return out + _east_is_the_hosts(ctx)
+
+
+def _east_is_the_hosts(ctx: Ctx) -> list[Finding]:
+    """A step whose own words put him 西階上 (舉觶者…升實之西階上北面, 立于西階上) does not take him up the
+    阼階, the 主人's stairs: he comes up by the 西階 whose head he stands at.  (The 主人's servers bringing
+    the 薦 by the 阼階 are the data's reading of 主黨, cast.toml; no word places them.)"""
+    out = []
+    for span in ctx.rite.spans:
+        for aid, _t0, t1 in span.acts:
+            if aid in OWN_EAST:
+                continue
+            words = "".join(s.text for s in ctx.own_segments(span, aid))
+            if "西階上" not in words or "阼階" in words:
+                continue
+            if "east" in stairs_used(ctx, aid, span.start_s, max(span.end_s, t1)):
+                out.append(Finding("stairs", span.section, span.index, span.phrase, "西階上",
+                                   f"{aid} up by the 西階 to its head, not by the 主人's 阼階",
+                                   "the east stairs", aid, span.start_s))
     return out
 
 

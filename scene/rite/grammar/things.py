@@ -20,7 +20,41 @@ TOTAL_COUNTERS = 80
 
 def check(ctx: Ctx) -> list[Finding]:
     return (_jumps(ctx) + _acts_move_things(ctx) + _counters(ctx) + _arrows(ctx) + _beside_jian(ctx)
-            + _within_reach(ctx))
+            + _within_reach(ctx) + _put_down_leaves_the_hands(ctx) + _taken_is_in_hand(ctx))
+
+
+#: 釋弓 / 奠爵 / 去扑 / 倚旌 / 委矢: the words that put a named thing down, and the thing words they name
+_PUT_DOWN = re.compile(r"(?:釋|奠|去|倚|委)(弓矢|弓|矢|扑|爵|觶|旌|俎)")
+
+
+def _count(held: str, thing: str) -> int:
+    """How many of a thing (弓, 矢, 爵 …) a holding label shows ('弓、矢×4、扑' has 4 矢)."""
+    n = 0
+    for item in filter(None, held.split("、")):
+        if item.startswith(thing):
+            m = re.search(r"×(\d+)", item)
+            n += int(m.group(1)) if m else 1
+    return n
+
+
+def _put_down_leaves_the_hands(ctx: Ctx) -> list[Finding]:
+    """A step that sets down or leans what its words put down (司馬降釋弓, 司射去扑, 坐奠爵) leaves fewer of that
+    thing in his hands than he held before it — the 弓 does not stay in the hand that 釋 it.  A thing he did
+    not hold (the second step of 釋弓矢 puts down the 矢) is not asked."""
+    out = []
+    for sp in ctx.rite.spans:
+        if sp.do not in ("set_down", "lean"):
+            continue
+        for aid, t0, t1 in sp.acts:
+            words = "".join(s.text for s in ctx.own_segments(sp, aid))
+            for m in _PUT_DOWN.finditer(words):
+                before, after = ctx.holding(aid, t0 - 0.02), ctx.holding(aid, t1 + 0.3)
+                held = [c for c in m.group(1) if _count(before, c)]
+                if held and not any(_count(after, c) < _count(before, c) for c in held):
+                    out.append(Finding("things", sp.section, sp.index, sp.phrase, m.group(0),
+                                       f"{aid} without the {m.group(1)} he puts down",
+                                       f"holding {after} after it (before: {before})", aid, t1))
+    return out
 
 
 def _lying(o: ObjectState, t: float) -> np.ndarray | None:
@@ -229,4 +263,26 @@ def _arrows(ctx: Ctx) -> list[Finding]:
                                    f"{aid}'s hands showing the arrows he holds ({n_obj})",
                                    f"they show {n_lab} at {t:.0f} s", aid, float(t)))
                 break
+    return out
+
+
+#: 取/執/奉 + the thing — not 命取矢 (an order), 拾取矢 (the pick form's), nor 取中之八筭 / 取俎西之觶 (the thing
+#: named is where the taken thing lies)
+_TAKE = re.compile(r"(?<![命拾])(?:取|執|奉)(弓|矢|扑|爵|觶|旌|俎|楅|豐|中)(?![之東西南北])")
+
+
+def _taken_is_in_hand(ctx: Ctx) -> list[Finding]:
+    """A take step whose own words take a named thing (執弓, 取爵, 奉豐, 執鹿中) ends with that thing in his hands."""
+    out = []
+    for sp in ctx.rite.spans:
+        if sp.do != "take":
+            continue
+        for aid, _t0, t1 in sp.acts:
+            words = "".join(s.text for s in ctx.own_segments(sp, aid))
+            for m in _TAKE.finditer(words):
+                after = ctx.holding(aid, t1 + 0.3)
+                if not _count(after, m.group(1)):
+                    out.append(Finding("things", sp.section, sp.index, sp.phrase, m.group(0),
+                                       f"{aid} holding the {m.group(1)} he takes", f"holding {after or 'nothing'} after it",
+                                       aid, t1))
     return out
