@@ -79,6 +79,33 @@ def check(ctx: Ctx) -> list[Finding]:
                 out.append(Finding("posture", span.section, span.index, span.phrase, "揖",
                                    f"{aid} saluting (揖)", f"{ctx.posture(aid, mid)} at {mid:.1f} s", aid, mid))
     out += _rise(ctx)
+    out += _bow_empty_handed(ctx)
+    return out
+
+
+#: the cups: set down for a bow (坐奠爵拜 … 執爵興), never held through it
+CUPS = "爵觶觚"
+
+
+def _bow_empty_handed(ctx: Ctx) -> list[Finding]:
+    """拜: nobody bows with a cup in his hands. Every time the 經 writes a bow out it is 坐奠爵(觶)拜 …
+    執爵(觶)興 (§5, §6, §7, §45, §46); 卒爵拜 abbreviates it (記 以爵拜, 鄭 拜既爵: the bow after the cup)."""
+    out = []
+    for aid, k in ctx.index.items():
+        ts, vs = ctx._posture[k]
+        mine = [sp for sp in ctx.rite.spans if aid in sp.who and sp.act_of(aid)]
+        for t, v in zip(ts, vs):
+            if v != "bow":
+                continue
+            held = ctx.holding(aid, float(t) + 0.05)
+            cup = next((c for c in CUPS if c in held), None)
+            if cup is None:
+                continue
+            sp = next((s for s in mine if s.act_of(aid)[0] <= t + 0.05 <= s.act_of(aid)[1] + 0.05), None)
+            out.append(Finding("posture", sp.section if sp else ctx.rite.stage_at(float(t)).n,
+                               sp.index if sp else None, sp.phrase if sp else "", "奠" + cup + "拜",
+                               f"{aid} bowing with no cup in his hands (坐奠{cup}拜 … 執{cup}興)",
+                               f"a bow holding {held} at {t:.1f} s", aid, float(t)))
     return out
 
 
