@@ -149,6 +149,13 @@ def verb_test(ctx: Ctx, c: str, text: str, i: int, w: Span) -> tuple[bool, str] 
         hs = _holdings(ctx, w)
         ok = len(set(hs)) > 1 or any(k in h for h in hs for k in "薦俎脯")
         return ok, f"holding {' → '.join(dict.fromkeys(h or '—' for h in hs))}"
+    if c == "釋" and nxt in "弓矢扑":
+        # 釋弓 (the 司馬 after each 命, the archers at 堂西): the thing named leaves his hands — held while
+        # he comes to put it down, not held once his part of the clause is done
+        before = [h for a, _ in w.ivs for h in (ctx.holding(w.aid, a),)]
+        after = ctx.holding(w.aid, w.ivs[-1][1] + EPS)
+        ok = any(nxt in h for h in before) and nxt not in after
+        return ok, f"holding {' → '.join(dict.fromkeys(before + [after])) or 'nothing'}"
     if c in PUT and (c in "奠授" or nxt in THINGS) and not (c == "奠" and prev in TAKE):
         # (取奠觶: 奠觶 is the thing taken — the 觶 set down before — not a 奠 acted)
         hs = _holdings(ctx, w)
@@ -247,6 +254,7 @@ REQUIRES = {
     "實": "a vessel in hand", "酌": "a vessel in hand", "卒": "a cup in hand",
     "奠": "what he holds to change (set down)", "授": "what he holds to change (handed over)",
     "委": "what he holds to change", "加": "what he holds to change",
+    "釋": "the thing named in his hands before and out of them after",
     "設": "what he serves passing through his hands", "薦": "what he serves passing through his hands",
     "洗": "him at the 洗 (≤ 10 尺)", "盥": "him at the 洗 (≤ 10 尺)", "入": "him through the 門",
     "出": "him through the 門 or out of sight", "適": "him moving (≥ 0.3 尺)",
