@@ -206,6 +206,16 @@ def verb_test(ctx: Ctx, c: str, text: str, i: int, w: Span) -> tuple[bool, str] 
         d = float(np.max(np.linalg.norm(ctx.path(w.aid, a, max(a, b), 0.5)[1][:, :2] - ctx.pos(w.aid, a)[:2],
                                         axis=1)))
         return d < 2.0, f"moved {d:.1f} 尺 between the end of his step ({a:.1f} s) and his next ({b:.1f} s)"
+    if c in "反復" and nxt == "位" and prev not in "以而後后":
+        # 反位 / 復位: he goes back in the steps that cite it — walks back, or, where he only turned to face
+        # someone (司射還當上耦西面…反位: 賈 左還迴身當之), turns back; where to is the motion rule's
+        d = _moved(ctx, w)
+        tk, v = ctx._pos[ctx.index[w.aid]]
+        turned = 0.0
+        for a, b in w.ivs:
+            hs = np.interp(np.arange(a - EPS, b + 0.25, 0.25), tk, v[:, 3]) % 360.0
+            turned = max(turned, float(np.max(np.abs((hs - hs[0] + 180.0) % 360.0 - 180.0))))
+        return d >= MOVE or turned >= 30.0, f"moved {d:.1f} 尺, turned at most {turned:.0f}°"
     if c == "適" and nxt not in "之":
         d = _moved(ctx, w)
         return d >= MOVE, f"moved {d:.1f} 尺"
@@ -258,6 +268,7 @@ REQUIRES = {
     "設": "what he serves passing through his hands", "薦": "what he serves passing through his hands",
     "洗": "him at the 洗 (≤ 10 尺)", "盥": "him at the 洗 (≤ 10 尺)", "入": "him through the 門",
     "出": "him through the 門 or out of sight", "適": "him moving (≥ 0.3 尺)",
+    "反": "him going back (moving ≥ 0.3 尺 or turning ≥ 30°)", "復": "him going back (moving ≥ 0.3 尺 or turning ≥ 30°)",
     "卒射": "him having shot", "還": "him turning (≥ 30°)", "進": "him moving (≥ 0.3 尺)", "獲": "the 旌 or the 筭 in his hands", "舉": "the 旌 in his hands", "偃": "the 旌 in his hands",
     "俟": "him waiting where he is until his next step (< 2 尺)",
     "辭": "him in sight as he says it", "對": "him in sight as he says it", "許": "him in sight as he says it",
