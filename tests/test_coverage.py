@@ -136,6 +136,22 @@ def test_negation_fails_when_the_sheng_goes_onto_the_tang():
     assert _found(bad, "negation", 12, "不升堂", "sheng_1")
 
 
+def test_verb_fails_when_the_bow_is_not_laid_by():
+    """§21 司馬…適堂西釋弓: with the set-down holding nothing the 弓 stays in his hands (as it did from §21 to
+    §45 before): 釋 requires it out of them."""
+    good = Rite(readings.get("zheng"), chor.load())
+    assert not _found(good, "verb", 21, "釋", "xiang")
+    bad = Rite(readings.get("zheng"), _mutated({(21, "釋弓", "xiang"): {"obj": None}}))
+    assert _found(bad, "verb", 21, "釋", "xiang")
+
+
+def test_verb_fails_when_fan_wei_goes_nowhere():
+    """§21 司射還當上耦西面作上耦射 司射反位: he turned to face the 上耦 (賈 左還迴身當之); kept facing west at
+    his 反位, he neither moves nor turns back: 反 fails."""
+    bad = Rite(readings.get("zheng"), _mutated({(21, "司射反位", "sishe"): {"facing": "西面"}}))
+    assert _found(bad, "verb", 21, "反", "sishe")
+
+
 def test_subject_fails_when_another_acts_his_clause():
     bad = Rite(readings.get("zheng"), _mutated({(5, "賓進東北面辭洗", "bin"): {"who": ("xiang",)}}))
     assert _found(bad, "subject", 5, "賓")

@@ -237,3 +237,22 @@ def test_a_thing_taken_up_is_within_reach():
         "at": chor.parse_ref("court.xi@東北4")}}))
     found = [f for f in grammar.findings(far, ("things",)) if f.word == "zhi_3"]
     assert found and found[0].section == 46 and found[0].who == "juzhi_2", found
+
+
+def test_a_bow_with_the_cup_in_hand_is_found():
+    """拜 is made with empty hands (坐奠爵拜 … 執爵興): the §10 卒爵拜 of the 主人 and of the 大夫 set the 爵
+    down and take it up again; without those steps the posture rule finds the bow holding the 爵."""
+    base = grammar.findings(Rite(readings.get("zheng"), chor.load()), ("posture",))
+    assert not [f for f in base if f.word.startswith("奠")]
+    import dataclasses
+    c = chor.load()
+    s10 = next(s for s in c.sections if s.n == 10)
+    keep = tuple(st for st in s10.steps
+                 if not (st.phrase in ("坐祭卒爵拜", "西階上卒爵拜") and st.do in ("set_down", "take")
+                         and not st.note.startswith("still")))
+    assert len(s10.steps) - len(keep) == 4
+    c = dataclasses.replace(c, sections=tuple(dataclasses.replace(s, steps=keep) if s.n == 10 else s
+                                              for s in c.sections))
+    found = grammar.findings(Rite(readings.get("zheng"), c), ("posture",))
+    cups = [f for f in found if f.word == "奠爵拜" and f.section == 10]
+    assert {f.who for f in cups} == {"zhuren", "dafu"}, [f.line() for f in found]

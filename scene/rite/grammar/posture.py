@@ -81,6 +81,7 @@ def check(ctx: Ctx) -> list[Finding]:
                                    f"{aid} saluting (揖)", f"{ctx.posture(aid, mid)} at {mid:.1f} s", aid, mid))
     out += _rise(ctx)
     out += _kneel_through(ctx)
+    out += _bow_empty_handed(ctx)
     return out
 
 
@@ -88,7 +89,7 @@ def check(ctx: Ctx) -> list[Finding]:
 MOVE_CHARS = "適進退升降出入就還"
 
 
-def _kneel_span(ctx: Ctx, span, aid: str) -> tuple[int, int] | None:
+def _kneel_span(ctx: Ctx, span: StepSpan, aid: str) -> tuple[int, int] | None:
     """(i, k): the 坐 of the step's own words at passage offset i and the 興 / 立 that ends its kneeling at k
     (坐實八筭于中橫委其餘于中西興: 橫委 is done kneeling too); None when no 興 comes before he moves or
     another subject takes over."""
@@ -138,6 +139,32 @@ def _kneel_through(ctx: Ctx) -> list[Finding]:
                         out.append(Finding("posture", n, b.index, b.phrase, "坐…興",
                                            f"{aid} still kneeling (from the 坐 of step {a.index + 1} to the 興)",
                                            f"{p} at {t:.1f} s", aid, t))
+    return out
+
+
+#: the cups: set down for a bow (坐奠爵拜 … 執爵興), never held through it
+CUPS = "爵觶觚"
+
+
+def _bow_empty_handed(ctx: Ctx) -> list[Finding]:
+    """拜: nobody bows with a cup in his hands. Every time the 經 writes a bow out it is 坐奠爵(觶)拜 …
+    執爵(觶)興 (§5, §6, §7, §45, §46); 卒爵拜 abbreviates it (記 以爵拜, 鄭 拜既爵: the bow after the cup)."""
+    out = []
+    for aid, k in ctx.index.items():
+        ts, vs = ctx._posture[k]
+        mine = [(sp, act) for sp in ctx.rite.spans if aid in sp.who and (act := sp.act_of(aid)) is not None]
+        for t, v in zip(ts, vs):
+            if v != "bow":
+                continue
+            held = ctx.holding(aid, float(t) + 0.05)
+            cup = next((c for c in CUPS if c in held), None)
+            if cup is None:
+                continue
+            sp = next((s for s, act in mine if act[0] <= t + 0.05 <= act[1] + 0.05), None)
+            out.append(Finding("posture", sp.section if sp else ctx.rite.stage_at(float(t)).n,
+                               sp.index if sp else None, sp.phrase if sp else "", "奠" + cup + "拜",
+                               f"{aid} bowing with no cup in his hands (坐奠{cup}拜 … 執{cup}興)",
+                               f"a bow holding {held} at {t:.1f} s", aid, float(t)))
     return out
 
 

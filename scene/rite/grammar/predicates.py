@@ -150,6 +150,13 @@ def verb_test(ctx: Ctx, c: str, text: str, i: int, w: Span) -> tuple[bool, str] 
         hs = _holdings(ctx, w)
         ok = len(set(hs)) > 1 or any(k in h for h in hs for k in "薦俎脯")
         return ok, f"holding {' → '.join(dict.fromkeys(h or '—' for h in hs))}"
+    if c == "釋" and nxt in "弓矢扑":
+        # 釋弓 (the 司馬 after each 命, the archers at 堂西): the thing named leaves his hands — held while
+        # he comes to put it down, not held once his part of the clause is done
+        before = [h for a, _ in w.ivs for h in (ctx.holding(w.aid, a),)]
+        after = ctx.holding(w.aid, w.ivs[-1][1] + EPS)
+        ok = any(nxt in h for h in before) and nxt not in after
+        return ok, f"holding {' → '.join(dict.fromkeys(before + [after])) or 'nothing'}"
     if c in PUT and (c in "奠授" or nxt in THINGS) and not (c == "奠" and prev in TAKE):
         # (取奠觶: 奠觶 is the thing taken — the 觶 set down before — not a 奠 acted)
         hs = _holdings(ctx, w)
@@ -200,6 +207,16 @@ def verb_test(ctx: Ctx, c: str, text: str, i: int, w: Span) -> tuple[bool, str] 
         d = float(np.max(np.linalg.norm(ctx.path(w.aid, a, max(a, b), 0.5)[1][:, :2] - ctx.pos(w.aid, a)[:2],
                                         axis=1)))
         return d < 2.0, f"moved {d:.1f} 尺 between the end of his step ({a:.1f} s) and his next ({b:.1f} s)"
+    if c in "反復" and nxt == "位" and prev not in "以而後后":
+        # 反位 / 復位: he goes back in the steps that cite it — walks back, or, where he only turned to face
+        # someone (司射還當上耦西面…反位: 賈 左還迴身當之), turns back; where to is the motion rule's
+        d = _moved(ctx, w)
+        tk, v = ctx._pos[ctx.index[w.aid]]
+        turned = 0.0
+        for a, b in w.ivs:
+            hs = np.interp(np.arange(a - EPS, b + 0.25, 0.25), tk, v[:, 3]) % 360.0
+            turned = max(turned, float(np.max(np.abs((hs - hs[0] + 180.0) % 360.0 - 180.0))))
+        return d >= MOVE or turned >= 30.0, f"moved {d:.1f} 尺, turned at most {turned:.0f}°"
     if c == "適" and nxt not in "之":
         d = _moved(ctx, w)
         return d >= MOVE, f"moved {d:.1f} 尺"
@@ -279,16 +296,19 @@ REQUIRES = {
     "實": "a vessel in hand", "酌": "a vessel in hand", "卒": "a cup in hand",
     "奠": "what he holds to change (set down)", "授": "what he holds to change (handed over)",
     "委": "what he holds to change", "加": "what he holds to change",
+    "釋": "the thing named in his hands before and out of them after (釋弓); the 筭 in his hands (釋獲)",
     "設": "what he serves passing through his hands", "薦": "what he serves passing through his hands",
     "洗": "him at the 洗 (≤ 10 尺)", "盥": "him at the 洗 (≤ 10 尺)", "入": "him through the 門",
     "出": "him through the 門 or out of sight", "適": "him moving (≥ 0.3 尺)",
+    "反": "him going back (moving ≥ 0.3 尺, or turning ≥ 30° to 反位)",
+    "復": "him going back (moving ≥ 0.3 尺, or turning ≥ 30° to 復位)",
     "卒射": "him having shot", "還": "him turning (≥ 30°)", "進": "him moving (≥ 0.3 尺)", "獲": "the 旌 or the 筭 in his hands", "舉": "the 旌 in his hands", "偃": "the 旌 in his hands",
     "俟": "him waiting where he is until his next step (< 2 尺)",
     "辭": "him in sight as he says it", "對": "him in sight as he says it", "許": "him in sight as he says it",
     "諾": "him in sight as he says it", "告": "him in sight as he says it", "命": "him in sight as he says it",
     "請": "him in sight as he says it",
-    "視": "him facing what he watches (within 60°)", "釋": "the 筭 in his hands", "從": "him moving (≥ 0.3 尺)",
-    "反": "him moving (≥ 0.3 尺)", "復": "him moving (≥ 0.3 尺)", "退": "him moving (≥ 0.3 尺)",
+    "視": "him facing what he watches (within 60°)", "從": "him moving (≥ 0.3 尺)",
+    "退": "him moving (≥ 0.3 尺)",
     "為": "him in that office (the role track) after his step",
 }
 
