@@ -78,9 +78,28 @@ export class Labels {
     if (changed) this._remeasure = true;
   }
 
+  // Where labels may not go (issue 27): the boxes of the page's elements drawn over the view (its toolbar, the
+  // caption bands) in the container's CSS px, read before any label is moved (one layout read a frame).  The
+  // page names them: player.labelAvoid = [element, …] or a function returning such a list.
+  _labelObstacles() {
+    const out = this._obstacles || (this._obstacles = []);
+    out.length = 0;
+    const list = typeof this.labelAvoid === 'function' ? this.labelAvoid() : this.labelAvoid;
+    if (!list || !list.length || this._labelRules.avoid === false) return out;
+    const c = this.container.getBoundingClientRect();
+    for (const el of list) {
+      if (!el || !el.getBoundingClientRect) continue;
+      const r = el.getBoundingClientRect();
+      if (r.width <= 0 || r.height <= 0) continue;              // hidden (display: none, classroom mode …)
+      out.push(r.left - c.left, r.top - c.top, r.right - c.left, r.bottom - c.top);
+    }
+    return out;
+  }
+
   _updateLabels() {
     if (!this.labelsOn || !this._labels) return;
     if (this._remeasure) this._measureLabels();
+    const rules = this._labelRules || (this._labelRules = { avoid: true, apart: true });
     const cam = this.cam;
     const W = this._w, H = this._h;
     const v = this._v;
@@ -98,19 +117,29 @@ export class Labels {
       L.sx = sx; L.sy = sy;
       cand.push(L);
     }
-    // greedy by priority: a label that would cover a more important one stays hidden
+    // greedy by priority (the acting people's names first: _updateActorLabelTexts): a label that would cover
+    // a more important one, or lie under the page's toolbar, is moved up over the head it names (a person's
+    // name one or two rows higher, still above him) or else stays hidden
     cand.sort((a, b) => b.prio - a.prio || a.sy - b.sy);
+    const obstacles = this._labelObstacles();
     const boxes = this._boxes || (this._boxes = []);
     boxes.length = 0;
+    const hits = (arr, x0, y0, x1, y1) => {
+      for (let k = 0; k < arr.length; k += 4) {
+        if (x0 < arr[k + 2] && x1 > arr[k] && y0 < arr[k + 3] && y1 > arr[k + 1]) return true;
+      }
+      return false;
+    };
     for (const L of cand) {
-      const x0 = Math.round(L.sx - L.w / 2), y0 = Math.round(L.sy - L.h - 3);
-      const x1 = x0 + L.w, y1 = y0 + L.h;
-      let free = true;
-      for (let k = 0; k < boxes.length; k += 4) {
-        if (x0 < boxes[k + 2] && x1 > boxes[k] && y0 < boxes[k + 3] && y1 > boxes[k + 1]) { free = false; break; }
+      const x0 = Math.round(L.sx - L.w / 2), x1 = x0 + L.w;
+      const tries = L.kind === 'actor' ? 3 : 1;
+      let y0 = 0, free = false;
+      for (let k = 0; k < tries && !free; k++) {
+        y0 = Math.round(L.sy - L.h - 3) - k * (L.h + 2);
+        free = !(rules.apart !== false && hits(boxes, x0, y0, x1, y0 + L.h)) && !hits(obstacles, x0, y0, x1, y0 + L.h);
       }
       if (!free) continue;
-      boxes.push(x0, y0, x1, y1);
+      boxes.push(x0, y0, x1, y0 + L.h);
       L.want = true;
       if (x0 !== L.x || y0 !== L.y) {
         L.x = x0; L.y = y0;

@@ -93,6 +93,9 @@ let simplify = null;
 const Z = (x) => (lang === 'simp' && simplify ? simplify(x) : x);
 const tours = player.use(lessons({ director: dir, onError: (m) => message(m), simplify: (x) => (simplify ? simplify(x) : x) }));
 const caps = gl ? player.use(captions()) : { setLang() {} };
+// the names over the people keep clear of what the page draws over the view (issue 27: at 1280×720 many hid
+// under the toolbar): the bar, the caption line and the lesson's caption (player-labels.js)
+player.labelAvoid = () => [$('xsl-bar'), document.querySelector('.xsl-caption'), document.querySelector('.xsl-lesson-caption')];
 if (gl) { player.use(evidence()); player.use(sound()); }
 // the role palette is remembered in the address (?palette=okabe-ito), like the page's other options
 const roles = !gl ? { set() {} } : player.use(palette({ onChange: (on) => {
