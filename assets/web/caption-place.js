@@ -95,15 +95,19 @@ export function captionPlace(opts = {}) {
       const W = c.clientWidth, H = c.clientHeight;
       const acting = actingBoxes(p, this._boxes);
       const soft = this._uiBoxes();
-      // measured at the left edge (a band placed at x has only W − x to fill and would wrap narrower there),
-      // at its own width and wrapped to 38 % of the view: a band too wide to pass beside a person standing in
-      // the middle of a close view fits beside him in two or three lines
-      const narrow = `${Math.floor(0.38 * W)}px`;
+      // measured where a centred band starts (left 50 %: it wraps to half the view, as the bands always
+      // have; the plan's fit to the frame counts on that height), and wrapped to 38 % of the view: a band too
+      // wide to pass beside a person standing in the middle of a close view fits beside him in more lines.
+      // Placed elsewhere, a band keeps the width measured here (max-width: the same line breaks).
+      const narrow = Math.floor(0.38 * W);
       const size = bands.map((b) => {
-        Object.assign(b.style, { left: '0px', top: '0px', bottom: 'auto', transform: 'none', maxWidth: narrow });
-        const n = [b.offsetWidth, b.offsetHeight];
-        b.style.maxWidth = '96%';
-        return [[b.offsetWidth, b.offsetHeight], n];
+        const m = (mw) => {
+          Object.assign(b.style, { left: '50%', top: '0px', bottom: 'auto', transform: 'none', maxWidth: mw,
+            boxSizing: 'border-box' });     // max-width as the box measured (padding in)
+          const r = b.getBoundingClientRect();
+          return [Math.ceil(r.width) + 1, Math.ceil(r.height)];
+        };
+        return [m('96%'), m(`${narrow}px`)];
       });
       // both orders (the phrase caption first, or the lesson's): the one that covers least wins — a band that
       // finds no room often has it once the other has moved
@@ -125,7 +129,7 @@ export function captionPlace(opts = {}) {
       }
       bands.forEach((b, i) => {
         const q = pick.at[i];
-        Object.assign(b.style, { left: `${q.x}px`, top: `${q.y}px`, maxWidth: q.narrow ? narrow : '96%' });
+        Object.assign(b.style, { left: `${q.x}px`, top: `${q.y}px`, maxWidth: `${q.w}px` });
       });
       return false;
     },
