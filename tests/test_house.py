@@ -115,3 +115,32 @@ def test_no_class_is_oversized():
     assert "rite/director.py:Director" in lengths            # the walk does see the classes
     long = {k: n for k, n in lengths.items() if n > CLASS_MAX}
     assert not long, long
+
+
+WEB = PKG.parent / "assets" / "web"
+
+
+def test_no_web_module_is_oversized():
+    """The player's JS modules too: one idea a file, ≤ 560 lines (issue 24 split the 1 670-line player.js)."""
+    long = {p.name: n for p in WEB.glob("*.js") if (n := len(p.read_text(encoding="utf-8").splitlines())) > 560}
+    assert not long, long
+
+
+def test_site_carries_every_module_it_imports():
+    """The static site copies SITE_FILES only: a module one of them imports that is not listed would be a 404
+    there (and a dead player), though the app — which serves the whole folder — would still work."""
+    import re
+
+    from scene.web.pack.site import SITE_FILES
+    imp = re.compile(r"""^\s*(?:import|export)\b[^'"]*?from\s+['"]\./([^'"]+)['"]|^\s*import\s+['"]\./([^'"]+)['"]""",
+                     re.M)
+    missing = {}
+    for name in SITE_FILES:
+        if not name.endswith(".js"):
+            continue
+        for m in imp.finditer((WEB / name).read_text(encoding="utf-8")):
+            dep = m.group(1) or m.group(2)
+            if not dep.startswith("vendor/") and dep not in SITE_FILES:
+                missing.setdefault(name, []).append(dep)
+    assert not missing, missing
+    assert "player-page.js" in (WEB / "player.html").read_text(encoding="utf-8")

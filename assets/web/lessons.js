@@ -280,7 +280,8 @@ export function lessons(opts = {}) {
       // 4.7 % of the view's height, just above the caption line
       const ch = this.player.container.clientHeight;
       if (ch !== this._h) { this._h = ch; this.cap.style.fontSize = `${Math.max(16, Math.ceil(0.047 * ch))}px`; }
-      if (this.cap.style.display !== 'none') {
+      // (a page with caption-place.js places both bands where they cover no acting person)
+      if (this.cap.style.display !== 'none' && !(this.player.captionPlace && this.player.captionPlace.on)) {
         const band = this.player.container.querySelector('.xsl-caption');
         const below = band && band.style.display !== 'none' ? band.offsetHeight + 8 : 0;
         const want = `${48 + below}px`;

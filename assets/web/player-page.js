@@ -4,6 +4,7 @@ import { Player } from './player.js';
 import { director } from './director.js';
 import { lessons } from './lessons.js';
 import { captions } from './captions.js';
+import { captionPlace } from './caption-place.js';
 import { classroom, keysParam } from './classroom.js';
 import { installKeys } from './keys.js';
 import { simplifier } from './simp.js';
@@ -95,7 +96,14 @@ const Z = (x) => (lang === 'simp' && simplify ? simplify(x) : x);
 const notes = notesPanel({ button: $('xsl-notes-toggle'), box: $('xsl-notes'), params });
 const tours = player.use(lessons({ director: dir, onError: (m) => message(m), simplify: (x) => (simplify ? simplify(x) : x) }));
 const caps = gl ? player.use(captions()) : { setLang() {} };
+// the names over the people keep clear of what the page draws over the view (issue 27: at 1280×720 many hid
+// under the toolbar): the bar, the caption line and the lesson's caption (player-labels.js)
+player.labelAvoid = () => [$('xsl-bar'), document.querySelector('.xsl-caption'), document.querySelector('.xsl-lesson-caption')];
 if (gl) { player.use(evidence()); player.use(sound()); }
+// the caption bands where they cover none of the people acting now, nor each other (caption-place.js)
+if (gl) {
+  player.use(captionPlace({ avoid: () => [$('xsl-bar'), $('xsl-text'), $('xsl-info'), document.querySelector('.xsl-lessons')] }));
+}
 // the role palette is remembered in the address (?palette=okabe-ito), like the page's other options
 const roles = !gl ? { set() {} } : player.use(palette({ onChange: (on) => {
   const u = new URL(location.href);

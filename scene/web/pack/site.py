@@ -3,11 +3,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-#: the player's files that a site needs (the app's bridge app.js/app.css stays out: no server behind a site)
-SITE_FILES = ("player.js", "player-page.js", "player.css", "director.js", "lessons.js", "captions.js", "classroom.js",
+#: the player's files that a site needs (the app's bridge app.js/app.css stays out: no server behind a site);
+#: tests/test_house.py checks that every module these import is among them
+SITE_FILES = ("player.js", "player-build.js", "player-pose.js", "player-labels.js", "player-camera.js",
+              "player-playback.js", "player-picking.js", "player-tracks.js", "player-batch.js", "player-page.js",
+              "player.css", "director.js", "lessons.js", "captions.js", "caption-place.js", "classroom.js",
               "evidence.js", "paths.js", "sound.js", "palette.js", "toggle.js", "contact.js", "quality.js",
-              "quality-ui.js", "adaptive.js", "review-links.js", "keys.js", "lesson-toml.js", "simp.js", "inspector.js",
-              "plan-fit.js", "still-view.js", "notes-panel.js")
+              "quality-ui.js", "adaptive.js", "review-links.js", "keys.js", "lesson-toml.js", "simp.js",
+              "inspector.js", "plan-fit.js", "still-view.js", "notes-panel.js")
 
 
 def write_site(out_dir, reading=None, seed: int | None = None) -> Path:

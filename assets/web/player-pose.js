@@ -1,0 +1,108 @@
+// The pose at T (player.js): each person's figure, place and heading, each object's variant and
+// orientation, the 侯's rope, and which stage and step T is in.
+// Methods of the Player (player.js), not a class of their own: player.js copies them onto
+// Player.prototype, so `this` is the player in every one of them (as when they were one 1 670-line class).
+import { lastLE } from './player-tracks.js';
+
+const DEG = Math.PI / 180;
+
+export class Pose {
+  _applyPose() {
+    const T = this.t;
+    const tmp = this._tmp;
+    const batch = this.batch ? this._batchList : null;
+    if (batch) batch.length = 0;
+    for (const A of this.actors) {
+      const vis = !!A.visible.at(T);
+      const post = A.posture.at(T);
+      const fig = A.figure.at(T);
+      const key = A.meshes[fig] ? fig : A.meshes[post] ? post : 'stand';
+      let mesh = A.meshes[key] || null;
+      if (!vis) mesh = null;
+      if (mesh !== A.cur) {
+        if (A.cur) A.cur.visible = false;
+        if (mesh) mesh.visible = true;
+        A.cur = mesh;
+      }
+      A.shown = !!mesh;
+      A.postureNow = post;
+      const L = A.label;
+      if (L) L.active = A.shown;
+      if (!mesh) continue;
+      A.track.at(T, tmp);
+      A.xyzh[0] = tmp[0]; A.xyzh[1] = tmp[1]; A.xyzh[2] = tmp[2]; A.xyzh[3] = tmp[3];
+      mesh.position.set(tmp[0], tmp[1], tmp[2]);
+      mesh.rotation.z = -tmp[3] * DEG;
+      if (L) L.anchor.set(tmp[0], tmp[1], tmp[2] + (A.labelZ[key] || A.label_z));
+      if (batch) { mesh.updateMatrix(); batch.push(mesh); }
+    }
+    for (const O of this.objects) {
+      const key = O.variant.at(T) || '';
+      const mesh = key ? (O.meshes[key] || null) : null;
+      if (mesh !== O.cur) {
+        if (O.cur) O.cur.visible = false;
+        if (mesh) mesh.visible = true;
+        O.cur = mesh;
+      }
+      O.shown = !!mesh;
+      if (!mesh) continue;
+      O.track.at(T, tmp);
+      O.xyz[0] = tmp[0]; O.xyz[1] = tmp[1]; O.xyz[2] = tmp[2];
+      mesh.position.set(tmp[0], tmp[1], tmp[2]);
+      const orient = O.orient.at(T) || 'fixed';
+      if (orient === 'fixed') {
+        mesh.quaternion.identity();
+      } else if (orient.startsWith('holder:')) {
+        const H = this.actorById.get(orient.slice(7));
+        let h = 0;
+        if (H) { H.track.at(T, this._tmp2); h = this._tmp2[3]; }
+        mesh.quaternion.identity();
+        mesh.rotation.z = -h * DEG;
+      } else if (orient === 'velocity') {
+        O.track.velocity(T, this._tmp2);
+        const d = this._v2.set(this._tmp2[0], this._tmp2[1], this._tmp2[2]);
+        if (d.lengthSq() > 1e-12) mesh.quaternion.setFromUnitVectors(this._yAxis, d.normalize());
+      } else {
+        mesh.quaternion.identity();
+      }
+      if (batch) { mesh.updateMatrix(); batch.push(mesh); }
+    }
+    if (batch) this.batch.update(batch);
+    if (this.contact && this.contact.mesh.visible) this.contact.update(this.actors, this.objects, T);
+    const H = this.houRope;
+    if (H) {
+      const st = H.obj ? String(H.obj.state.at(T) || '') : '';
+      // prefix match: "rolled …", "untied …", anything else → "tied"
+      let key = H.keys.find((k) => st.startsWith(k));
+      if (key === undefined) key = 'tied';
+      const mesh = H.meshes[key] || null;
+      if (mesh !== H.cur) {
+        if (H.cur) H.cur.visible = false;
+        if (mesh) mesh.visible = true;
+        H.cur = mesh;
+      }
+    }
+    this._updateStageStep();
+    this._updateActorLabelTexts();
+    this._poseDirty = false;
+  }
+
+  _updateStageStep() {
+    const T = this.t;
+    const si = lastLE(this.stageStarts, T, this._stageHint);
+    this._stageHint = Math.max(0, si);
+    const stageIdx = Math.max(0, si);
+    const pi = lastLE(this.stepStarts, T, this._stepHint);
+    this._stepHint = Math.max(0, pi);
+    if (pi !== this._stepIdx) {
+      this._stepIdx = pi;
+      const st = pi >= 0 ? this.steps[pi] : null;
+      this._focus = st ? new Set(st.who || []) : null;
+    }
+    if (stageIdx !== this._stageIdx) {
+      const first = this._stageIdx < 0;
+      this._stageIdx = stageIdx;
+      if (!first && !this.free && this.autoView) this._cameraForStage(false);
+    }
+  }
+}
