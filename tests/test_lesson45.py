@@ -1,0 +1,152 @@
+"""Classroom-ready (issue 27): the 45-minute lesson on the three rounds (三番射, assets/lessons/) run by a
+presentation clicker's keys alone, after every control of the page was clicked once, with a follower tab
+beside the presenter's.  At each stop, on both pages: the lesson's caption is the stop's (繁), presenter and
+follower show the same stop, stage and moment, and the people the step names are in frame, seen (not hidden
+by the hall, a prop or another person, nor under the page's toolbar, captions, badges or labels — measured
+from the rendered frame: assets/web/framecheck.js) and drawn at least as tall as the director's rule asks
+(frame_rules.min_height).  Per stop the figures are printed, and a summary line."""
+from __future__ import annotations
+
+import time
+import tomllib
+
+import pytest
+from frametools import COVERED, FRAMECHECK, UNOCCLUDED, figures, judge, needs
+from webtools import READY, ROOT, chromium, chromium_missing_reason, free_port, start_app
+
+KEY = "lesson45-presenter-key"
+LESSON = "three_rounds_class"
+pytestmark = [pytest.mark.skipif(chromium_missing_reason() is not None, reason=str(chromium_missing_reason())),
+              pytest.mark.browser, pytest.mark.slow]
+
+PLAYER = "window.__xslPlayer"
+LESSONS = f"{PLAYER}.extensions.find((x) => x.pick)"
+S = "window.trame.state.get"
+MEASURE = f"import('{FRAMECHECK}').then((f) => f.measure({PLAYER}))"
+
+
+@pytest.fixture(scope="module")
+def port():
+    p = free_port()
+    proc = start_app(p, "--presenter-key", KEY)
+    yield p
+    proc.terminate()
+    proc.wait(10)
+
+
+def click_every_control(page) -> None:
+    """Each control of the page clicked once, as a teacher setting up might; where a click changes what the
+    class sees (a view, labels, the roof, the script), the control's other choice is clicked after it, so the
+    lesson runs as a class sees it by default — and the last thing clicked still holds the focus."""
+    page.click("#view-hall")
+    page.click("#view-auto")
+    for box in ("#xsl-labels", "#xsl-dims"):
+        page.click(box)
+        page.click(box)
+    page.click("#xsl-roof")
+    page.select_option("#xsl-roof", "solid")
+    page.select_option("#xsl-roof", "cutaway")
+    page.click(".v-select:has(#xsl-speed) .v-field")
+    page.locator(".v-overlay--active .v-list-item", has_text="2×").click()
+    page.wait_for_function(f"{S}('speed') === 2")
+    page.click("#tab-text")
+    page.click("#xsl-notes-switch")
+    page.click("#xsl-lang-simp")
+    page.click("#xsl-lang-trad")
+    page.click("#tab-reading")
+    page.click("#tab-inspect")
+    for b in ("#xsl-prev-stage", "#xsl-next-stage", "#xsl-prev-step", "#xsl-next-step"):
+        page.click(b)
+    page.click("#xsl-play")
+    page.click("#xsl-play")
+    page.click(".xsl-sound")
+    page.click(".xsl-sound")
+    page.click(".xsl-palette")
+    page.click(".xsl-palette")
+    page.click("#nav-20")
+    page.wait_for_function(f"{PLAYER}.state().stage === 20")
+    page.click(".xsl-lessons select")
+    page.select_option(".xsl-lessons select", LESSON)
+    page.wait_for_function(f"{LESSONS}.i === 0")
+
+
+def poll(ok, seconds: float) -> bool:
+    end = time.time() + seconds
+    while time.time() < end:
+        if ok():
+            return True
+        time.sleep(0.2)
+    return bool(ok())
+
+
+def stops() -> list[dict]:
+    return tomllib.loads((ROOT / "assets" / "lessons" / f"{LESSON}.toml").read_text("utf-8"))["stop"]
+
+
+def test_the_three_rounds_lesson_by_keys_presenter_and_follower(port):
+    from scene.timeline import build_rite
+    t0 = time.time()
+    rule = needs(build_rite())                 # per step: the height the director's rule asks, its verdict
+    t_audit = time.time() - t0
+    want = stops()
+    url = f"http://127.0.0.1:{port}/"
+    rows, failures = [], []
+    with chromium() as b:
+        ctx = b.new_context(viewport={"width": 1280, "height": 720})
+        pres, fol = ctx.new_page(), ctx.new_page()
+        errors: list[str] = []
+        for pg in (pres, fol):
+            pg.on("pageerror", lambda e: errors.append(str(e)))
+        pres.goto(url + f"?present=1&key={KEY}&stage=3")
+        fol.goto(url + "?follow=1&classroom=1")
+        for pg in (pres, fol):
+            pg.wait_for_function(READY, timeout=180000)
+        click_every_control(pres)
+        pres.keyboard.press("F5")                 # the clicker's "start the show": classroom mode
+        pres.wait_for_function(f"{S}('classroom') === true")
+        for i, stop in enumerate(want):
+            if i:
+                pres.keyboard.press("PageDown")
+            pres.wait_for_function(f"{LESSONS}.i === {i}", timeout=10000)
+            tag = f"{i + 1}/{len(want)}"
+            fol.wait_for_function(f"document.querySelector('.xsl-lesson-caption')?.dataset.stop === '{tag}'",
+                                  timeout=15000)
+            # the follower keeps the presenter's moment: it plays on by itself between the presenter's updates
+            # (≤ 4 a second), so it may be a little ahead or behind — at most two seconds of play
+            speed = pres.evaluate(f"{PLAYER}.speed")
+            tol = 2.0 * speed + 0.5
+            agreed = poll(lambda tol=tol: abs(pres.evaluate(f"{PLAYER}.t") - fol.evaluate(f"{PLAYER}.t")) <= tol, 10.0)
+            why: list[str] = []
+            shot: dict[str, dict] = {}
+            for name, pg in (("presenter", pres), ("follower", fol)):
+                cap = pg.evaluate("document.querySelector('.xsl-lesson-caption > div')?.innerText || ''")
+                if cap != stop["caption"]:
+                    why.append(f"{name}: caption {cap!r} is not the stop's {stop['caption']!r}")
+                shot[name] = m = pg.evaluate(MEASURE)
+                m["stage"] = pg.evaluate(f"{PLAYER}.state().stage")
+                # within the tolerance of a stage's start or end, the two may stand on either side of it
+                m["boundary"] = pg.evaluate(f"{PLAYER}.stages.some((s) => Math.abs(s.start - {m['t']}) <= {tol})")
+                st = m["step"]
+                need = rule.get((st["section"], st["index"])) if st else None
+                h = need.height if need else 0.0
+                for w in judge(m["people"], h):
+                    why.append(f"{name}: {w}")
+                m["need"] = h
+            sp, sf = shot["presenter"], shot["follower"]
+            if not agreed or abs(sp["t"] - sf["t"]) > tol:
+                why.append(f"follower at t={sf['t']:.1f}, presenter at t={sp['t']:.1f} (more than {tol:.1f} s apart)")
+            if sp["stage"] != sf["stage"] and not (sp["boundary"] or sf["boundary"]):
+                why.append(f"follower in §{sf['stage']}, presenter in §{sp['stage']}")
+            st = sp["step"] or {}
+            rows.append((tag, stop, sp, sf, why))
+            print(f"stop {tag} §{st.get('section')}.{(st.get('index') or 0) + 1} {stop['view']:7} t={sp['t']:.1f} "
+                  f"need {sp['need']:.3f} | presenter {figures(sp['people']) or '(no one named)'} | follower "
+                  f"{figures(sf['people']) or '(no one named)'} | " + ("PASS" if not why else "FAIL: " + "; ".join(why)))
+            if why:
+                failures.append(f"stop {tag} ({stop['caption']}): " + "; ".join(why))
+        ctx.close()
+    passed = sum(not r[4] for r in rows)
+    print(f"lesson {LESSON}: {passed}/{len(rows)} stops pass on presenter and follower (seen ≥ {UNOCCLUDED:.0%}, "
+          f"covered ≤ {COVERED:.0%}, in frame, figure ≥ the rule); audit {t_audit:.0f} s, all {time.time() - t0:.0f} s")
+    assert not errors, errors
+    assert not failures, "\n".join(failures)
