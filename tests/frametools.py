@@ -63,6 +63,8 @@ def judge_person(p: dict, need_height: float) -> list[str]:
     """Why a measured person fails (empty: he passes)."""
     if not p.get("drawn"):
         return [f"{p['id']} not drawn"]
+    if not p["alone"]:
+        return [f"{p['id']} not in the picture"]
     why = []
     if not p["inFrame"]:
         why.append(f"{p['id']} cut by the frame's edge")

@@ -185,8 +185,21 @@ export function measure(p, opts = {}) {
       inFrame: n > 0 && bx0 > 0 && by0 > 0 && bx1 < W - 1 && by1 < H - 1,
     });
   }
+  let picture;
+  if (opts.picture) {                  // the id buffer as an image (people in their colours ×40, the rest black)
+    const cv = document.createElement('canvas');
+    cv.width = W; cv.height = H;
+    const g = cv.getContext('2d'), img = g.createImageData(W, H);
+    for (let i = 0; i < W * H; i++) {
+      const k = full[i];
+      img.data[4 * i] = (k * 40) & 255; img.data[4 * i + 1] = (k * 90) & 255; img.data[4 * i + 2] = mask[i] ? 120 : 0;
+      img.data[4 * i + 3] = 255;
+    }
+    g.putImageData(img, 0, 0);
+    picture = cv.toDataURL('image/png');
+  }
   return {
-    t: p.t, size: [W, H], view: p.view,
+    t: p.t, size: [W, H], view: p.view, picture,
     step: step ? { section: step.section, index: step.index, phrase: step.phrase, start: step.start, end: step.end } : null,
     who, people, overlays: over.map((o) => o.what),
   };
@@ -203,7 +216,7 @@ export async function sweep(p, steps, opts = {}) {
     p.setTime(s.t);
     await frame(); await frame();
     const m = measure(p, Object.assign({}, opts, s.who ? { who: s.who } : {}));
-    out.push({ key: s.key, t: m.t, view: m.view, people: m.people.map((x) => ({ id: x.id, drawn: x.drawn,
+    out.push({ key: s.key, t: m.t, view: m.view, people: m.people.map((x) => ({ id: x.id, drawn: x.drawn, alone: x.alone,
       share: x.share, hidden3d: x.hidden3d, covered: x.covered, by: x.by, height: x.height, standing: x.standing,
       inFrame: x.inFrame })) });
   }
