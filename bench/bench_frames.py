@@ -29,7 +29,10 @@ def kind(why: str) -> str:
     """A failure's kind, for the tally (the person's id and the figures taken out)."""
     w = re.sub(r"^\S+ ", "", why)
     if w.startswith("seen"):
-        return "hidden by the scene" if "by the scene" in w else "covered by the page"
+        if "by the scene" not in w:
+            return "covered by the page"
+        m = re.search(r"\((\d+)% by the hall or things, (-?\d+)% by other people\)", w)
+        return "hidden mostly by the hall or things" if m and int(m[1]) >= int(m[2]) else "hidden mostly by other people"
     if w.startswith("under"):
         return "under " + ("a label" if "label:" in w else "a caption or the toolbar")
     if w.startswith("figure"):

@@ -71,7 +71,9 @@ def judge_person(p: dict, need_height: float) -> list[str]:
     if p["share"] < UNOCCLUDED:
         how = []
         if p["hidden3d"] > 0:
-            how.append(f"hidden {p['hidden3d']:.0%} by the scene")
+            things = p.get("hiddenByThings", 0.0)
+            how.append(f"hidden {p['hidden3d']:.0%} by the scene ({things:.0%} by the hall or things, "
+                       f"{p['hidden3d'] - things:.0%} by other people)")
         if p["covered"] > 0:
             how.append(f"covered {p['covered']:.0%} by " + ", ".join(sorted(p["by"])))
         why.append(f"{p['id']} seen {p['share']:.0%} < {UNOCCLUDED:.0%} ({'; '.join(how)})")

@@ -160,7 +160,7 @@ export function measure(p, opts = {}) {
     const e = ids.get(a), solo = alone.get(a);
     if (!e || !solo) { people.push({ id: a, drawn: false }); continue; }
     const k = e.k;
-    let n = 0, seen3d = 0, seen = 0;
+    let n = 0, seen3d = 0, seen = 0, byThings = 0;
     let bx0 = W, by0 = H, bx1 = -1, by1 = -1;
     const by = new Map();
     for (let i = 0; i < W * H; i++) {
@@ -168,7 +168,7 @@ export function measure(p, opts = {}) {
       n++;
       const x = i % W, y = (i - x) / W;
       if (x < bx0) bx0 = x; if (x > bx1) bx1 = x; if (y < by0) by0 = y; if (y > by1) by1 = y;
-      if (full[i] !== k) continue;
+      if (full[i] !== k) { if (!full[i]) byThings++; continue; }
       seen3d++;
       if (mask[i]) { const w = over[mask[i] - 1].what; by.set(w, (by.get(w) || 0) + 1); } else seen++;
     }
@@ -178,6 +178,8 @@ export function measure(p, opts = {}) {
     people.push({
       id: a, drawn: true, alone: n, seen3d, seen,
       share: n ? seen / n : 0, hidden3d: n ? 1 - seen3d / n : 1, covered: n ? (seen3d - seen) / n : 0,
+      // of the hidden part, what the hall, the ground and the things hide (the rest: other people)
+      hiddenByThings: n ? byThings / n : 0,
       by: Object.fromEntries(by),
       bbox: n ? [bx0 / kx, by0 / ky, (bx1 + 1) / kx, (by1 + 1) / ky] : null,
       height: n ? (by1 + 1 - by0) / H : 0,
@@ -217,7 +219,7 @@ export async function sweep(p, steps, opts = {}) {
     await frame(); await frame();
     const m = measure(p, Object.assign({}, opts, s.who ? { who: s.who } : {}));
     out.push({ key: s.key, t: m.t, view: m.view, people: m.people.map((x) => ({ id: x.id, drawn: x.drawn, alone: x.alone,
-      share: x.share, hidden3d: x.hidden3d, covered: x.covered, by: x.by, height: x.height, standing: x.standing,
+      share: x.share, hidden3d: x.hidden3d, hiddenByThings: x.hiddenByThings, covered: x.covered, by: x.by, height: x.height, standing: x.standing,
       inFrame: x.inFrame })) });
   }
   return out;
