@@ -7,7 +7,7 @@ from pathlib import Path
 SITE_FILES = ("player.js", "player-page.js", "player.css", "director.js", "lessons.js", "captions.js", "classroom.js",
               "evidence.js", "paths.js", "sound.js", "palette.js", "toggle.js", "contact.js", "quality.js",
               "quality-ui.js", "adaptive.js", "review-links.js", "keys.js", "lesson-toml.js", "simp.js", "inspector.js",
-              "plan-fit.js", "still-view.js")
+              "plan-fit.js", "still-view.js", "framecheck.js")
 
 
 def write_site(out_dir, reading=None, seed: int | None = None) -> Path:
