@@ -7,6 +7,8 @@ from the rendered frame: assets/web/framecheck.js) and drawn at least as tall as
 (frame_rules.min_height).  Per stop the figures are printed, and a summary line."""
 from __future__ import annotations
 
+import os
+import sys
 import time
 import tomllib
 
@@ -156,3 +158,15 @@ def test_the_three_rounds_lesson_by_keys_presenter_and_follower(port):
           f"covered ≤ {COVERED:.0%}, in frame, figure ≥ the rule); audit {t_audit:.0f} s, all {time.time() - t0:.0f} s")
     assert not errors, errors
     assert not failures, "\n".join(failures)
+
+
+@pytest.mark.skipif(not os.environ.get("XIANGSHELI_FRAMES_RITE"), reason="the whole rite takes ~8 min: XIANGSHELI_FRAMES_RITE=1")
+def test_the_directors_shot_of_every_step_passes_in_the_browser():
+    """Issue 27's bar: over the whole rite (every step the audit judges, at its middle), ≥ 98 % of the
+    director's shots pass the same frame test in the browser (bench/bench_frames.py, printed per step)."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    import bench_frames
+    assert bench_frames.main([]) == 0
+    got = bench_frames.LAST
+    assert got["steps"] > 1900, got
+    assert got["share"] >= 0.98, f"{got['share']:.1%} of {got['steps']} steps pass in the browser (python audit {got['python']:.1%})"
