@@ -1,0 +1,93 @@
+"""The frame test of issue 27, shared by tests/test_lesson45.py and bench/bench_frames.py: what each step's
+acting people need (the director's own rule), and the verdict on what the browser measured of them
+(assets/web/framecheck.js: an id buffer drawn in the player's camera, the page's overlays subtracted).
+
+A person passes when he is in frame (his whole figure inside the view), at least :data:`UNOCCLUDED` of his
+pixels are seen (not hidden by the hall, a prop or another person, not under the page's toolbar, caption,
+badge or a label), no more than :data:`COVERED` of him lies under an overlay (no caption or label covers
+him), and a standing figure where he stands is drawn at least the height frame_rules.min_height asks for
+the step (by the number of people acting together and how far apart they stand)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+#: the least share of a person's pixels (drawn alone) that must show in the page's picture: the director's
+#: audit calls a man hidden when both his middle and his head are behind something; half of him seen still
+#: shows his bow and his hands
+UNOCCLUDED = 0.5
+#: the most of him the page's overlays (toolbar, caption boxes, badges, labels) may cover: a few pixels of
+#: a cap under a label's corner, not a face or a hand
+COVERED = 0.02
+
+#: where the app serves the player's modules
+FRAMECHECK = "/xsl/framecheck.js"
+
+
+@dataclass(frozen=True)
+class Need:
+    section: int
+    index: int
+    t: float                 # the step's middle
+    who: tuple[str, ...]     # the people it names who are on stage then
+    height: float            # frame_rules.min_height for the step, as the audit applies it
+    ok_python: bool          # the Python audit's verdict (sight lines, no GL)
+    why_python: str
+
+
+def needs(rite) -> dict[tuple[int, int], Need]:
+    """Per step (section, index) the audit's verdict and the height its rule asks for: the audit run as it
+    is (:func:`scene.render.shot_audit.audit`), its ``min_height`` calls recorded — one per judged step, in
+    the verdicts' order — so the rule is the director's own, not a copy."""
+    from scene.render import shot_audit
+    asked: list[float] = []
+    rule = shot_audit.min_height
+
+    def recording(n, spread_m=0.0):
+        asked.append(rule(n, spread_m))
+        return asked[-1]
+
+    shot_audit.min_height = recording
+    try:
+        verdicts = shot_audit.audit(rite)
+    finally:
+        shot_audit.min_height = rule
+    assert len(asked) == len(verdicts), (len(asked), len(verdicts))
+    # the rule's one exemption: people further apart than twice the court is wide (no frame shows them all
+    # big) — the audit then calls the step tall whatever the height
+    return {(v.section, v.index): Need(v.section, v.index, v.t, v.who, h if v.height >= h or not v.tall else 0.0,
+                                       v.ok, v.why)
+            for v, h in zip(verdicts, asked)}
+
+
+def judge_person(p: dict, need_height: float) -> list[str]:
+    """Why a measured person fails (empty: he passes)."""
+    if not p.get("drawn"):
+        return [f"{p['id']} not drawn"]
+    if not p["alone"]:
+        return [f"{p['id']} not in the picture"]
+    why = []
+    if not p["inFrame"]:
+        why.append(f"{p['id']} cut by the frame's edge")
+    if p["share"] < UNOCCLUDED:
+        how = []
+        if p["hidden3d"] > 0:
+            things = p.get("hiddenByThings", 0.0)
+            how.append(f"hidden {p['hidden3d']:.0%} by the scene ({things:.0%} by the hall or things, "
+                       f"{p['hidden3d'] - things:.0%} by other people)")
+        if p["covered"] > 0:
+            how.append(f"covered {p['covered']:.0%} by " + ", ".join(sorted(p["by"])))
+        why.append(f"{p['id']} seen {p['share']:.0%} < {UNOCCLUDED:.0%} ({'; '.join(how)})")
+    if p["covered"] > COVERED:
+        why.append(f"{p['id']} under {', '.join(sorted(p['by']))} ({p['covered']:.0%})")
+    if p["standing"] < need_height:
+        why.append(f"{p['id']} figure {p['standing']:.3f} < {need_height:.3f}")
+    return why
+
+
+def judge(people: list[dict], need_height: float) -> list[str]:
+    return [w for p in people for w in judge_person(p, need_height)]
+
+
+def figures(people: list[dict]) -> str:
+    return " ".join(f"{p['id']}:seen{p['share']:.2f}/cov{p['covered']:.2f}/h{p['standing']:.3f}"
+                    + ("" if p["inFrame"] else "/CUT") for p in people if p.get("drawn"))
