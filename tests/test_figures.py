@@ -242,6 +242,8 @@ def test_a_cup_held_kneeling_is_in_the_kneeling_hands():
     for s in rite.spans:
         if "坐" not in s.phrase or not any(w in s.phrase for w in ("卒爵", "卒觶", "祭")):
             continue
+        if s.do == "set_down":
+            continue          # 坐奠爵 (§10 卒爵拜, issue 23): the cup travels from his hands to the floor in this step
         pose = rite.pose_at((s.start_s + s.end_s) / 2)
         for i in np.flatnonzero(np.asarray(pose.posture) == "sit"):
             for k in _held(rite, pose.actor_ids[i], pose.t):
