@@ -35,28 +35,17 @@ class Need:
 
 
 def needs(rite) -> dict[tuple[int, int], Need]:
-    """Per step (section, index) the audit's verdict and the height its rule asks for: the audit run as it
-    is (:func:`scene.render.shot_audit.audit`), its ``min_height`` calls recorded — one per judged step, in
-    the verdicts' order — so the rule is the director's own, not a copy."""
-    from scene.render import shot_audit
-    asked: list[float] = []
-    rule = shot_audit.min_height
-
-    def recording(n, spread_m=0.0):
-        asked.append(rule(n, spread_m))
-        return asked[-1]
-
-    shot_audit.min_height = recording
-    try:
-        verdicts = shot_audit.audit(rite)
-    finally:
-        shot_audit.min_height = rule
-    assert len(asked) == len(verdicts), (len(asked), len(verdicts))
-    # the rule's one exemption: people further apart than twice the court is wide (no frame shows them all
-    # big) — the audit then calls the step tall whatever the height
-    return {(v.section, v.index): Need(v.section, v.index, v.t, v.who, h if v.height >= h or not v.tall else 0.0,
-                                       v.ok, v.why)
-            for v, h in zip(verdicts, asked)}
+    """Per step (section, index) the audit's verdict and the height its rule asks for: the director's own
+    checks (:func:`scene.render.shot_checks.checks`, what :func:`scene.render.shot_audit.audit` judges by),
+    so the rule is the director's, not a copy.  The rule's one exemption: people further apart than twice the
+    court is wide (no frame shows them all big) — no height is asked then."""
+    from scene.render import shot_audit, shots
+    from scene.render.shot_checks import checks
+    cs = checks(rite, shots._World(rite))
+    verdicts = shot_audit.audit(rite)
+    assert [(c.span.section, c.span.index) for c in cs] == [(v.section, v.index) for v in verdicts]
+    return {(v.section, v.index): Need(v.section, v.index, v.t, v.who, 0.0 if c.wide else c.need, v.ok, v.why)
+            for v, c in zip(verdicts, cs)}
 
 
 def judge_person(p: dict, need_height: float) -> list[str]:

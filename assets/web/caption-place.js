@@ -14,9 +14,11 @@ import * as THREE from './vendor/three.module.js';
 const HALF_WIDTH_M = 0.35;      // half a person's width and depth on the ground (a 深衣 with sleeves)
 const MARGIN = 8;               // px between a band and the view's edge or another band
 
-// the acting people's boxes in the container's CSS px: [x0, y0, x1, y1, …]; exported for the tests
-export function actingBoxes(p, out = []) {
+// the acting people's boxes in the container's CSS px: [x0, y0, x1, y1, …]; exported for the labels (which
+// keep clear of them too) and the tests.  ``ids``, when given, receives each box's person, in the same order.
+export function actingBoxes(p, out = [], ids = null) {
   out.length = 0;
+  if (ids) ids.length = 0;
   if (!p.pack || !p._focus || !p.cam) return out;
   const cam = p.cam, v = new THREE.Vector3(), W = p._w, H = p._h;
   cam.updateMatrixWorld();
@@ -34,6 +36,7 @@ export function actingBoxes(p, out = []) {
     }
     if (behind || x1 < 0 || x0 > W || y1 < 0 || y0 > H) continue;
     out.push(x0, y0, x1, y1);
+    if (ids) ids.push(id);
   }
   return out;
 }

@@ -4,6 +4,9 @@
 // Methods of the Player (player.js), not a class of their own: player.js copies them onto
 // Player.prototype, so `this` is the player in every one of them (as when they were one 1 670-line class).
 import * as THREE from './vendor/three.module.js';
+import { actingBoxes } from './caption-place.js';
+
+const NONE = [];
 
 export class Labels {
   _buildLabels(m) {
@@ -99,7 +102,7 @@ export class Labels {
   _updateLabels() {
     if (!this.labelsOn || !this._labels) return;
     if (this._remeasure) this._measureLabels();
-    const rules = this._labelRules || (this._labelRules = { avoid: true, apart: true });
+    const rules = this._labelRules || (this._labelRules = { avoid: true, apart: true, people: true });
     const cam = this.cam;
     const W = this._w, H = this._h;
     const v = this._v;
@@ -122,10 +125,16 @@ export class Labels {
     // name one or two rows higher, still above him) or else stays hidden
     cand.sort((a, b) => b.prio - a.prio || a.sy - b.sy);
     const obstacles = this._labelObstacles();
+    // nor over the people the step names (issue 27: 弟子 一/二's names lay over the acting pair of §27): their
+    // figures' boxes in the view, as the caption bands keep clear of them (caption-place.js)
+    // (a man's own name stands over his head: his own box does not count against it)
+    const actIds = this._actIds || (this._actIds = []);
+    const acting = rules.people === false ? NONE : actingBoxes(this, this._actBoxes || (this._actBoxes = []), actIds);
     const boxes = this._boxes || (this._boxes = []);
     boxes.length = 0;
-    const hits = (arr, x0, y0, x1, y1) => {
+    const hits = (arr, x0, y0, x1, y1, own = null) => {
       for (let k = 0; k < arr.length; k += 4) {
+        if (own !== null && actIds[k / 4] === own) continue;
         if (x0 < arr[k + 2] && x1 > arr[k] && y0 < arr[k + 3] && y1 > arr[k + 1]) return true;
       }
       return false;
@@ -136,7 +145,8 @@ export class Labels {
       let y0 = 0, free = false;
       for (let k = 0; k < tries && !free; k++) {
         y0 = Math.round(L.sy - L.h - 3) - k * (L.h + 2);
-        free = !(rules.apart !== false && hits(boxes, x0, y0, x1, y0 + L.h)) && !hits(obstacles, x0, y0, x1, y0 + L.h);
+        free = !(rules.apart !== false && hits(boxes, x0, y0, x1, y0 + L.h)) && !hits(obstacles, x0, y0, x1, y0 + L.h)
+          && !hits(acting, x0, y0, x1, y0 + L.h, L.kind === 'actor' ? L.id : '');
       }
       if (!free) continue;
       boxes.push(x0, y0, x1, y0 + L.h);

@@ -109,10 +109,12 @@ def checks(rite, world) -> list[Check]:
             continue
         feet = xyz[ids]
         others = xyz[np.flatnonzero(vis)]          # everyone on stage (a man does not hide himself)
-        target = world.hou[None] if sp.do == "shoot" else None          # what they act on: the 侯
         # how large they can be drawn depends on everyone acting with them (賓序西主人序東皆釋弓: the 賓's
         # step and the 主人's, one frame), as the director frames them (FOCUS_M)
         under_way = np.flatnonzero((starts <= mids[k]) & (ends >= mids[k]))
+        # what they act on: the 侯 — also for a step under way while others shoot (§39 乃奏騶虞 以射: the music
+        # plays for the shooting; one frame shows the 工, the archers and the 侯 they shoot at)
+        target = world.hou[None] if sp.do == "shoot" or any(spans[j].do == "shoot" for j in under_way) else None
         group = sorted({idx[a] for j in under_way for a in spans[j].who if a in idx and vis[idx[a]]} | set(ids))
         if spread_m(xyz[group]) <= FOCUS_M and len(group) > len(ids):
             n, width = len(group), xyz[group]
