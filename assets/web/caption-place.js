@@ -16,13 +16,16 @@ const MARGIN = 8;               // px between a band and the view's edge or anot
 
 // the acting people's boxes in the container's CSS px: [x0, y0, x1, y1, …]; exported for the labels (which
 // keep clear of them too) and the tests.  ``ids``, when given, receives each box's person, in the same order.
-export function actingBoxes(p, out = [], ids = null) {
+// ``opts.all``: everyone acting (every step under way, player._acting), not only the caption's step's people;
+// ``opts.pad``: px added round each box (a figure's sleeves and hat reach past the box's corners).
+export function actingBoxes(p, out = [], ids = null, opts = {}) {
   out.length = 0;
   if (ids) ids.length = 0;
-  if (!p.pack || !p._focus || !p.cam) return out;
-  const cam = p.cam, v = new THREE.Vector3(), W = p._w, H = p._h;
+  const who = opts.all && p._acting ? p._acting : p._focus;
+  if (!p.pack || !who || !p.cam) return out;
+  const cam = p.cam, v = new THREE.Vector3(), W = p._w, H = p._h, pad = opts.pad || 0;
   cam.updateMatrixWorld();
-  for (const id of p._focus) {
+  for (const id of who) {
     const A = p.actorById.get(id);
     if (!A || !A.shown || !A.label) continue;
     const [x, y, z] = A.xyzh, top = A.label.anchor.z;
@@ -35,7 +38,7 @@ export function actingBoxes(p, out = [], ids = null) {
       x0 = Math.min(x0, sx); x1 = Math.max(x1, sx); y0 = Math.min(y0, sy); y1 = Math.max(y1, sy);
     }
     if (behind || x1 < 0 || x0 > W || y1 < 0 || y0 > H) continue;
-    out.push(x0, y0, x1, y1);
+    out.push(x0 - pad, y0 - pad, x1 + pad, y1 + pad);
     if (ids) ids.push(id);
   }
   return out;

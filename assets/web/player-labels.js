@@ -7,6 +7,7 @@ import * as THREE from './vendor/three.module.js';
 import { actingBoxes } from './caption-place.js';
 
 const NONE = [];
+const ACTING = { all: true, pad: 4 };   // every step under way, 4 px round each figure
 
 export class Labels {
   _buildLabels(m) {
@@ -129,7 +130,7 @@ export class Labels {
     // figures' boxes in the view, as the caption bands keep clear of them (caption-place.js)
     // (a man's own name stands over his head: his own box does not count against it)
     const actIds = this._actIds || (this._actIds = []);
-    const acting = rules.people === false ? NONE : actingBoxes(this, this._actBoxes || (this._actBoxes = []), actIds);
+    const acting = rules.people === false ? NONE : actingBoxes(this, this._actBoxes || (this._actBoxes = []), actIds, ACTING);
     const boxes = this._boxes || (this._boxes = []);
     boxes.length = 0;
     const hits = (arr, x0, y0, x1, y1, own = null) => {

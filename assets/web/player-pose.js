@@ -87,6 +87,22 @@ export class Pose {
     this._poseDirty = false;
   }
 
+  // Everyone acting at T: the people of every step under way (start ≤ T < end), not only of the step the
+  // caption names — a step the caption has moved past (the 主人's bow while the attendant walks off, both from
+  // one phrase) still has its people at work, and no label may cover them (issue 27).  A scan of the steps
+  // (two thousand compares) only when T has moved.
+  _updateActing(T) {
+    if (T === this._actingT) return;
+    this._actingT = T;
+    const out = this._acting || (this._acting = new Set());
+    out.clear();
+    for (const s of this.steps) {
+      if (s.start > T) break;                     // (the steps are in time order)
+      if (s.end > T) for (const id of s.who || []) out.add(id);
+    }
+    if (this._focus) for (const id of this._focus) out.add(id);
+  }
+
   _updateStageStep() {
     const T = this.t;
     const si = lastLE(this.stageStarts, T, this._stageHint);
@@ -99,6 +115,7 @@ export class Pose {
       const st = pi >= 0 ? this.steps[pi] : null;
       this._focus = st ? new Set(st.who || []) : null;
     }
+    this._updateActing(T);
     if (stageIdx !== this._stageIdx) {
       const first = this._stageIdx < 0;
       this._stageIdx = stageIdx;
