@@ -135,7 +135,8 @@ def test_steps_command_prints_every_step_with_its_evidence(tmp_path):
     r = _cli("steps", "--json")
     assert r.returncode == 0, r.stderr
     d = json.loads(r.stdout)
-    assert len(d["steps"]) == N_STEPS and d["aspects"] == list(E.ASPECTS)
+    # every step as played: the data's steps, a form's sub-steps each (§33 飲不勝者 told act by act)
+    assert len(d["steps"]) == len(RITE.spans) > N_STEPS and d["aspects"] == list(E.ASPECTS)
     row = d["steps"][_find(5, "賓西階上北面拜洗")]
     assert row["section"] == 5 and row["who"] == ["bin"] and row["evidence"]["facing"]["status"] == "stated"
     assert len(row["place"]["xyz_m"]) == 3 and row["posture"] and row["facing"] is not None
@@ -147,7 +148,7 @@ def test_steps_command_prints_every_step_with_its_evidence(tmp_path):
     r = _cli("export", "--out", str(out), "--format", "steps")
     assert r.returncode == 0, r.stderr
     doc = json.loads(out.read_text(encoding="utf-8"))
-    assert doc["format"] == "xiangsheli-steps/1" and len(doc["steps"]) == N_STEPS
+    assert doc["format"] == "xiangsheli-steps/1" and len(doc["steps"]) == len(RITE.spans)
     assert doc["summary"] == d["summary"]
     r = _cli("export", "--out", str(tmp_path / "s.csv"), "--format", "steps")
     assert r.returncode == 2 and ".json" in r.stderr

@@ -16,6 +16,7 @@ export class Playback {
     this.t = Math.min(Math.max(0, x), this.duration);
     this._poseDirty = true;
     this._dirty = true;
+    this._labelsNow = true;       // a jump: the labels of the new moment in its first frame, even when thinned
   }
 
   play() {
