@@ -9,7 +9,8 @@ import webtools
 from webtools import READY, chromium, chromium_missing_reason, free_port, start_app
 
 AXE = Path(__file__).resolve().parent / "vendor" / "axe-core" / "axe.min.js"
-pytestmark = pytest.mark.skipif(chromium_missing_reason() is not None, reason=str(chromium_missing_reason()))
+pytestmark = [pytest.mark.browser, pytest.mark.slow,
+              pytest.mark.skipif(chromium_missing_reason() is not None, reason=str(chromium_missing_reason()))]
 
 
 def serious(page) -> list[str]:

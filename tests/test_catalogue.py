@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 import webtools
 
-pytestmark = pytest.mark.skipif(webtools.chromium_missing_reason() is not None,
-                                reason=str(webtools.chromium_missing_reason()))
+pytestmark = [pytest.mark.browser, pytest.mark.slow,
+              pytest.mark.skipif(webtools.chromium_missing_reason() is not None,
+                                 reason=str(webtools.chromium_missing_reason()))]
 P = "window.__xslPlayer"
 
 

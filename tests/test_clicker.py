@@ -9,7 +9,8 @@ from __future__ import annotations
 import pytest
 from webtools import READY, chromium, chromium_missing_reason, free_port, start_app
 
-pytestmark = pytest.mark.skipif(chromium_missing_reason() is not None, reason=str(chromium_missing_reason()))
+pytestmark = [pytest.mark.browser, pytest.mark.slow,
+              pytest.mark.skipif(chromium_missing_reason() is not None, reason=str(chromium_missing_reason()))]
 
 
 @pytest.fixture(scope="module")

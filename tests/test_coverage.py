@@ -122,6 +122,7 @@ def test_a_bad_clauses_file_is_one_line(tmp_path, monkeypatch):
 
 
 # ------------------------------------------------------------------ each family fails when the tracks lie
+@pytest.mark.slow          # a mutated rite compiled
 def test_verb_fails_when_he_does_not_go_down():
     """主人以爵降奠于篚 set down on the 堂 instead of the 篚 below: 降 is not done."""
     bad = Rite(readings.get("zheng"), _mutated({(12, "主人以爵降奠于篚", "zhuren"): {
@@ -129,6 +130,7 @@ def test_verb_fails_when_he_does_not_go_down():
     assert _found(bad, "verb", 12, "降", "zhuren")
 
 
+@pytest.mark.slow          # a mutated rite compiled
 def test_negation_fails_when_the_sheng_goes_onto_the_tang():
     """盡階不升堂受爵 received on the 堂: 不升堂 is broken."""
     bad = Rite(readings.get("zheng"), _mutated({(12, "盡階不升堂受爵", "sheng_1"): {
@@ -136,6 +138,7 @@ def test_negation_fails_when_the_sheng_goes_onto_the_tang():
     assert _found(bad, "negation", 12, "不升堂", "sheng_1")
 
 
+@pytest.mark.slow          # a mutated rite compiled
 def test_verb_fails_when_the_bow_is_not_laid_by():
     """§21 司馬…適堂西釋弓: with the set-down holding nothing the 弓 stays in his hands (as it did from §21 to
     §45 before): 釋 requires it out of them."""
@@ -145,6 +148,7 @@ def test_verb_fails_when_the_bow_is_not_laid_by():
     assert _found(bad, "verb", 21, "釋", "xiang")
 
 
+@pytest.mark.slow          # a mutated rite compiled
 def test_verb_fails_when_fan_wei_goes_nowhere():
     """§21 司射還當上耦西面作上耦射 司射反位: he turned to face the 上耦 (賈 左還迴身當之); kept facing west at
     his 反位, he neither moves nor turns back: 反 fails."""
@@ -152,23 +156,27 @@ def test_verb_fails_when_fan_wei_goes_nowhere():
     assert _found(bad, "verb", 21, "反", "sishe")
 
 
+@pytest.mark.slow          # a mutated rite compiled
 def test_subject_fails_when_another_acts_his_clause():
     bad = Rite(readings.get("zheng"), _mutated({(5, "賓進東北面辭洗", "bin"): {"who": ("xiang",)}}))
     assert _found(bad, "subject", 5, "賓")
 
 
+@pytest.mark.slow          # a mutated rite compiled
 def test_object_fails_when_the_cup_is_not_taken():
     """主人坐取觶于篚 with nothing taken: the 觶 is never in his hands."""
     bad = Rite(readings.get("zheng"), _mutated({(7, "主人坐取觶于篚", "zhuren"): {"obj": None}}))
     assert _found(bad, "object", 7, "取觶", "zhuren")
 
 
+@pytest.mark.slow          # a mutated rite compiled
 def test_every_fails_when_one_of_the_zhongbin_never_comes_in():
     bad = Rite(readings.get("zheng"), _mutated({}, drop=[(4, "眾賓皆入門左東面北上", "zhongbin_8")]))
     found = _found(bad, "every", 4, "皆")
     assert found and "zhongbin_8" in found[0].shows
 
 
+@pytest.mark.slow          # a mutated rite compiled
 def test_sequence_fails_when_a_later_clause_is_acted_first():
     """賓反位 (after 辭洗) acted before the 賓 has declined: out of the text's order."""
     bad = Rite(readings.get("zheng"), _mutated({}, first=((5, "賓反位", "bin"), ("賓進東北面辭洗", "bin"))))

@@ -23,6 +23,8 @@ import pytest
 from webtools import ROOT, free_port
 from wslink.chunking import generate_chunks
 
+pytestmark = pytest.mark.slow          # a real server on loopback
+
 KEY = "hostile-presenter-key"
 SECRET_RE = re.compile(r"searchParams\.set\('secret','([^']+)'\)")
 

@@ -203,6 +203,7 @@ def test_the_coverage_is_used_when_it_can_be_imported(rite, monkeypatch, tmp_pat
     assert rv.clause_of_offset(at + 1) == 1
 
 
+@pytest.mark.slow          # the whole checker runs (its findings are the review's failures)
 def test_the_fallback_groups_the_steps_by_phrase_in_text_order(rite):
     from scene.rite import grammar
     from scene.rite.review import review_section
@@ -255,6 +256,7 @@ def site(tmp_path_factory):
     return out
 
 
+@pytest.mark.slow                # a subprocess builds the whole site
 def test_the_site_writes_a_review_page_for_each_section_naming_its_font(site):
     pages = sorted(site.glob("review/*.html"))
     assert len(pages) == 51
@@ -275,6 +277,8 @@ def test_the_site_writes_a_review_page_for_each_section_naming_its_font(site):
     assert shown and not {c for c in shown if ord(c) not in have}
 
 
+@pytest.mark.slow
+@pytest.mark.browser
 @pytest.mark.skipif(chromium_missing_reason() is not None, reason=str(chromium_missing_reason()))
 def test_a_phrase_of_the_players_jing_panel_opens_its_clause_in_the_review(site):
     port = free_port()
