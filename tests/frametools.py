@@ -34,7 +34,7 @@ class Need:
     why_python: str
 
 
-def needs(rite) -> dict[tuple[int, int], Need]:
+def needs(rite) -> dict[tuple[int, int, float], Need]:
     """Per step (section, index) the audit's verdict and the height its rule asks for: the director's own
     checks (:func:`scene.render.shot_checks.checks`, what :func:`scene.render.shot_audit.audit` judges by),
     so the rule is the director's, not a copy.  The rule's one exemption: people further apart than twice the
@@ -44,7 +44,9 @@ def needs(rite) -> dict[tuple[int, int], Need]:
     cs = checks(rite, shots._World(rite))
     verdicts = shot_audit.audit(rite)
     assert [(c.span.section, c.span.index) for c in cs] == [(v.section, v.index) for v in verdicts]
-    return {(v.section, v.index): Need(v.section, v.index, v.t, v.who, 0.0 if c.wide else c.need, v.ok, v.why)
+    # keyed by the step's start too: a form's sub-steps (§33 told act by act) share their data step's index
+    return {(v.section, v.index, round(c.span.start_s, 3)):
+            Need(v.section, v.index, v.t, v.who, 0.0 if c.wide else c.need, v.ok, v.why)
             for v, c in zip(verdicts, cs)}
 
 

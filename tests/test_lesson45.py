@@ -135,7 +135,7 @@ def test_the_three_rounds_lesson_by_keys_presenter_and_follower(port):
                 # within the tolerance of a stage's start, the two may stand on either side of it
                 m["boundary"] = pg.evaluate(f"{PLAYER}.stages.some((s) => Math.abs(s.start - {m['t']}) <= {tol})")
                 st = m["step"]
-                need = rule.get((st["section"], st["index"])) if st else None
+                need = rule.get((st["section"], st["index"], round(st["start"], 3))) if st else None
                 h = need.height if need else 0.0
                 for w in judge(m["people"], h):
                     why.append(f"{name}: {w}")
