@@ -146,6 +146,7 @@ def test_wu_suan_jue_the_two_lv_below_go_at_once_zanzhe_first():
     last_zan = max(t for t, _, a in got if a in ZANZHE)
     first_bin = min(t for t, _, a in got if a not in ZANZHE)
     assert last_zan < first_bin, "先酬主人之贊者: a 賓黨 man is toasted before the last 主人之贊者"
+    assert got[0][2] == ZANZHE[0], f"長受酬: the first to receive below is {got[0][2]}"
 
 
 def test_wu_suan_jue_no_bows_and_seated_on_the_tang():
