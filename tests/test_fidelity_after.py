@@ -124,6 +124,31 @@ def test_wu_suan_jue_every_guest_and_everyone_below_drinks(rite):
         assert z > 2.9 and x < -15, f"{aid} receives at ({x:.1f}, {y:.1f}, {z:.1f}), not at 西階上"
 
 
+def test_wu_suan_jue_the_two_lv_below_go_at_once_zanzhe_first():
+    """辯卒受者興以旅在下者于西階上 (鄭: 眾賓之末飲而酬主人之贊者, 大夫之末飲而酬賓黨, 亦錯焉 … 其末若皆眾賓則先酬
+    主人之贊者; 賈 此亦若堂上交錯也): with the 大夫 both cups go on below, at once and crosswise — their toasts
+    interleave in time, not one 旅 after the other — and, both cups ending with a 眾賓 on the 堂 (one 大夫: 賈
+    大夫或少或無則眾賓為末飲), the 主人之贊者 are toasted before the 賓黨."""
+    below = set(ZANZHE) | {"yuezheng", "huozhe", "dizi_1", "dizi_2"} | set(SANOU)
+    sec = [sp for sp in RITE.spans if sp.section == 48]
+    t0 = max(sp.end_s for sp in sec if sp.phrase == "而錯皆不拜")                # the cups on the 堂 have gone round
+    t1 = max(sp.end_s for sp in sec if sp.do == "relay")                         # … and those below
+    got = [(t, cup, a) for cup in ("zhi_2", "zhi_3") for t, a in receipts(RITE, (cup,), 48)
+           if a in below and t0 <= t <= t1]
+    got.sort()
+    assert {a for _, _, a in got} == below
+    span = {cup: (min(t for t, c, _ in got if c == cup), max(t for t, c, _ in got if c == cup)) for cup in ("zhi_2", "zhi_3")}
+    (a0, a1), (b0, b1) = span["zhi_2"], span["zhi_3"]
+    overlap = min(a1, b1) - max(a0, b0)
+    assert overlap > 0.6 * min(a1 - a0, b1 - b0), f"the two 旅 below do not go at once: {span}"
+    changes = sum(c0 != c1 for (_, c0, _), (_, c1, _) in zip(got, got[1:]))
+    assert changes >= len(got) // 2, f"the cups do not interleave: {[c for _, c, _ in got]}"
+    last_zan = max(t for t, _, a in got if a in ZANZHE)
+    first_bin = min(t for t, _, a in got if a not in ZANZHE)
+    assert last_zan < first_bin, "先酬主人之贊者: a 賓黨 man is toasted before the last 主人之贊者"
+    assert got[0][2] == ZANZHE[0], f"長受酬: the first to receive below is {got[0][2]}"
+
+
 def test_wu_suan_jue_no_bows_and_seated_on_the_tang():
     """皆不拜 and 迭飲於坐: nobody bows in §48 after the cups start going round; the 眾賓 drink seated."""
     st = stage(RITE, 48)

@@ -281,3 +281,42 @@ def test_every_zhongbin_has_his_jian(rite):
         pos = _object(rite, f"jian_zhongbin_{k}", end)
         ref = _place(rite, f"mat.zhongbin_{k}") if k <= 3 else _at(rite, f"zhongbin_{k}", end)[0]
         assert np.hypot(*(pos[:2] - ref[:2])) < 4.0, f"jian_zhongbin_{k} at {pos[:2]}, its place {ref[:2]}"
+
+
+def _visible(R, aid, t):
+    v = True
+    for tt, kind, val in R.director.actors[aid].events:
+        if kind == "visible" and tt <= t + 1e-6:
+            v = bool(val)
+    return v
+
+
+def test_se_is_carried_in_not_held_by_the_hidden(rite, rite_no_dafu):
+    """§11 工四人二瑟瑟先相者皆左何瑟…右手相入 … 工坐相者坐授瑟乃降: nobody off the scene holds a 瑟 (nor anything
+    else) when it comes into his hands; each 相者 takes his 瑟 up 門外 as he comes in, has it in hand as he
+    passes the 門 and goes up, and hands it kneeling to his seated 工 on the 堂, who holds it after."""
+    for R in (rite, rite_no_dafu):
+        d = R.director
+        taken_hidden = [(oid, v, round(t, 1)) for oid, o in d.objects.items() for t, k, v in o.events
+                        if k == "held" and v is not None and not _visible(R, v, t + 1e-3)]
+        assert not taken_hidden, taken_hidden[:6]
+        gate_y = _place(R, "hall.gate")[1]
+        hand = {sp.who[0]: sp for sp in _spans(R, 11, "相者坐授瑟", "hand")}
+        assert set(hand) == {"xiangzhe_1", "xiangzhe_2"}
+        for oid, xz, gong in (("se_1", "xiangzhe_1", "gong_1"), ("se_2", "xiangzhe_2", "gong_2")):
+            held = [(t, v) for t, k, v in d.objects[oid].events if k == "held"]
+            assert held[0][1] == xz, held[:2]
+            t_take = held[0][0]
+            pos, _, _, holding, vis = _at(R, xz, t_take + 0.1)
+            assert vis and pos[1] < gate_y, (oid, pos)                  # taken up 門外, by one who is seen
+            # he passes the 門 with it in hand, and is on the 堂 with it
+            ts = np.arange(t_take + 0.1, hand[xz].start_s, 0.5)
+            ys = [_at(R, xz, t)[0][1] for t in ts]
+            assert min(ys) < gate_y < max(ys)
+            assert all("瑟" in _at(R, xz, t)[3] for t in ts)
+            # 工坐, 相者坐授瑟: both kneeling as it passes; then the 工 has it and the 相者 goes down
+            t_hand = next(t for t, v in held if v == gong)
+            assert hand[xz].start_s <= t_hand <= hand[xz].end_s + 1e-6
+            assert _at(R, xz, t_hand - 0.3)[2] == "sit" and _at(R, gong, t_hand - 0.3)[2] == "sit"
+            assert _at(R, gong, t_hand - 0.3)[0][2] > 2.5                 # on the 堂
+            assert "瑟" in _at(R, gong, t_hand + 0.5)[3] and "瑟" not in _at(R, xz, t_hand + 0.5)[3]

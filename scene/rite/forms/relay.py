@@ -15,6 +15,12 @@ Two ways the text has it go round:
   takes the cup from him, refills it at the 尊 (at ``at``, if given: two 執觶者 side by side) and brings it
   to the next, and so on.
 
+Two cups may go round **at once** (§48 辯卒受者興以旅在下者于西階上, 鄭 亦錯焉, 賈 此亦若堂上交錯也): two relays
+at one place each, the second ``with_prev``, at places a little apart.  A relay that starts while another is
+still going fills its cup on the other side of the 尊 (``ZUN_SPOTS``), so the two toasters never stand on one
+spot, and the one toasted steps into the toaster's place only once he has left it; the rest (who walks when)
+the director's way-finding keeps apart, as for any two steps together.
+
 Either way the last of ``who`` (卒受者) ends holding the full cup; the data goes on from there (卒受者以觶降
 奠于篚, 辯卒受者興以旅在下者于西階上).  A drinker's 位 is where he stood before he came to the place.
 """
@@ -27,6 +33,9 @@ from ..state import Point
 from .base import Acts
 
 SIT_S, SET_S, BOW_S, DRINK_S, FILL_S, HAND_S, SALUTE_S = 0.8, 1.2, 2.5, 3.0, 3.0, 1.5, 1.5
+#: where a toaster at one place fills the cup: south of the 尊 (兩壺; 玄酒 in the west one, the wine in the
+#: east), or — while another cup goes round at the same time (§48 亦錯焉: two 旅 at once) — south-east of it
+ZUN_SPOTS = ("tang.zun@南3", "tang.zun@東南3")
 #: 尺: the receiver stands this far west of the toaster (立于…之西); the toaster's 少退 (鄭 少逡遁)
 BESIDE, STEP_BACK = 3.0, 1.0
 
@@ -52,15 +61,22 @@ def run(acts: Acts, step: chor.Step, t0: float) -> float:
     cup = step.obj
     if cup is None:
         raise ValueError("relay needs obj = the cup that goes round")
-    zun = acts.resolve(chor.parse_ref("tang.zun@南3"), None)
     if step.to is not None:                          # carried: ``at`` is where the 執觶者 fills it (two at one 尊)
-        if step.at is not None:
-            zun = acts.resolve(step.at, step.to)
+        zun = acts.resolve(step.at or chor.parse_ref(ZUN_SPOTS[0]), step.to)
         return _carried(acts, step, cup, zun, t0)
-    return _at_place(acts, step, cup, zun, t0)
+    # at one place: a relay that starts while another is still going (compiled before it) fills on the other
+    # side of the 尊, so that the two toasters never stand at one spot
+    going = acts.board.setdefault("relay_at_place", [])     # (start, end, fill spot) of those compiled so far
+    busy = {ref for start, end, ref in going if start <= t0 < end}
+    ref = next((r for r in ZUN_SPOTS if r not in busy), ZUN_SPOTS[0])
+    end = _at_place(acts, step, cup, acts.resolve(chor.parse_ref(ref), None), t0, alongside=bool(busy))
+    going.append((t0, end, ref))
+    return end
 
 
-def _at_place(acts: Acts, step: chor.Step, cup: str, zun: Point, t0: float) -> float:
+def _at_place(acts: Acts, step: chor.Step, cup: str, zun: Point, t0: float, alongside: bool = False) -> float:
+    """``alongside``: another cup is going round at the same time; the one toasted steps into the toaster's
+    place only once the toaster has left it (he may wait for a clear way among the other cup's people)."""
     bows = step.kneel
     spot = acts.resolve(step.at or chor.parse_ref("hall.west_steps_top@北3"), None)
     beside = acts.site.surface_z(spot[0] - BESIDE, spot[1])
@@ -115,10 +131,18 @@ def _at_place(acts: Acts, step: chor.Step, cup: str, zun: Point, t0: float) -> f
             t = acts.salute(holder, t, 270.0, SALUTE_S)
         # the toaster goes back to his 位; the one who now holds the cup steps into the toaster's place
         home, hd = homes[holder]
-        back_at = acts.walk(holder, t, home, "west")
+        left = t                                         # when he leaves the place (later if he waits for a clear way)
+        if not alongside:
+            back_at = acts.walk(holder, t, home, "west")
+        elif math.dist(acts.pos(holder), home) >= 0.05:
+            way = acts.plan(holder, home, "west")
+            back_at = acts.walk_path(holder, t, way)
+            left = back_at - acts.time_to(holder, way, len(way) - 1)
+        else:
+            back_at = t
         end = max(end, acts.turn(holder, back_at, hd))
         if nxt != who[-1]:
-            t = acts.walk(nxt, t + 0.5, spot)
+            t = acts.walk(nxt, max(t, left) + 0.5, spot)
             t = acts.turn(nxt, t, 0.0)
         holder = nxt
     return max(end, t)
