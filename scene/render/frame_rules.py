@@ -60,9 +60,10 @@ class Occluders:
         self.boxes = np.array(self.boxes, float).reshape(-1, 6)
         self.solid = solid_of(rite)
 
-    def hits(self, cams: np.ndarray, pts: np.ndarray, bodies: np.ndarray) -> np.ndarray:
+    def hits(self, cams: np.ndarray, pts: np.ndarray, bodies: np.ndarray, solid: bool = True) -> np.ndarray:
         """(C, P) True where the sight line from a camera (C, 3) to a point (P, 3) passes through a body
-        (feet (Q, 3), as upright cylinders; the body standing at the point itself excepted) or a box."""
+        (feet (Q, 3), as upright cylinders; the body standing at the point itself excepted), a box or (unless
+        not ``solid``) the hall and the things (:class:`Solid`)."""
         out = np.zeros((len(cams), len(pts)), dtype=bool)
         if not len(pts):
             return out
@@ -90,7 +91,7 @@ class Occluders:
             if x1 < lo[0] or x0 > hi[0] or y1 < lo[1] or y0 > hi[1]:
                 continue
             out |= _through_box(c, d, (x0, x1, y0, y1, z0, z1))
-        if self.solid is not None:
+        if self.solid is not None and solid:
             out |= self.solid.hits(cams, pts, ~out)
         return out
 
@@ -98,13 +99,18 @@ class Occluders:
         """(C,) True where a camera cannot see a person of the :func:`sight_points` ``pts``: fewer than
         :data:`SEEN_SHARE` of his points (a line from his shins to his crown) clear — what the frame measures
         (the share of his figure seen)."""
-        h = self.hits(cams, pts, bodies)
         k = len(SIGHT_LEVELS)
         n = len(pts) // k
         if not n:
             return np.zeros(len(cams), dtype=bool)
-        clear = (~h).reshape(len(cams), k, n).sum(axis=1)
-        return (clear < SEEN_SHARE * k).any(axis=1)
+        h = self.hits(cams, pts, bodies, solid=False)
+        out = ((~h).reshape(len(cams), k, n).sum(axis=1) < SEEN_SHARE * k).any(axis=1)
+        live = np.flatnonzero(~out)
+        if self.solid is not None and len(live):
+            # the hall and the things only for the cameras the people and the boxes leave a view
+            h = h[live] | self.solid.hits(cams[live], pts, ~h[live])
+            out[live] = ((~h).reshape(len(live), k, n).sum(axis=1) < SEEN_SHARE * k).any(axis=1)
+        return out
 
 
 def _through_box(c: np.ndarray, d: np.ndarray, box) -> np.ndarray:
@@ -129,6 +135,14 @@ def sight_points(feet: np.ndarray) -> np.ndarray:
     """The points of each person a camera must see: a line from his shins to his crown
     (:data:`SIGHT_LEVELS`), level by level ((K·N, 3): the N people at the first level, then the next)."""
     return np.vstack([feet + (0.0, 0.0, FIGURE_M * f) for f in SIGHT_LEVELS])
+
+
+def sight_core(pts: np.ndarray) -> np.ndarray:
+    """Of :func:`sight_points`, each person's middle and head (the building's coarse test: a 楹, a 序, the
+    court's wall between the camera and any of them)."""
+    k = len(SIGHT_LEVELS)
+    n = len(pts) // k
+    return np.vstack([pts[SIGHT_LEVELS.index(0.55) * n:(SIGHT_LEVELS.index(0.55) + 1) * n], pts[(k - 1) * n:]])
 
 
 class Solid:

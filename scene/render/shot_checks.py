@@ -19,6 +19,7 @@ from .frame_rules import (
     mark_points,
     marks_of,
     min_height,
+    sight_core,
     sight_points,
 )
 
@@ -131,7 +132,7 @@ def judge(world, v: np.ndarray, c: Check) -> tuple[bool, bool, bool, float, str]
     feet = c.feet
     inside = in_safe_area(v, np.vstack([feet, feet + (0.0, 0.0, FIGURE_M)]))
     sight = sight_points(feet)
-    hidden = world.hidden(v[:3], sight) or bool(world.occluders.blocked(v[None, :3], sight, c.others)[0])
+    hidden = world.hidden(v[:3], sight_core(sight)) or bool(world.occluders.blocked(v[None, :3], sight, c.others)[0])
     h = float(figure_heights(v, feet).min())
     tall = h >= c.need or c.wide
     why = [] if inside else ["outside the free part of the frame"]
@@ -182,7 +183,7 @@ def passes_many(world, pos: np.ndarray, foc: np.ndarray, ang: np.ndarray, c: Che
     live = np.flatnonzero(ok)
     if len(live):
         sight = sight_points(c.feet)
-        clear = ~_hidden_all(world, pos[live], sight) & ~world.occluders.blocked(pos[live], sight, c.others)
+        clear = ~_hidden_all(world, pos[live], sight_core(sight)) & ~world.occluders.blocked(pos[live], sight, c.others)
         if len(c.marks):
             clear &= ~world.occluders.hits(pos[live], c.marks, c.others).any(axis=1)
         ok[live] = clear
