@@ -10,7 +10,7 @@ FIGURE_M = 1.6        # the height of a standing figure the framing keeps readab
 SAFE_TOP = 0.84       # the app's toolbar and badges above this (of the half frame, from the centre)
 SAFE_BOTTOM = -0.66   # the caption band below this
 SAFE_SIDE = 0.95
-BODY_R = 0.2          # a person, as an occluder (m)
+BODY_R = 0.28         # a person, as an occluder (m): his shoulders and sleeves (figures.SHOULDER 0.22)
 BODY_H = 1.7
 #: the heights (of a standing figure) of a person's sight points: a line from his shins to his crown, as the
 #: frame judges him — by the share of his figure a camera sees (tests/frametools.py: ≥ 50 % unoccluded)
