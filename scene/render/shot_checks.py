@@ -12,6 +12,9 @@ import numpy as np
 
 from .frame_rules import (
     ASPECT,
+    CROWN_M,
+    EDGE,
+    HALF_W_M,
     FIGURE_M,
     SAFE_BOTTOM,
     SAFE_SIDE,
@@ -74,6 +77,16 @@ def spread_m(feet: np.ndarray) -> float:
     return float(np.sqrt((d * d).sum(-1)).max())
 
 
+def whole_figures(v: np.ndarray, feet: np.ndarray) -> bool:
+    """The whole figures standing at ``feet`` — their crowns with the 冠, their sleeves either side — inside
+    the frame's edge (the frame judges a figure that touches it cut)."""
+    pts = np.vstack([feet, feet + (0.0, 0.0, CROWN_M)])
+    u, w, depth = project(v, pts)
+    tv = math.tan(math.radians(v[6]) / 2)
+    half = HALF_W_M / (np.maximum(depth, 1e-6) * tv * ASPECT)
+    return bool(np.all(depth > 0.3) and np.all(np.abs(u) + half <= EDGE) and np.all(np.abs(w) <= EDGE))
+
+
 def in_safe_area(v: np.ndarray, pts: np.ndarray) -> bool:
     """All the points in front of the camera, inside the part of the frame the page leaves free."""
     u, w, depth = project(v, pts)
@@ -130,7 +143,7 @@ def checks(rite, world) -> list[Check]:
 def judge(world, v: np.ndarray, c: Check) -> tuple[bool, bool, bool, float, str]:
     """(in frame, unoccluded, tall, height, why) of a camera ``v`` for the check ``c``."""
     feet = c.feet
-    inside = in_safe_area(v, np.vstack([feet, feet + (0.0, 0.0, FIGURE_M)]))
+    inside = in_safe_area(v, np.vstack([feet, feet + (0.0, 0.0, FIGURE_M)])) and whole_figures(v, feet)
     sight = sight_points(feet)
     hidden = world.hidden(v[:3], sight_core(sight)) or bool(world.occluders.blocked(v[None, :3], sight, c.others)[0])
     h = float(figure_heights(v, feet).min())
@@ -176,6 +189,10 @@ def passes_many(world, pos: np.ndarray, foc: np.ndarray, ang: np.ndarray, c: Che
     n = len(c.feet)
     u, w, d = proj(np.vstack([c.feet, c.feet + (0.0, 0.0, FIGURE_M)]))
     ok = np.all((d > 0.3) & (np.abs(u) <= SAFE_SIDE) & (w <= SAFE_TOP) & (w >= SAFE_BOTTOM), axis=1)
+    # the whole figures inside the frame's edge (as :func:`whole_figures`)
+    uc, wc, dc = proj(np.vstack([c.feet, c.feet + (0.0, 0.0, CROWN_M)]))
+    half = HALF_W_M / (np.maximum(dc, 1e-6) * tv * ASPECT)
+    ok &= np.all((dc > 0.3) & (np.abs(uc) + half <= EDGE) & (np.abs(wc) <= EDGE), axis=1)
     if not c.wide:
         ok &= (np.abs(w[:, n:] - w[:, :n]) / 2).min(1) >= c.need
     if len(c.marks):
