@@ -77,10 +77,10 @@ def spread_m(feet: np.ndarray) -> float:
     return float(np.sqrt((d * d).sum(-1)).max())
 
 
-def whole_figures(v: np.ndarray, feet: np.ndarray) -> bool:
-    """The whole figures standing at ``feet`` — their crowns with the 冠, their sleeves either side — inside
-    the frame's edge (the frame judges a figure that touches it cut)."""
-    pts = np.vstack([feet, feet + (0.0, 0.0, CROWN_M)])
+def whole_figures(v: np.ndarray, feet: np.ndarray, crown: np.ndarray) -> bool:
+    """The whole figures standing at ``feet`` — their crowns (``crown`` m up) with the 冠, their sleeves either
+    side — inside the frame's edge (the frame judges a figure that touches it cut)."""
+    pts = np.vstack([feet, feet + crown[:, None] * (0.0, 0.0, 1.0)])
     u, w, depth = project(v, pts)
     tv = math.tan(math.radians(v[6]) / 2)
     half = HALF_W_M / (np.maximum(depth, 1e-6) * tv * ASPECT)
@@ -106,11 +106,15 @@ class Check:
     need: float
     wide: bool            # further apart than the court is wide: no frame shows them all big
     marks: np.ndarray
+    crown: np.ndarray     # (N,) how high each named person's figure reaches (his headwear: CROWN_M), m
 
 
 def checks(rite, world) -> list[Check]:
     """A check for every step that names someone on stage, at the step's middle."""
+    from .figures import styles
     idx = {a: i for i, a in enumerate(rite.actor_ids)}
+    hats = styles(rite.choreography)
+    crown = np.array([CROWN_M[hats[a].hat] if a in hats else max(CROWN_M.values()) for a in rite.actor_ids])
     spans = [sp for sp in rite.spans if sp.end_s - sp.start_s >= 1e-3]
     mids = np.array([(sp.start_s + sp.end_s) / 2 for sp in spans])
     starts, ends = np.array([sp.start_s for sp in spans]), np.array([sp.end_s for sp in spans])
@@ -136,14 +140,14 @@ def checks(rite, world) -> list[Check]:
             n, width = len(ids), feet
         need = min_height(n, spread_m(width if target is None else np.vstack([width, target])))
         out.append(Check(sp, float(mids[k]), tuple(ids), feet, others, need, spread_m(feet) > 2 * world.cw,
-                         mark_points(rite.layout, marks_of(sp))))
+                         mark_points(rite.layout, marks_of(sp)), crown[ids]))
     return out
 
 
 def judge(world, v: np.ndarray, c: Check) -> tuple[bool, bool, bool, float, str]:
     """(in frame, unoccluded, tall, height, why) of a camera ``v`` for the check ``c``."""
     feet = c.feet
-    inside = in_safe_area(v, np.vstack([feet, feet + (0.0, 0.0, FIGURE_M)])) and whole_figures(v, feet)
+    inside = in_safe_area(v, np.vstack([feet, feet + (0.0, 0.0, FIGURE_M)])) and whole_figures(v, feet, c.crown)
     sight = sight_points(feet)
     hidden = world.hidden(v[:3], sight_core(sight)) or bool(world.occluders.blocked(v[None, :3], sight, c.others)[0])
     h = float(figure_heights(v, feet).min())
@@ -190,7 +194,7 @@ def passes_many(world, pos: np.ndarray, foc: np.ndarray, ang: np.ndarray, c: Che
     u, w, d = proj(np.vstack([c.feet, c.feet + (0.0, 0.0, FIGURE_M)]))
     ok = np.all((d > 0.3) & (np.abs(u) <= SAFE_SIDE) & (w <= SAFE_TOP) & (w >= SAFE_BOTTOM), axis=1)
     # the whole figures inside the frame's edge (as :func:`whole_figures`)
-    uc, wc, dc = proj(np.vstack([c.feet, c.feet + (0.0, 0.0, CROWN_M)]))
+    uc, wc, dc = proj(np.vstack([c.feet, c.feet + c.crown[:, None] * (0.0, 0.0, 1.0)]))
     half = HALF_W_M / (np.maximum(dc, 1e-6) * tv * ASPECT)
     ok &= np.all((dc > 0.3) & (np.abs(uc) + half <= EDGE) & (np.abs(wc) <= EDGE), axis=1)
     if not c.wide:
