@@ -19,9 +19,7 @@ SEEN_SHARE = 0.6      # of his sight points clear: a person seen (a margin over 
 CELL_M = 0.12         # the solid grid of the hall and the things the player draws (m)
 
 
-#: the top of a figure by his headwear (figures._template: the 冠 on the head 0.09 尺-tall, the 大夫's 0.22),
-#: m, a little over: inside the frame's edge
-CROWN_M = {"kerchief": 1.66, "guan": 1.74, "tall_guan": 1.86}
+CROWN_M = 1.9         # the top of a figure when his own is not known (the 大夫's tall 冠: figures), m
 HALF_W_M = 0.35       # half a figure's width with its sleeves, m: inside the frame's edge
 EDGE = 0.985          # of the half frame: the frame's edge, a pixel or two in
 

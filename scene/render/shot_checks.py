@@ -106,15 +106,17 @@ class Check:
     need: float
     wide: bool            # further apart than the court is wide: no frame shows them all big
     marks: np.ndarray
-    crown: np.ndarray     # (N,) how high each named person's figure reaches (his headwear: CROWN_M), m
+    crown: np.ndarray     # (N,) how high each named person's figure reaches (with his headwear), m
 
 
 def checks(rite, world) -> list[Check]:
     """A check for every step that names someone on stage, at the step's middle."""
-    from .figures import styles
+    from .figures import figure, styles
     idx = {a: i for i, a in enumerate(rite.actor_ids)}
+    # how high each figure reaches standing, as the player draws him (his headwear: the 大夫's tall 冠)
     hats = styles(rite.choreography)
-    crown = np.array([CROWN_M[hats[a].hat] if a in hats else max(CROWN_M.values()) for a in rite.actor_ids])
+    tops = {st.hat: figure(st, "stand").height for st in hats.values()}
+    crown = np.array([tops[hats[a].hat] + 0.02 if a in hats else CROWN_M for a in rite.actor_ids])
     spans = [sp for sp in rite.spans if sp.end_s - sp.start_s >= 1e-3]
     mids = np.array([(sp.start_s + sp.end_s) / 2 for sp in spans])
     starts, ends = np.array([sp.start_s for sp in spans]), np.array([sp.end_s for sp in spans])
