@@ -14,7 +14,7 @@ BODY_R = 0.28         # a person, as an occluder (m): his shoulders and sleeves 
 BODY_H = 1.7
 #: the heights (of a standing figure) of a person's sight points: a line from his shins to his crown, as the
 #: frame judges him — by the share of his figure a camera sees (tests/frametools.py: ≥ 50 % unoccluded)
-SIGHT_LEVELS = (0.2, 0.32, 0.44, 0.55, 0.66, 0.78, 0.92)
+SIGHT_LEVELS = (0.2, 0.38, 0.55, 0.74, 0.92)
 SEEN_SHARE = 0.6      # of his sight points clear: a person seen (a margin over the frame's 50 %)
 CELL_M = 0.12         # the solid grid of the hall and the things the player draws (m)
 
