@@ -12,13 +12,17 @@ import numpy as np
 
 from .frame_rules import (
     ASPECT,
+    CROWN_M,
+    EDGE,
     FIGURE_M,
+    HALF_W_M,
     SAFE_BOTTOM,
     SAFE_SIDE,
     SAFE_TOP,
     mark_points,
     marks_of,
     min_height,
+    sight_core,
     sight_points,
 )
 
@@ -73,6 +77,16 @@ def spread_m(feet: np.ndarray) -> float:
     return float(np.sqrt((d * d).sum(-1)).max())
 
 
+def whole_figures(v: np.ndarray, feet: np.ndarray, crown: np.ndarray) -> bool:
+    """The whole figures standing at ``feet`` — their crowns (``crown`` m up) with the 冠, their sleeves either
+    side — inside the frame's edge (the frame judges a figure that touches it cut)."""
+    pts = np.vstack([feet, feet + crown[:, None] * (0.0, 0.0, 1.0)])
+    u, w, depth = project(v, pts)
+    tv = math.tan(math.radians(v[6]) / 2)
+    half = HALF_W_M / (np.maximum(depth, 1e-6) * tv * ASPECT)
+    return bool(np.all(depth > 0.3) and np.all(np.abs(u) + half <= EDGE) and np.all(np.abs(w) <= EDGE))
+
+
 def in_safe_area(v: np.ndarray, pts: np.ndarray) -> bool:
     """All the points in front of the camera, inside the part of the frame the page leaves free."""
     u, w, depth = project(v, pts)
@@ -92,11 +106,17 @@ class Check:
     need: float
     wide: bool            # further apart than the court is wide: no frame shows them all big
     marks: np.ndarray
+    crown: np.ndarray     # (N,) how high each named person's figure reaches (with his headwear), m
 
 
 def checks(rite, world) -> list[Check]:
     """A check for every step that names someone on stage, at the step's middle."""
+    from .figures import figure, styles
     idx = {a: i for i, a in enumerate(rite.actor_ids)}
+    # how high each figure reaches standing, as the player draws him (his headwear: the 大夫's tall 冠)
+    hats = styles(rite.choreography)
+    tops = {st.hat: figure(st, "stand").height for st in hats.values()}
+    crown = np.array([tops[hats[a].hat] + 0.02 if a in hats else CROWN_M for a in rite.actor_ids])
     spans = [sp for sp in rite.spans if sp.end_s - sp.start_s >= 1e-3]
     mids = np.array([(sp.start_s + sp.end_s) / 2 for sp in spans])
     starts, ends = np.array([sp.start_s for sp in spans]), np.array([sp.end_s for sp in spans])
@@ -122,16 +142,16 @@ def checks(rite, world) -> list[Check]:
             n, width = len(ids), feet
         need = min_height(n, spread_m(width if target is None else np.vstack([width, target])))
         out.append(Check(sp, float(mids[k]), tuple(ids), feet, others, need, spread_m(feet) > 2 * world.cw,
-                         mark_points(rite.layout, marks_of(sp))))
+                         mark_points(rite.layout, marks_of(sp)), crown[ids]))
     return out
 
 
 def judge(world, v: np.ndarray, c: Check) -> tuple[bool, bool, bool, float, str]:
     """(in frame, unoccluded, tall, height, why) of a camera ``v`` for the check ``c``."""
     feet = c.feet
-    inside = in_safe_area(v, np.vstack([feet, feet + (0.0, 0.0, FIGURE_M)]))
+    inside = in_safe_area(v, np.vstack([feet, feet + (0.0, 0.0, FIGURE_M)])) and whole_figures(v, feet, c.crown)
     sight = sight_points(feet)
-    hidden = world.hidden(v[:3], sight) or bool(world.occluders.blocked(v[None, :3], sight, c.others)[0])
+    hidden = world.hidden(v[:3], sight_core(sight)) or bool(world.occluders.blocked(v[None, :3], sight, c.others)[0])
     h = float(figure_heights(v, feet).min())
     tall = h >= c.need or c.wide
     why = [] if inside else ["outside the free part of the frame"]
@@ -175,6 +195,10 @@ def passes_many(world, pos: np.ndarray, foc: np.ndarray, ang: np.ndarray, c: Che
     n = len(c.feet)
     u, w, d = proj(np.vstack([c.feet, c.feet + (0.0, 0.0, FIGURE_M)]))
     ok = np.all((d > 0.3) & (np.abs(u) <= SAFE_SIDE) & (w <= SAFE_TOP) & (w >= SAFE_BOTTOM), axis=1)
+    # the whole figures inside the frame's edge (as :func:`whole_figures`)
+    uc, wc, dc = proj(np.vstack([c.feet, c.feet + c.crown[:, None] * (0.0, 0.0, 1.0)]))
+    half = HALF_W_M / (np.maximum(dc, 1e-6) * tv * ASPECT)
+    ok &= np.all((dc > 0.3) & (np.abs(uc) + half <= EDGE) & (np.abs(wc) <= EDGE), axis=1)
     if not c.wide:
         ok &= (np.abs(w[:, n:] - w[:, :n]) / 2).min(1) >= c.need
     if len(c.marks):
@@ -182,7 +206,7 @@ def passes_many(world, pos: np.ndarray, foc: np.ndarray, ang: np.ndarray, c: Che
     live = np.flatnonzero(ok)
     if len(live):
         sight = sight_points(c.feet)
-        clear = ~_hidden_all(world, pos[live], sight) & ~world.occluders.blocked(pos[live], sight, c.others)
+        clear = ~_hidden_all(world, pos[live], sight_core(sight)) & ~world.occluders.blocked(pos[live], sight, c.others)
         if len(c.marks):
             clear &= ~world.occluders.hits(pos[live], c.marks, c.others).any(axis=1)
         ok[live] = clear

@@ -33,7 +33,18 @@ import numpy as np
 
 from .camera_world import World as _World
 from .camera_world import _allowed, _hidden_all
-from .frame_rules import ASPECT, FIGURE_M, PAD_M, SAFE_BOTTOM, SAFE_TOP, mark_points, marks_of, min_height, sight_points
+from .frame_rules import (
+    ASPECT,
+    FIGURE_M,
+    PAD_M,
+    SAFE_BOTTOM,
+    SAFE_TOP,
+    mark_points,
+    marks_of,
+    min_height,
+    sight_core,
+    sight_points,
+)
 from .shot_checks import FOCUS_M, checks, figure_heights, passes, passes_many, project, spread_m
 from .views import Camera
 
@@ -201,7 +212,7 @@ def frame(world: _World, feet: np.ndarray, extra: np.ndarray, prev_bearing: floa
     ok = _allowed(world, pos, outside=bool(len(feet) and feet[:, 1].min() < world.gate_y))
     mids = sight_points(feet)
     if ok.any() and len(mids):
-        ok[ok] = ~_hidden_all(world, pos[ok], mids)
+        ok[ok] = ~_hidden_all(world, pos[ok], sight_core(mids))
     if ok.any():
         h = _heights_all(pos, foc, a, feet) if len(feet) else np.zeros(len(b))
         turn = np.zeros(len(b)) if prev_bearing is None else np.abs((b - prev_bearing + 180) % 360 - 180) / 180
@@ -386,7 +397,7 @@ def build_track(rite) -> Track:
         if len(seen) and n <= 2 and hc < CLOSE_H:
             return False                             # the count, the drink: not held from afar (reframed close)
         sight = sight_points(feet)
-        return bool(same_side and _in_band(cur, need) and big and hc <= 0.45 and not world.hidden(cur[:3], sight)
+        return bool(same_side and _in_band(cur, need) and big and hc <= 0.45 and not world.hidden(cur[:3], sight_core(sight))
                     and not world.occluders.blocked(cur[None, :3], sight, others)[0]
                     and not world.occluders.hits(cur[None, :3], seen, others).any()
                     and all(passes(world, cur, c) for c in chk))
