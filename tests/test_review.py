@@ -11,12 +11,11 @@ import subprocess
 import sys
 import time
 import types
-import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from webtools import chromium, chromium_missing_reason, free_port
+from webtools import chromium, chromium_missing_reason, static_server
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -281,38 +280,25 @@ def test_the_site_writes_a_review_page_for_each_section_naming_its_font(site):
 @pytest.mark.browser
 @pytest.mark.skipif(chromium_missing_reason() is not None, reason=str(chromium_missing_reason()))
 def test_a_phrase_of_the_players_jing_panel_opens_its_clause_in_the_review(site):
-    port = free_port()
-    srv = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1",
-                            "--directory", str(site)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    base = f"http://127.0.0.1:{port}/"
-    try:
-        for _ in range(100):
-            try:
-                urllib.request.urlopen(base, timeout=1)
-                break
-            except OSError:
-                time.sleep(0.1)
-        with chromium() as b:
-            page = b.new_page(viewport={"width": 1280, "height": 720})
-            page.goto(base + "?stage=10")
-            page.wait_for_function("window.__xslPlayer && window.__xslPlayer.stats().frames > 0", timeout=60000)
-            assert page.evaluate("window.__xslPlayer.state().stage") == 10
-            link = page.locator("#xsl-jing a.xsl-review", has_text="拜至").first
-            link.wait_for(timeout=20000)
-            assert link.inner_text() == "拜至"
-            with page.context.expect_page() as info:
-                link.click()
-            rev = info.value
-            rev.wait_for_load_state()
-            rev.wait_for_function("/^#c\\d+$/.test(location.hash)", timeout=10000)
-            k = rev.evaluate("location.hash")
-            row = rev.locator(f"tr{k}")
-            assert "拜至" in row.locator("td.words").inner_text()
-            assert rev.evaluate(f"(() => {{ const r = document.querySelector('tr{k}').getBoundingClientRect();"
-                                f" return r.top >= 0 && r.top < innerHeight; }})()")
-            assert rev.evaluate("document.fonts.check('16px XSLCJK', '拜至')")
-    finally:
-        srv.terminate()
+    with static_server(site) as base, chromium() as b:
+        page = b.new_page(viewport={"width": 1280, "height": 720})
+        page.goto(base + "?stage=10")
+        page.wait_for_function("window.__xslPlayer && window.__xslPlayer.stats().frames > 0", timeout=60000)
+        assert page.evaluate("window.__xslPlayer.state().stage") == 10
+        link = page.locator("#xsl-jing a.xsl-review", has_text="拜至").first
+        link.wait_for(timeout=20000)
+        assert link.inner_text() == "拜至"
+        with page.context.expect_page() as info:
+            link.click()
+        rev = info.value
+        rev.wait_for_load_state()
+        rev.wait_for_function("/^#c\\d+$/.test(location.hash)", timeout=10000)
+        k = rev.evaluate("location.hash")
+        row = rev.locator(f"tr{k}")
+        assert "拜至" in row.locator("td.words").inner_text()
+        assert rev.evaluate(f"(() => {{ const r = document.querySelector('tr{k}').getBoundingClientRect();"
+                            f" return r.top >= 0 && r.top < innerHeight; }})()")
+        assert rev.evaluate("document.fonts.check('16px XSLCJK', '拜至')")
 
 
 def test_the_app_serves_its_own_review_pages_naming_its_font(rite, tmp_path, monkeypatch):

@@ -1,16 +1,14 @@
 """The static web edition (``python -m scene site``) from a plain static server, in Chromium."""
 from __future__ import annotations
 
-import contextlib
 import json
 import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
-from webtools import RequestRecorder, chromium, chromium_missing_reason, distinct_colours, free_port, screenshot
+import webtools
+from webtools import RequestRecorder, chromium, chromium_missing_reason, distinct_colours, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -26,24 +24,9 @@ def site(tmp_path_factory):
     return out
 
 
-@contextlib.contextmanager
 def served(site: Path):
-    """The site folder from Python's plain static server on a free port: yields the base address."""
-    port = free_port()
-    srv = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1",
-                            "--directory", str(site)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    base = f"http://127.0.0.1:{port}/"
-    try:
-        for _ in range(100):
-            try:
-                urllib.request.urlopen(base, timeout=1)
-                break
-            except OSError:
-                time.sleep(0.1)
-        yield base
-    finally:
-        srv.terminate()
-        srv.wait(10)
+    """The site folder from a plain static server (Python's http.server) on a free port: the base address."""
+    return webtools.static_server(site)
 
 
 def test_site_is_self_contained(site):
