@@ -7,7 +7,7 @@ the click gave it (no select changed, no switch flipped, no menu opened)."""
 from __future__ import annotations
 
 import pytest
-from webtools import READY, chromium, chromium_missing_reason, free_port, start_app
+from webtools import READY, chromium, chromium_missing_reason, close_shared, free_port, start_app
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow,
               pytest.mark.skipif(chromium_missing_reason() is not None, reason=str(chromium_missing_reason()))]
@@ -161,6 +161,8 @@ def test_without_webgl_the_class_runs_on_the_servers_stills(app_url):
     """Chromium with WebGL off (--disable-webgl --disable-3d-apis, as a blocklisted school GPU): one clear
     message with what to try, no raw 'Error creating WebGL context'; the still of the moment in place of the
     canvas, drawn again for the next stage when the teacher presses PageDown."""
+    # a Chromium of its own (other flags): the module's shared one closed first — one sync Playwright at a time
+    close_shared()
     from playwright.sync_api import sync_playwright
     from webtools import CHROMIUM, CHROMIUM_ARGS
     args = [a for a in CHROMIUM_ARGS if a not in ("--ignore-gpu-blocklist",)] + ["--disable-webgl", "--disable-3d-apis"]
