@@ -60,3 +60,19 @@ def pytest_configure(config):
 def pytest_sessionfinish(session, exitstatus):
     import webtools
     webtools.close_shared()
+
+
+@pytest.fixture(scope="module")
+def served(pack_dir):
+    """The player's files and the session's pack on a static server for a module: the base address."""
+    import webtools
+    with webtools.site(pack_dir) as (_root, url):
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """A Chromium for a module's pages (the shared one: closed at the module's end)."""
+    import webtools
+    with webtools.chromium() as b:
+        yield b

@@ -52,18 +52,6 @@ def _meets(a, b) -> bool:
     return a[0] < b[2] - 0.5 and a[2] > b[0] + 0.5 and a[1] < b[3] - 0.5 and a[3] > b[1] + 0.5
 
 
-@pytest.fixture(scope="module")
-def served(pack_dir):
-    with webtools.site(pack_dir) as (_root, url):
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with webtools.chromium() as b:
-        yield b
-
-
 def _survey(browser, served, rule_on=True):
     page = browser.new_page(viewport={"width": 1280, "height": 720})
     errors: list[str] = []

@@ -6,7 +6,7 @@ import asyncio
 import threading
 
 import pytest
-from webtools import READY, chromium, chromium_missing_reason, free_port, start_app
+from webtools import READY, app_on_free_port, chromium, chromium_missing_reason
 
 KEY = "classroom-test-key"
 pytestmark = [pytest.mark.skipif(chromium_missing_reason() is not None, reason=str(chromium_missing_reason())),
@@ -15,11 +15,8 @@ pytestmark = [pytest.mark.skipif(chromium_missing_reason() is not None, reason=s
 
 @pytest.fixture(scope="module")
 def port():
-    p = free_port()
-    proc = start_app(p, "--presenter-key", KEY)
-    yield p
-    proc.terminate()
-    proc.wait(10)
+    with app_on_free_port("--presenter-key", KEY) as p:
+        yield p
 
 
 def test_presenter_drives_followers_and_viewers_while_others_explore(port):

@@ -42,18 +42,6 @@ def _count(m) -> tuple[int, int, int]:
     return under, pairs, len(ls)
 
 
-@pytest.fixture(scope="module")
-def served(pack_dir):
-    with webtools.site(pack_dir) as (_root, url):
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with webtools.chromium() as b:
-        yield b
-
-
 def _survey(browser, served, w, h, rules=None):
     page = browser.new_page(viewport={"width": w, "height": h})
     errors: list[str] = []

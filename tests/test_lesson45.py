@@ -14,7 +14,7 @@ import tomllib
 
 import pytest
 from frametools import COVERED, FRAMECHECK, UNOCCLUDED, figures, judge, needs
-from webtools import READY, ROOT, chromium, chromium_missing_reason, free_port, start_app
+from webtools import READY, ROOT, app_on_free_port, chromium, chromium_missing_reason
 
 KEY = "lesson45-presenter-key"
 LESSON = "three_rounds_class"
@@ -40,11 +40,8 @@ S = "window.trame.state.get"
 
 @pytest.fixture(scope="module")
 def port():
-    p = free_port()
-    proc = start_app(p, "--presenter-key", KEY)
-    yield p
-    proc.terminate()
-    proc.wait(10)
+    with app_on_free_port("--presenter-key", KEY) as p:
+        yield p
 
 
 def click_every_control(page) -> None:

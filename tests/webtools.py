@@ -264,3 +264,15 @@ def rss_mb(pid: int) -> float:
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
     return float("nan")
+
+
+@contextlib.contextmanager
+def app_on_free_port(*args: str):
+    """The app started on a free port with ``args``; yields the port, stops the app after."""
+    port = free_port()
+    proc = start_app(port, *args)
+    try:
+        yield port
+    finally:
+        proc.terminate()
+        proc.wait(10)
