@@ -81,3 +81,48 @@ def test_the_measurement_sees_labels_under_the_toolbar_and_overlaps_without_the_
     print("rules off", rows)
     assert sum(r[2] for r in rows) > 0, rows
     assert sum(r[3] for r in rows) > 0, rows
+
+
+# every frame for a second of play, each shown actor label against his anchor projected afresh in that frame's
+# camera: (the label's centre − the anchor's x, the anchor's y − the label's bottom), CSS px
+FOLLOW = """(n) => new Promise((done) => {
+  const P = window.__xslPlayer, v = P._v.clone(), rows = [];
+  const tick = () => {
+    for (const L of P._labels) {
+      if (L.kind !== 'actor' || !L.shown) continue;
+      v.copy(L.anchor).applyMatrix4(P.cam.matrixWorldInverse).applyMatrix4(P.cam.projectionMatrix);
+      const sx = (v.x + 1) * 0.5 * P._w, sy = (1 - v.y) * 0.5 * P._h;
+      rows.push([P._frameCount, L.id, L.x + L.w / 2 - sx, sy - (L.y + L.h)]);
+    }
+    if (--n > 0) requestAnimationFrame(tick); else done(rows);
+  };
+  requestAnimationFrame(tick);
+})"""
+
+
+@pytest.mark.parametrize("follow", [True, False])
+def test_thinned_labels_stay_over_the_heads_of_walking_people(browser, served, follow):
+    """On a machine the adaptive ladder has thinned to placing labels every 3rd frame, the names of the three
+    pairs walking in at §14 (played at 4×) stay over their heads in the frames between two placements (the
+    label's centre within 2 px of his head across, its bottom above it) — and without the follow between
+    placements (player._followLabels off) the measurement sees the names lag."""
+    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    try:
+        page.goto(f"{served}player.html?stage=14")
+        page.wait_for_function("document.body.dataset.ready", timeout=90_000)
+        page.evaluate("""(follow) => { const P = window.__xslPlayer;
+          P.adaptive.setLevel(P.adaptive.maxLevel); P.adaptive.enabled = false;
+          if (!follow) P._followLabels = () => {};
+          P.setSpeed ? P.setSpeed(4) : (P.speed = 4); P.play(); }""", follow)
+        assert page.evaluate("window.__xslPlayer.adaptive.labelsEvery()") == 3
+        rows = page.evaluate(FOLLOW, 60)
+    finally:
+        page.close()
+    assert len({r[1] for r in rows}) >= 2, rows[:5]          # several walking people named
+    lag = [r for r in rows if abs(r[2]) > 2 or r[3] < -1]
+    print(f"follow={follow}: {len(rows)} label-frames, {len(lag)} off the head; worst across "
+          f"{max(abs(r[2]) for r in rows):.1f} px")
+    if follow:
+        assert not lag, lag[:10]
+    else:
+        assert len(lag) > len(rows) // 10, (len(lag), len(rows))

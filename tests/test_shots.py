@@ -203,3 +203,34 @@ def test_the_court_wall_hides_what_is_behind_it(rite):
     assert w.hidden(cam, np.array([[8.0, w.gate_y + 5.0, 1.0]]))               # behind the wall
     # from high up outside, the sight line meets the 門 above its lintel
     assert w.hidden(np.array([0.0, w.gate_y - 2.0, 5.0]), np.array([[0.0, w.gate_y + 2.0, 0.5]]))
+
+
+def test_the_gates_open_leaves_hide_a_man_passing_through_from_a_slant(rite):
+    """The 門's leaves stand open into the court: a man just inside, west of the west leaf, is hidden from a
+    camera outside to the east looking in through the opening at a slant — by the leaf, not the wall — and
+    seen from inside the court (issue 27, §14's first frame: the 上耦上射 hidden 97 % in the browser while the
+    sight test said he was seen)."""
+    from scene.render import shots
+    w = shots._World(rite)
+    (lx, y0, y1), _ = w.leaves
+    man = np.array([[lx - 0.5, y0 + 0.85 * (y1 - y0), 1.0]])
+    outside_east = np.array([4.0, w.gate_y - 6.0, 1.5])
+    assert w.hidden(outside_east, man)
+    assert not w.hidden(np.array([0.0, w.gate_y + 15.0, 1.5]), man)            # from inside the court
+    w.leaves = []
+    assert not w.hidden(outside_east, man)                                     # the leaf hid him, not the wall
+
+
+def test_the_pairs_coming_in_through_the_gate_are_seen_where_a_lesson_lands(rite, track):
+    """§14 三耦俟于堂西: the three pairs come in through the 門 in file.  Where a lesson's stop or a clicker's
+    PageDown lands — the step's start, and the first seconds of play — the director's camera shows the ones
+    on stage, unoccluded (before: from outside at a slant, the first of them behind the 門's leaf)."""
+    from scene.render import shots
+    from scene.render.shot_checks import check_at, checks, judge
+    world = shots._World(rite)
+    c = next(c for c in checks(rite, world) if (c.span.section, c.span.index) == (14, 0))
+    for dt in (0.05, 0.8, 1.7):
+        at = check_at(rite, c, c.span.start_s + dt)
+        assert at.ids, dt
+        inside, seen, tall, h, why = judge(world, track.at(at.t), at)
+        assert inside and seen and tall, (dt, why)

@@ -5,6 +5,7 @@ import { Player } from './player.js';
 import { director } from './director.js';
 import { lessons } from './lessons.js';
 import { captions } from './captions.js';
+import { captionPlace } from './caption-place.js';
 import { classroom } from './classroom.js';
 import { evidence } from './evidence.js';
 import { sound } from './sound.js';
@@ -452,6 +453,10 @@ async function boot() {
   // without WebGL the server's still carries the caption band; the rest draws in 3D
   if (gl) {
     caps = player.use(captions());
+    // the phrase band and the lesson's caption where they cover none of the people acting now (a band fixed
+    // at the bottom centre covered the 相 of §17 and §21), nor the page's tools, badges and messages
+    player.use(captionPlace({ avoid: () => [...document.querySelectorAll(
+      '.xsl-tools, .xsl-lessons, #xsl-live, #xsl-class-exit, #xsl-message, #xsl-busy, #xsl-fps')] }));
     player.use(evidence());
     player.use(sound());
     roles = player.use(palette({ onChange: () => { if (manifest) writeUrl(true); } }));

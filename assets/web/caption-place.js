@@ -96,7 +96,7 @@ export function captionPlace(opts = {}) {
       if (p._poseDirty) p._applyPose();           // the people where this frame will draw them
       const c = p.container;
       const bands = [c.querySelector('.xsl-caption'), c.querySelector('.xsl-lesson-caption')]
-        .filter((b) => b && b.style.display !== 'none');
+        .filter((b) => b && b.style.display !== 'none' && getComputedStyle(b).display !== 'none');
       if (!bands.length) return false;
       const W = c.clientWidth, H = c.clientHeight;
       const acting = actingBoxes(p, this._boxes);

@@ -366,12 +366,12 @@ export class Player {
     const r0 = performance.now();
     this._render();
     if (this.high) this.high.onFrame(performance.now() - r0);
-    // labels follow every frame; while playing on a machine the adaptive ladder has thinned, every 3rd
+    // labels are placed every frame; while playing on a machine the adaptive ladder has thinned, every 3rd
     // (a jump — setTime — places them in its first frame: a stale label may not sit over the new moment's people)
     if (!this.playing || this._labelsNow || this._frameCount % this.adaptive.labelsEvery() === 0) {
       this._updateLabels();
       this._labelsNow = false;
-    }
+    } else this._followLabels();      // in between, the shown names only moved with their anchors
     this.adaptive.onDrawn(now);
     this._dirty = false;
     this._frameTimes[this._frameCount % this._frameTimes.length] = now;

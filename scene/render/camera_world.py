@@ -1,6 +1,6 @@
 """Where the director's camera may stand in the building and what it can see through (:mod:`.shots`): inside
 the court walls, or under the eaves of the 堂 between the 序, or in front of the 門 while the people are out
-there; never looking through a 楹, a 序 or the court's wall (only through its 門)."""
+there; never looking through a 楹, a 序, the court's wall (only through its 門) or the 門's open leaves."""
 from __future__ import annotations
 
 import numpy as np
@@ -31,6 +31,11 @@ class World:
         self.gate_half = lay.reading.gate_width_chi / 2 * chi - 0.1
         self.wall_top = 7.8 * chi
         self.lintel = 9.6 * chi
+        # the 門's two leaves standing open into the court (grounds: 9 尺 high, as deep as half the opening less
+        # 0.4 尺, at its sides): a man passing through is hidden from a camera looking in at a slant
+        gw = lay.reading.gate_width_chi / 2
+        self.leaves = [(sx * (gw - 0.2) * chi, self.gate_y, self.gate_y + (gw - 0.4) * chi) for sx in (-1.0, 1.0)]
+        self.leaf_top = 9.0 * chi
         self.hou = np.array(lay.xyz_m("target.hou"))
         self.hou_top = lay["target.east_post"].size_chi[2] * chi
         self.occluders = Occluders(rite)
@@ -65,7 +70,12 @@ def _allowed(world: World, pos: np.ndarray, outside: bool = False, hall_ok: bool
 
 def _hidden_all(world: World, pos: np.ndarray, pts: np.ndarray) -> np.ndarray:
     """``_World.hidden`` for many camera positions (C, 3) at once (on (C, P) planes, one per axis)."""
-    out = np.zeros(len(pos), dtype=bool)
+    return _hidden_each(world, pos, pts).any(axis=1)
+
+
+def _hidden_each(world: World, pos: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    """(C, P): which of the points each camera cannot see for a 楹, a 序, the court's wall or the 門's leaves."""
+    out = np.zeros((len(pos), len(pts)), dtype=bool)
     cx, cy, cz = (pos[:, k:k + 1] for k in range(3))                    # (C, 1)
     d0, d1, dz = (pts[None, :, k] - pos[:, k:k + 1] for k in range(3))  # (C, P): camera → point
     dd = np.maximum(d0 * d0 + d1 * d1, 1e-9)
@@ -73,7 +83,7 @@ def _hidden_all(world: World, pos: np.ndarray, pts: np.ndarray) -> np.ndarray:
         s = (d0 * (px - cx) + d1 * (py - cy)) / dd
         near = np.hypot(cx + s * d0 - px, cy + s * d1 - py)
         z = cz + s * dz
-        out |= np.any((s > 0.02) & (s < 0.98) & (near < world.pillar_r) & (z < world.pillar_top), axis=1)
+        out |= (s > 0.02) & (s < 0.98) & (near < world.pillar_r) & (z < world.pillar_top)
     # the court's south wall: a sight line across it (camera and point on either side) must pass the 門
     gy = world.gate_y - 0.23
     dy = pts[None, :, 1] - pos[:, None, 1]
@@ -82,13 +92,20 @@ def _hidden_all(world: World, pos: np.ndarray, pts: np.ndarray) -> np.ndarray:
     x = pos[:, None, 0] + s * (pts[None, :, 0] - pos[:, None, 0])
     z = pos[:, None, 2] + s * (pts[None, :, 2] - pos[:, None, 2])
     through = (s > 0.0) & (s < 1.0)
-    out |= np.any(through & (((np.abs(x) > world.gate_half) & (z < world.wall_top)) |
-                             ((np.abs(x) <= world.gate_half) & (z > world.lintel))), axis=1)
+    out |= through & (((np.abs(x) > world.gate_half) & (z < world.wall_top)) |
+                      ((np.abs(x) <= world.gate_half) & (z > world.lintel)))
+    # the 門's leaves (x = ±, from the wall into the court): no looking past them at a slant
+    for lx, y0, y1 in world.leaves:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            s = (lx - cx) / d0
+        y = cy + s * d1
+        z = cz + s * dz
+        out |= (s > 0.0) & (s < 1.0) & (y > y0) & (y < y1) & (z < world.leaf_top)
     # the 序 (the side walls of the 堂, x = ±xu, from the front to the back): no looking through them
     for wx in (-world.xu, world.xu):
         with np.errstate(divide="ignore", invalid="ignore"):
             s = (wx - cx) / d0
         y = cy + s * d1
         z = cz + s * dz
-        out |= np.any((s > 0.0) & (s < 1.0) & (y > 0.2) & (y < world.hall_y) & (z < world.eave + 1.0), axis=1)
+        out |= (s > 0.0) & (s < 1.0) & (y > 0.2) & (y < world.hall_y) & (z < world.eave + 1.0)
     return out

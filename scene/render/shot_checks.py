@@ -146,6 +146,18 @@ def checks(rite, world) -> list[Check]:
     return out
 
 
+def check_at(rite, c: Check, t: float) -> Check:
+    """The check ``c`` held at another moment ``t`` of its step (where a clicker's PageDown lands: the step's
+    start): its people where they stand then, those of them on stage."""
+    import dataclasses
+    smp = rite.sample(np.array([float(t)]))
+    xyz, vis = smp["actor_xyz_m"][0], np.asarray(smp["visible"][0], bool)
+    keep = [k for k, i in enumerate(c.ids) if vis[i]]
+    ids = tuple(c.ids[k] for k in keep)
+    return dataclasses.replace(c, t=float(t), ids=ids, feet=xyz[list(ids)], others=xyz[np.flatnonzero(vis)],
+                               crown=c.crown[keep])
+
+
 def judge(world, v: np.ndarray, c: Check) -> tuple[bool, bool, bool, float, str]:
     """(in frame, unoccluded, tall, height, why) of a camera ``v`` for the check ``c``."""
     feet = c.feet

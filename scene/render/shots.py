@@ -32,7 +32,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .camera_world import World as _World
-from .camera_world import _allowed, _hidden_all
+from .camera_world import _allowed, _hidden_each
 from .frame_rules import (
     ASPECT,
     FIGURE_M,
@@ -212,7 +212,10 @@ def frame(world: _World, feet: np.ndarray, extra: np.ndarray, prev_bearing: floa
     ok = _allowed(world, pos, outside=bool(len(feet) and feet[:, 1].min() < world.gate_y))
     mids = sight_points(feet)
     if ok.any() and len(mids):
-        ok[ok] = ~_hidden_all(world, pos[ok], sight_core(mids))
+        hid = _hidden_each(world, pos[ok], sight_core(mids)).sum(axis=1)
+        # none sees them all (a file of men passing through the 門, seen past its leaves only from straight
+        # in front): the cameras that lose the fewest of them, not the court's corner, which loses more
+        ok[ok] = hid == hid.min()
     if ok.any():
         h = _heights_all(pos, foc, a, feet) if len(feet) else np.zeros(len(b))
         turn = np.zeros(len(b)) if prev_bearing is None else np.abs((b - prev_bearing + 180) % 360 - 180) / 180

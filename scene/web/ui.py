@@ -99,7 +99,9 @@ def _view() -> None:
         _view_tools()
         with html.Div(v_if="classroom", classes="xsl-class-caption", id="xsl-class-caption"):
             html.Div("§{{ stage_n }} {{ stage_title }}", classes="xsl-class-title")
-            html.Div("{{ step_phrase }}", classes="xsl-class-phrase", id="xsl-class-phrase")
+            # the live text of the view in classroom mode (the player's own phrase band is hidden there)
+            html.Div("{{ step_phrase }}", classes="xsl-class-phrase", id="xsl-class-phrase", role="status",
+                     aria_live="polite")
         _btn("mdi-close", "window.xsl.setClassroom(false)", "leave classroom mode (Esc)", v_if="classroom",
              classes="xsl-class-exit", id="xsl-class-exit")
         v.VAlert("{{ message }}", v_if="message", type="warning", density="compact", closable=True,
