@@ -41,8 +41,9 @@ def needs(rite) -> dict[tuple[int, int, float], Need]:
     court is wide (no frame shows them all big) — no height is asked then."""
     from scene.render import shot_audit, shots
     from scene.render.shot_checks import checks
-    cs = checks(rite, shots._World(rite))
-    verdicts = shot_audit.audit(rite)
+    world = shots._World(rite)
+    cs = checks(rite, world)
+    verdicts = shot_audit.audit(rite, world=world, cs=cs)
     assert [(c.span.section, c.span.index) for c in cs] == [(v.section, v.index) for v in verdicts]
     # keyed by the step's start too: a form's sub-steps (§33 told act by act) share their data step's index
     return {(v.section, v.index, round(c.span.start_s, 3)):

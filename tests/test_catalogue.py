@@ -3,8 +3,6 @@ his posture, of the 鹿中 what it is and the 記 passage of its place, of the g
 the stage list, the 經, the caption line, the labels and the inspector."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 import webtools
 
@@ -86,7 +84,7 @@ PROJECT = f"""(() => {{
 
 
 @pytest.mark.parametrize("w,h", [(1280, 720), (1920, 1080), (720, 1280)])
-def test_the_plan_fits_the_court_to_the_frame_clear_of_the_captions(page_url, w, h):
+def test_the_plan_fits_the_court_to_the_frame_clear_of_the_captions(page_url, w, h, tmp_path):
     """The plan of the whole court (§21): its four corners inside the view and above the caption band, and the
     court large in the free part of the frame (its longer screen side ≥ 75 % of that side's room: the room kept
     for the caption band is for its longest lines, and this moment's may be shorter)."""
@@ -102,7 +100,7 @@ def test_the_plan_fits_the_court_to_the_frame_clear_of_the_captions(page_url, w,
         assert min(xs) >= 0 and max(xs) <= got["w"] and min(ys) >= 0, got
         assert max(ys) <= got["bandTop"], f"the caption band (top {got['bandTop']:.0f}) is over the court: {got}"
         fill = max((max(xs) - min(xs)) / got["w"], (max(ys) - min(ys)) / got["bandTop"])
-        webtools.save_png(webtools.screenshot(page), Path(f"/tmp/xsl-plan-{w}x{h}.png"))
+        webtools.save_png(webtools.screenshot(page), tmp_path / f"xsl-plan-{w}x{h}.png")
         assert fill >= 0.75, f"the court fills {fill:.0%} of the frame: {got}"
         print(f"{w}×{h}: the court fills {fill:.0%}")
 

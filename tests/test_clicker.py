@@ -157,7 +157,7 @@ def test_a_link_and_an_export_under_another_reading_are_of_the_stage_shown(app_u
     assert len(starts) == len(rite.stages)
 
 
-def test_without_webgl_the_class_runs_on_the_servers_stills(app_url):
+def test_without_webgl_the_class_runs_on_the_servers_stills(app_url, tmp_path):
     """Chromium with WebGL off (--disable-webgl --disable-3d-apis, as a blocklisted school GPU): one clear
     message with what to try, no raw 'Error creating WebGL context'; the still of the moment in place of the
     canvas, drawn again for the next stage when the teacher presses PageDown."""
@@ -191,7 +191,7 @@ def test_without_webgl_the_class_runs_on_the_servers_stills(app_url):
             t22 = float(page.evaluate(f"{still}.dataset.t"))
             assert st[1][0] <= t22 < st[1][1]
             assert page.locator("img.xsl-nogl-still").is_visible()
-            page.screenshot(path="/tmp/xsl-nogl.png")
+            page.screenshot(path=str(tmp_path / "xsl-nogl.png"))
             assert not errors, errors
         finally:
             b.close()

@@ -38,6 +38,9 @@ export class Camera {
     this._staticDirty = true;
     this._camKey = null;
     this._dirty = true;
+    // every label moves with a new size (classroom mode's band, F5): placed in the next frame even on a
+    // machine that places them every 3rd frame — left a frame or two, a name lay over the man it names
+    this._labelsNow = true;
     if (this.pack && this.view === 'plan' && !this.free) this._cameraForStage(true);     // fitted again
   }
 

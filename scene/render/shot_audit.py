@@ -52,12 +52,13 @@ class Verdict:
                 f"{self.why}")
 
 
-def audit(rite, track=None) -> list[Verdict]:
-    """A verdict for every step that names someone on stage, at the step's middle."""
+def audit(rite, track=None, world=None, cs=None) -> list[Verdict]:
+    """A verdict for every step that names someone on stage, at the step's middle (``world`` and ``cs``: the
+    camera world and the checks, when the caller has made them already)."""
     track = track if track is not None else shots.track(rite)
-    world = shots._World(rite)
+    world = world if world is not None else shots._World(rite)
     out = []
-    for c in checks(rite, world):
+    for c in (cs if cs is not None else checks(rite, world)):
         inside, seen, tall, h, why = judge(world, track.at(c.t), c)
         sp = c.span
         out.append(Verdict(sp.section, sp.index, sp.phrase, tuple(rite.actor_ids[i] for i in c.ids),
