@@ -28,4 +28,6 @@ if ! command -v pdftoppm >/dev/null 2>&1; then
     $SUDO apt-get update -qq >/dev/null 2>&1 || true
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq poppler-utils >/dev/null || true
 fi
-python -m pytest "$@"
+# on every core (pytest-xdist), a test file per worker: a file's module fixtures (its app server, its Chromium,
+# its static site) are made once; XIANGSHELI_TEST_WORKERS=0 runs it in this one process
+python -m pytest -n "${XIANGSHELI_TEST_WORKERS:-auto}" --dist loadfile "$@"
