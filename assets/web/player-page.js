@@ -102,7 +102,7 @@ player.labelAvoid = () => [$('xsl-bar'), document.querySelector('.xsl-caption'),
 if (gl) { player.use(evidence()); player.use(sound()); }
 // the caption bands where they cover none of the people acting now, nor each other (caption-place.js)
 if (gl) {
-  player.use(captionPlace({ avoid: () => [$('xsl-bar'), $('xsl-text'), $('xsl-info'), document.querySelector('.xsl-lessons')] }));
+  player.use(captionPlace({ avoid: () => [$('xsl-bar'), $('xsl-text'), $('xsl-info'), $('xsl-quality-info'), document.querySelector('.xsl-lessons')] }));
 }
 // the role palette is remembered in the address (?palette=okabe-ito), like the page's other options
 const roles = !gl ? { set() {} } : player.use(palette({ onChange: (on) => {

@@ -39,7 +39,7 @@ export function qualityControl(player, { select, info, reload }) {
     if (s && s.value !== want) s.value = want;
     if (l && player.qualityInfo) {
       const text = describe(player.quality());
-      if (l.textContent !== text) l.textContent = text;
+      if (l.textContent !== text) { l.textContent = text; l.title = text; }
     }
   }
   function onChange(e) {
