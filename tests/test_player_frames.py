@@ -12,7 +12,7 @@ _why = webtools.chromium_missing_reason()
 if _why:
     pytest.skip(f"browser tests need Chromium: {_why}", allow_module_level=True)
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timing]   # the adaptive ladder reads frame times
 
 
 @pytest.fixture(scope="module")

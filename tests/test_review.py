@@ -233,6 +233,7 @@ def test_the_fallback_groups_the_steps_by_phrase_in_text_order(rite):
     assert a.id == "zhuren" and a.postures[-2:] == ("坐", "興") and a.holding_after == "爵" and not a.holding_before
 
 
+@pytest.mark.timing
 def test_a_section_report_takes_under_two_seconds_once_the_rite_is_compiled(rite, tmp_path, monkeypatch):
     from scene.print.review import render_text
     from scene.rite.review import review_section

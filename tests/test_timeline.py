@@ -348,3 +348,28 @@ def test_forfeit_follows_the_text(sec):
     assert np.linalg.norm(np.diff(P, axis=0), axis=1).max() <= 1.0
     if any(a == "zhuren" for _, a in drinks):              # 7e: his mat faces west
         assert abs(S["heading_deg"][-1, ids.index("zhuren")] - 270.0) < 1.0
+
+
+def test_the_audits_broad_phase_finds_what_every_pair_at_every_sample_finds(rite, monkeypatch):
+    """*apart* looks closer only where two people's boxes over a block of samples come near: at a distance
+    loosened to 1.2 m (so that there is much to find) it finds exactly the pairs and samples that the plain
+    distance of every pair at every sample finds (the first hour of the rite, at 10 Hz)."""
+    import numpy as np
+
+    from scene.rite import audit as au
+    monkeypatch.setattr(au, "MIN_APART_M", 1.2)
+    data = au.sampled(rite, 10.0)
+    keep = data["times"] < 3600.0
+    data = {k: v[keep] for k, v in data.items()}
+    xyz, vis = np.asarray(data["actor_xyz_m"], dtype=float), data["visible"]
+    broad = {(i, j): set(idx[(np.linalg.norm(xyz[idx, j] - xyz[idx, i], axis=1) < 1.2) & vis[idx, i] & vis[idx, j]])
+             for i, j, idx in au._near_pairs(xyz, vis)}
+    broad = {k: v for k, v in broad.items() if v}
+    n = xyz.shape[1]
+    plain = {}
+    for i in range(n):
+        for j in range(i + 1, n):
+            hit = np.flatnonzero((np.linalg.norm(xyz[:, j] - xyz[:, i], axis=1) < 1.2) & vis[:, i] & vis[:, j])
+            if len(hit):
+                plain[(i, j)] = set(hit)
+    assert len(plain) > 20 and plain == broad

@@ -48,10 +48,50 @@ def _intervals(mask: np.ndarray, times: np.ndarray, values: np.ndarray) -> Itera
         yield float(times[s]), float(times[e]), values[s:e + 1]
 
 
-def audit(rite: Rite, hz: float = 10.0, rules: tuple[str, ...] = ("apart", "surface", "speed", "solid")) -> list[Violation]:
+def sampled(rite: Rite, hz: float = 10.0) -> dict[str, np.ndarray]:
+    """The people of the whole rite at ``hz`` (what :func:`audit` reads; the grammar's body rules share it)."""
     times = np.arange(0.0, rite.duration, 1.0 / hz)
-    data = rite.sample(times)
-    xyz = data["actor_xyz_m"].astype(float)
+    data = rite.sample(times, objects=False)
+    data["times"] = times
+    return data
+
+
+#: samples a block of the broad phase of *apart*: a pair whose boxes over a block are ≥ MIN_APART_M apart is
+#: not looked at closer in it (most pairs of the 40 are far apart most of the rite: 143 M distances become ~2 M)
+_BLOCK = 64
+
+
+def _near_pairs(xyz: np.ndarray, vis: np.ndarray) -> Iterator[tuple[int, int, np.ndarray]]:
+    """(i, j, samples) of every pair that can come within MIN_APART_M: the samples of the blocks where the
+    two bounding boxes (of their visible samples) come that close."""
+    T, n, _ = xyz.shape
+    nb = -(-T // _BLOCK)
+    pad = nb * _BLOCK - T
+    p = xyz.transpose(1, 2, 0)          # (n, 3, T): the sampler's own layout, each one's samples in a row
+    seen = np.ascontiguousarray(vis.T)[:, None, :]
+    if pad:
+        p = np.concatenate([p, np.zeros((n, 3, pad))], axis=2)
+        seen = np.concatenate([seen, np.zeros((n, 1, pad), dtype=bool)], axis=2)
+    # each one's box over a block, of the samples where he is seen (none: lo = inf, hi = -inf, never near)
+    lo = np.where(seen, p, np.inf).reshape(n, 3, nb, _BLOCK).min(axis=3).transpose(2, 0, 1)     # (nb, n, 3)
+    hi = np.where(seen, p, -np.inf).reshape(n, 3, nb, _BLOCK).max(axis=3).transpose(2, 0, 1)
+    for i in range(n - 1):
+        gap = np.maximum(np.maximum(lo[:, i + 1:] - hi[:, i:i + 1], lo[:, i:i + 1] - hi[:, i + 1:]), 0.0)
+        near = np.einsum("bjc,bjc->bj", gap, gap) < MIN_APART_M ** 2          # (nb, n-i-1); inf: never near
+        for k in np.flatnonzero(near.any(axis=0)):
+            b = np.flatnonzero(near[:, k])
+            idx = (b[:, None] * _BLOCK + np.arange(_BLOCK)).ravel()
+            yield i, i + 1 + int(k), idx[idx < T]
+
+
+def audit(rite: Rite, hz: float = 10.0, rules: tuple[str, ...] = ("apart", "surface", "speed", "solid"),
+          data: dict[str, np.ndarray] | None = None) -> list[Violation]:
+    """The rules' violations, merged into intervals.  ``data``: :func:`sampled` at the same ``hz``, when the
+    caller has it already."""
+    if data is None:
+        data = sampled(rite, hz)
+    times = data["times"]
+    xyz = np.asarray(data["actor_xyz_m"], dtype=float)
     vis = data["visible"]
     ids = rite.actor_ids
     chi = rite.reading.chi_m
@@ -63,19 +103,20 @@ def audit(rite: Rite, hz: float = 10.0, rules: tuple[str, ...] = ("apart", "surf
         return f"§{rite.stage_at(t).n} {span.phrase if span else ''}"
 
     if "apart" in rules:
-        exempt = np.zeros((len(times), len(ids), len(ids)), dtype=bool)
+        handed: dict[tuple[int, int], list[tuple[float, float]]] = {}
         index = {a: i for i, a in enumerate(ids)}
         for t0, t1, a, b in rite.handovers:
-            m = (times >= t0) & (times <= t1)
-            exempt[m, index[a], index[b]] = exempt[m, index[b], index[a]] = True
-        for i in range(len(ids)):
-            d = np.linalg.norm(xyz[:, i + 1:, :] - xyz[:, i:i + 1, :], axis=2)
-            both = vis[:, i:i + 1] & vis[:, i + 1:]
-            bad = (d < MIN_APART_M) & both & ~exempt[:, i, i + 1:]
-            for k in np.flatnonzero(bad.any(axis=0)):
-                j = i + 1 + k
-                for t0, t1, vals in _intervals(bad[:, k], times, d[:, k]):
-                    out.append(Violation("apart", (ids[i], ids[j]), t0, t1, float(vals.min()), where(t0)))
+            ia, ib = index[a], index[b]
+            handed.setdefault((min(ia, ib), max(ia, ib)), []).append((t0, t1))
+        for i, j, idx in _near_pairs(xyz, vis):
+            d = np.full(len(times), np.inf)
+            diff = xyz[idx, j, :] - xyz[idx, i, :]
+            d[idx] = np.sqrt(diff[:, 0] * diff[:, 0] + diff[:, 1] * diff[:, 1] + diff[:, 2] * diff[:, 2])
+            bad = (d < MIN_APART_M) & vis[:, i] & vis[:, j]
+            for t0, t1 in handed.get((i, j), ()):
+                bad &= ~((times >= t0) & (times <= t1))
+            for t0, t1, vals in _intervals(bad, times, d):
+                out.append(Violation("apart", (ids[i], ids[j]), t0, t1, float(vals.min()), where(t0)))
     if "surface" in rules or "solid" in rules:
         for i, aid in enumerate(ids):
             p = xyz[:, i, :] / chi

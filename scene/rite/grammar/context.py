@@ -205,8 +205,42 @@ class Ctx:
         i = int(np.searchsorted(ts, t, side="right")) - 1
         return vs[max(i, 0)]
 
+    def _step_values(self, tracks: Sequence[tuple[np.ndarray, Sequence[Any]]], aid: str, ts: np.ndarray) -> np.ndarray:
+        """:meth:`_step_value` at many times at once (an object array)."""
+        t_, vs = tracks[self.index[aid]]
+        i = np.maximum(np.searchsorted(t_, ts, side="right") - 1, 0)
+        arr = np.empty(len(vs), dtype=object)
+        arr[:] = list(vs)
+        out: np.ndarray = arr[i]
+        return out
+
     def posture(self, aid: str, t: float) -> str:
         return cast(str, self._step_value(self._posture, aid, t))
+
+    def postures_at(self, aid: str, ts: np.ndarray) -> np.ndarray:
+        """His posture at each of many times."""
+        return self._step_values(self._posture, aid, ts)
+
+    def holdings_at(self, aid: str, ts: np.ndarray) -> np.ndarray:
+        """What he holds at each of many times."""
+        return self._step_values(self._holding, aid, ts)
+
+    def visible_at(self, aid: str, ts: np.ndarray) -> np.ndarray:
+        """Whether he is seen at each of many times (bool)."""
+        return self._step_values(self._visible, aid, ts).astype(bool)
+
+    def pos_at(self, aid: str, ts: np.ndarray) -> np.ndarray:
+        """:meth:`pos` at many times: (len(ts), 3) in 尺."""
+        t_, v = self._pos[self.index[aid]]
+        out: np.ndarray = np.column_stack([np.interp(ts, t_, v[:, c]) for c in range(3)]) / self.chi
+        return out
+
+    @cached_property
+    def people_10hz(self) -> dict[str, np.ndarray]:
+        """The people over the whole rite at 10 Hz (:func:`..audit.sampled`): the body rules and the audit
+        read the same samples."""
+        from ..audit import sampled
+        return sampled(self.rite, 10.0)
 
     def postures(self, aid: str, t0: float, t1: float) -> list[tuple[float, str]]:
         """(time, posture) changes in [t0, t1], with the posture in force at t0 first."""

@@ -217,7 +217,8 @@ def _counters(ctx: Ctx) -> list[Finding]:
                 continue                 # in the 釋獲者's hand: where he goes, they go
             k = ctx.rite.object_ids.index(p)
             op = s["object_xyz_m"][:, k, :2] / ctx.chi
-            n = np.array([int(ctx.rite._ostate.at(float(t))[k] or 0) for t in ts])
+            ts_, vs_ = ctx.rite._ostate.tracks[k]
+            n = np.array([int(v or 0) for v in vs_])[np.clip(np.searchsorted(ts_, ts, side="right") - 1, 0, None)]
             far = (np.hypot(*(op - oz).T) > 8.0) & (n > 0) & ~_held(ctx.rite.director.objects[p].events, ts)
             if far.any():
                 t = float(ts[np.argmax(far)])
@@ -251,18 +252,25 @@ def _arrows(ctx: Ctx) -> list[Finding]:
             if k == "held":
                 held.setdefault(v, []).append((t, nxt[0]))
     ts = np.arange(0.0, ctx.rite.duration, 2.0) + 0.05
+    shown: dict[str, int] = {}              # a holding's words → the 矢 they show
     for aid in ctx.rite.actor_ids:
         iv = held.get(aid, [])
-        for t in ts:
-            n_obj = sum(1 for a, b in iv if a <= t < b)
-            h = ctx.holding(aid, float(t)) or ""
-            m = re.search(r"矢(?:×(\d+))?", h)
-            n_lab = 0 if not m else int(m.group(1) or 1)
-            if n_obj != n_lab:
-                out.append(Finding("things", ctx.rite.stage_at(float(t)).n, None, "", "矢",
-                                   f"{aid}'s hands showing the arrows he holds ({n_obj})",
-                                   f"they show {n_lab} at {t:.0f} s", aid, float(t)))
-                break
+        # how many of his intervals [a, b) hold each t (every b ≥ its a: the events are sorted)
+        n_obj = (np.searchsorted(np.sort([a for a, _ in iv]), ts, side="right")
+                 - np.searchsorted(np.sort([b for _, b in iv]), ts, side="right"))
+        hs = ctx.holdings_at(aid, ts)
+        for h in set(hs):
+            if h not in shown:
+                m = re.search(r"矢(?:×(\d+))?", h or "")
+                shown[h] = 0 if not m else int(m.group(1) or 1)
+        n_lab = np.array([shown[h] for h in hs])
+        wrong = np.flatnonzero(n_obj != n_lab)
+        if len(wrong):
+            i = int(wrong[0])
+            t = ts[i]
+            out.append(Finding("things", ctx.rite.stage_at(float(t)).n, None, "", "矢",
+                               f"{aid}'s hands showing the arrows he holds ({int(n_obj[i])})",
+                               f"they show {int(n_lab[i])} at {t:.0f} s", aid, float(t)))
     return out
 
 

@@ -48,22 +48,27 @@ def _lane(ctx: Ctx) -> list[Finding]:
         if length < 1e-6:
             continue
         ux, uy = dx / length, dy / length
-        for t in np.arange(t0, t1, 0.25):
-            for aid in ctx.rite.actor_ids:
-                if aid == shooter or not ctx.visible(aid, t) or aid in seen:
-                    continue
-                x, y, z = ctx.pos(aid, t)
-                along = ((x - sx) * ux + (y - sy) * uy) / length
-                across = abs((x - sx) * uy - (y - sy) * ux)
-                if z < 0.05 and along > 0 and across < LANE_MARGIN_CHI + hou_half * along:
-                    seen.add(aid)
-                    sp = ctx.rite.span_at(t)
-                    assert sp is not None     # (every moment looked at is after the first step began)
-                    where = "behind the 侯" if along > 1 else "in the 侯道 lane"
-                    out.append(Finding("world", sp.section, sp.index, sp.phrase, "(the arrow's way)",
-                                       f"{aid} out of the arrow's way ({across:.0f} 尺 off the line; needs "
-                                       f"{LANE_MARGIN_CHI + hou_half * along:.0f}) while {oid} flies",
-                                       f"{where} at ({x:.1f}, {y:.1f}) 尺, {t:.1f} s", aid, float(t)))
+        ts = np.arange(t0, t1, 0.25)
+        first = []                            # (sample, order, actor): where each comes into the way first
+        for k, aid in enumerate(ctx.rite.actor_ids):
+            if aid == shooter or aid in seen or not len(ts):
+                continue
+            x, y, z = ctx.pos_at(aid, ts).T
+            along = ((x - sx) * ux + (y - sy) * uy) / length
+            across = np.abs((x - sx) * uy - (y - sy) * ux)
+            bad = ctx.visible_at(aid, ts) & (z < 0.05) & (along > 0) & (across < LANE_MARGIN_CHI + hou_half * along)
+            if bad.any():
+                first.append((int(np.argmax(bad)), k, aid, x, y, along, across))
+        for i, _k, aid, x, y, along, across in sorted(first, key=lambda f: (f[0], f[1])):
+            seen.add(aid)
+            t = ts[i]
+            sp = ctx.rite.span_at(t)
+            assert sp is not None     # (every moment looked at is after the first step began)
+            where = "behind the 侯" if along[i] > 1 else "in the 侯道 lane"
+            out.append(Finding("world", sp.section, sp.index, sp.phrase, "(the arrow's way)",
+                               f"{aid} out of the arrow's way ({across[i]:.0f} 尺 off the line; needs "
+                               f"{LANE_MARGIN_CHI + hou_half * along[i]:.0f}) while {oid} flies",
+                               f"{where} at ({x[i]:.1f}, {y[i]:.1f}) 尺, {t:.1f} s", aid, float(t)))
         if len(seen) > 40:
             break
     return out
@@ -74,7 +79,8 @@ def _furniture(ctx: Ctx) -> list[Finding]:
     the first and last 2 尺 of each walk are his coming to or leaving the thing he acts on)."""
     out = []
     ts = np.arange(0.0, ctx.rite.duration, 0.25)
-    s = ctx.rite.sample(ts)
+    ground = [oid for oid in GROUND_OBJECTS if oid in ctx.rite.object_ids]
+    s = ctx.rite.sample(ts, objects=ground)
     xyz = s["actor_xyz_m"] / ctx.chi
     vis = s["visible"]
     from ..director import Director
@@ -82,18 +88,17 @@ def _furniture(ctx: Ctx) -> list[Finding]:
     things = []          # (name, centre per sample, half sizes): the body may not reach over the thing
     for pid, half in FURNITURE_HALF.items():
         things.append((pid, np.tile(np.array(ctx.lay[pid].xyz_chi[:2]), (len(ts), 1)), half))
-    for oid in GROUND_OBJECTS:
-        if oid in ctx.rite.object_ids:
-            k = ctx.rite.object_ids.index(oid)
-            pos = s["object_xyz_m"][:, k, :2] / ctx.chi
-            lifted = s["object_xyz_m"][:, k, 2] / ctx.chi > 0.5       # carried: not lying on the ground
-            pos = np.where(lifted[:, None], np.inf, pos)
-            if oid.startswith("counters."):      # an empty pile is nothing to walk round
-                ts_, vs_ = ctx.rite._ostate.tracks[k]
-                n = np.array([int(v or 0) for v in vs_])[np.clip(np.searchsorted(ts_, ts, side="right") - 1, 0, None)]
-                pos = np.where((n > 0)[:, None], pos, np.inf)
-            things.append((oid, pos, Director.GROUND_THINGS[oid]))
-    postures = {aid: np.array([ctx.posture(aid, float(t)) for t in ts[::4]]) for aid in ctx.rite.actor_ids}
+    for g, oid in enumerate(ground):
+        k = ctx.rite.object_ids.index(oid)
+        pos = s["object_xyz_m"][:, g, :2] / ctx.chi
+        lifted = s["object_xyz_m"][:, g, 2] / ctx.chi > 0.5       # carried: not lying on the ground
+        pos = np.where(lifted[:, None], np.inf, pos)
+        if oid.startswith("counters."):      # an empty pile is nothing to walk round
+            ts_, vs_ = ctx.rite._ostate.tracks[k]
+            n = np.array([int(v or 0) for v in vs_])[np.clip(np.searchsorted(ts_, ts, side="right") - 1, 0, None)]
+            pos = np.where((n > 0)[:, None], pos, np.inf)
+        things.append((oid, pos, Director.GROUND_THINGS[oid]))
+    postures = {aid: ctx.postures_at(aid, ts[::4]) for aid in ctx.rite.actor_ids}
     for k, aid in enumerate(ctx.rite.actor_ids):
         walking = np.repeat(postures[aid] == "walk", 4)[:len(ts)]
         walking &= _away_from_ends(xyz[:, k, :2], walking, 2.0)
@@ -125,8 +130,8 @@ def _away_from_ends(xy: np.ndarray, walking: np.ndarray, d: float) -> np.ndarray
 
 def _pillars(ctx: Ctx) -> list[Finding]:
     out = []
-    ts = np.arange(0.0, ctx.rite.duration, 0.1)
-    s = ctx.rite.sample(ts)
+    s = ctx.people_10hz                     # every 0.1 s
+    ts = s["times"]
     xyz = s["actor_xyz_m"] / ctx.chi
     for pid in ("hall.west_pillar", "hall.east_pillar"):
         p = ctx.lay[pid]
@@ -147,7 +152,7 @@ def _pillars(ctx: Ctx) -> list[Finding]:
 
 def _audit(ctx: Ctx) -> list[Finding]:
     out = []
-    for v in audit(ctx.rite, hz=10.0):
+    for v in audit(ctx.rite, hz=10.0, data=ctx.people_10hz):
         sp = ctx.rite.span_at(v.start_s)
         out.append(Finding("world", sp.section if sp else 0, sp.index if sp else None, sp.phrase if sp else "",
                            f"({v.rule})", {"apart": "0.4 m between people", "surface": "feet on a floor",
