@@ -229,6 +229,13 @@ class Ctx:
         """Whether he is seen at each of many times (bool)."""
         return self._step_values(self._visible, aid, ts).astype(bool)
 
+    def counters_at(self, oid: str, ts: np.ndarray) -> np.ndarray:
+        """How many 筭 a pile (``counters.…``) holds at each of many times (its state; none: 0)."""
+        t_, vs = self.rite._ostate.tracks[self.rite.object_ids.index(oid)]
+        i = np.maximum(np.searchsorted(t_, ts, side="right") - 1, 0)
+        out: np.ndarray = np.array([int(v or 0) for v in vs])[i]
+        return out
+
     def pos_at(self, aid: str, ts: np.ndarray) -> np.ndarray:
         """:meth:`pos` at many times: (len(ts), 3) in 尺."""
         t_, v = self._pos[self.index[aid]]

@@ -207,18 +207,14 @@ def _counters(ctx: Ctx) -> list[Finding]:
                                "箭籌八十 (記62)", f"{TOTAL_COUNTERS} 筭 in all (中 + hand + 右獲 + 左獲 + 餘)",
                                f"{total} ({'+'.join(map(str, vals))}) at {t:.1f} s", "shihuozhe", t))
     # the 筭 stay with the 中: in it, or laid beside it (中西 / its right and left)
-    zi = ctx.rite.object_ids.index("zhong") if "zhong" in ctx.rite.object_ids else None
-    if zi is not None:
+    if "zhong" in ctx.rite.object_ids:
         ts = np.arange(0.0, ctx.rite.duration, 5.0)
-        s = ctx.rite.sample(ts)
-        oz = s["object_xyz_m"][:, zi, :2] / ctx.chi
-        for p in piles:
-            if p == "counters.hand":
-                continue                 # in the 釋獲者's hand: where he goes, they go
-            k = ctx.rite.object_ids.index(p)
-            op = s["object_xyz_m"][:, k, :2] / ctx.chi
-            ts_, vs_ = ctx.rite._ostate.tracks[k]
-            n = np.array([int(v or 0) for v in vs_])[np.clip(np.searchsorted(ts_, ts, side="right") - 1, 0, None)]
+        laid = [p for p in piles if p != "counters.hand"]     # in the 釋獲者's hand: where he goes, they go
+        s = ctx.rite.sample(ts, objects=["zhong", *laid])
+        oz = s["object_xyz_m"][:, 0, :2] / ctx.chi
+        for g, p in enumerate(laid, start=1):
+            op = s["object_xyz_m"][:, g, :2] / ctx.chi
+            n = ctx.counters_at(p, ts)
             far = (np.hypot(*(op - oz).T) > 8.0) & (n > 0) & ~_held(ctx.rite.director.objects[p].events, ts)
             if far.any():
                 t = float(ts[np.argmax(far)])

@@ -89,14 +89,11 @@ def _furniture(ctx: Ctx) -> list[Finding]:
     for pid, half in FURNITURE_HALF.items():
         things.append((pid, np.tile(np.array(ctx.lay[pid].xyz_chi[:2]), (len(ts), 1)), half))
     for g, oid in enumerate(ground):
-        k = ctx.rite.object_ids.index(oid)
         pos = s["object_xyz_m"][:, g, :2] / ctx.chi
         lifted = s["object_xyz_m"][:, g, 2] / ctx.chi > 0.5       # carried: not lying on the ground
         pos = np.where(lifted[:, None], np.inf, pos)
         if oid.startswith("counters."):      # an empty pile is nothing to walk round
-            ts_, vs_ = ctx.rite._ostate.tracks[k]
-            n = np.array([int(v or 0) for v in vs_])[np.clip(np.searchsorted(ts_, ts, side="right") - 1, 0, None)]
-            pos = np.where((n > 0)[:, None], pos, np.inf)
+            pos = np.where((ctx.counters_at(oid, ts) > 0)[:, None], pos, np.inf)
         things.append((oid, pos, Director.GROUND_THINGS[oid]))
     postures = {aid: ctx.postures_at(aid, ts[::4]) for aid in ctx.rite.actor_ids}
     for k, aid in enumerate(ctx.rite.actor_ids):
