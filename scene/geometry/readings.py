@@ -286,7 +286,9 @@ def load_toml(path: str | Path) -> Reading:
     """
     import stat
     path = Path(path)
-    where = shorten(str(path))
+    # the file named whole (an error line must say which file; 80 characters cut pytest's own tmp paths), only
+    # escaped and bounded as a path the system can open is (PATH_MAX)
+    where = shorten(str(path), 4096)
     try:
         st = path.stat()
         if not stat.S_ISREG(st.st_mode):
