@@ -43,7 +43,9 @@ def test_o_recolours_the_zhuren_with_okabe_ito_vermillion(tmp_path, pack_dir):
         page = b.new_page(viewport={"width": 960, "height": 540})
         errors = []
         page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(f"{url}player.html")
+        # adaptive=0: the render scale stays whole — a loaded machine lowering it between two screenshots
+        # would change every pixel that these comparisons read
+        page.goto(f"{url}player.html?adaptive=0")
         page.wait_for_function("document.body.dataset.ready", timeout=120_000)
         settle = f"() => {P}._nextFrame().then(() => new Promise(requestAnimationFrame)).then(() => {P}._nextFrame())"
         page.evaluate(f"() => {{ {P}.setView('overview'); {P}.setLabels(false); {P}.setTime({t}); }}")
