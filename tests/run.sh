@@ -34,6 +34,10 @@ fi
 # XIANGSHELI_TEST_WORKERS=N sets the processes (0: all in this one).  With arguments (a file, -k, -m …) the
 # tests asked for run in one process, as pytest would run them.
 workers="${XIANGSHELI_TEST_WORKERS:-2}"
+# Bytecode is kept (__pycache__/, ignored by git) even where the shell asks Python not to write it: every
+# Python process the suite starts (xdist workers, `python -m scene …`, the app's workers) would compile the
+# package again (0.5 s a process, measured here), and each of the 3 collections rewrite every test module (4.5 s).
+unset PYTHONDONTWRITEBYTECODE
 if [ "$#" -gt 0 ] || [ "$workers" = "0" ]; then
     python -m pytest "$@"
 else

@@ -15,9 +15,10 @@ from choreo_edit import mutated as _mutated
 from scene.geometry import readings
 from scene.rite import choreography as chor
 from scene.rite import grammar
+from scene.rite.cache import load_rite
 from scene.rite.grammar import coverage as cv
 from scene.rite.grammar.context import Ctx
-from scene.rite.timeline import Rite, build_rite
+from scene.rite.timeline import Rite
 from scene.text import passage
 from scene.text.clauses import NAMES, section_clauses
 
@@ -26,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @pytest.fixture(scope="module")
 def zheng():
-    return build_rite("zheng")
+    return load_rite("zheng")
 
 
 def _found(rite, family, section, word=None, who=None):

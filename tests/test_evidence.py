@@ -4,6 +4,7 @@ the text, not against what the engine does."""
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import os
 import re
@@ -14,18 +15,24 @@ from pathlib import Path
 import pytest
 
 from scene.rite import evidence as E
+from scene.rite.cache import load_rite
 from scene.rite.choreography import default
-from scene.rite.timeline import build_rite
 from scene.text.jing import ji_items, passages
 from scene.text.zheng import zheng_notes
 
 ROOT = Path(__file__).resolve().parents[1]
-RITE = build_rite("zheng")
-EVS = E.rite_evidence(RITE)
+#: the compiled rite from the disk cache (these tests read it; compiling is test_timeline's)
+RITE = load_rite("zheng")
 SEC = {s.n: s for s in RITE.choreography.sections}
 # every step of the data that the default reading plays (only those for a reading without the 大夫 are dropped)
 N_STEPS = sum(1 for s in RITE.choreography.sections for st in s.steps if st.when != "not dafu_present")
 ZHU = {g.note for p in passages() for g in zheng_notes(p.n)} | {g.note for k in ji_items() for g in zheng_notes(f"記{k}")}
+
+
+@functools.cache
+def _evs():
+    """The evidence of every span, made when a test first asks (not at collection, in every worker)."""
+    return E.rite_evidence(RITE)
 
 
 def _step(sp):
@@ -34,8 +41,8 @@ def _step(sp):
 
 def test_every_step_has_all_five_aspects_with_a_status_and_a_source():
     # a form's sub-steps (§33 飲不勝者 act by act) are spans of one step of the data
-    assert len(EVS) == len(RITE.spans) and len({(sp.section, sp.index) for sp in RITE.spans}) == N_STEPS > 1800
-    for ev in EVS:
+    assert len(_evs()) == len(RITE.spans) and len({(sp.section, sp.index) for sp in RITE.spans}) == N_STEPS > 1800
+    for ev in _evs():
         assert set(ev) == set(E.ASPECTS)
         for a in E.ASPECTS:
             assert ev[a].status in E.STATUSES and ev[a].source.strip()
@@ -45,7 +52,7 @@ def test_stated_means_the_word_quoted_is_in_the_phrase():
     """「word」 of a stated source is in the step's own phrase (where carried over: in an earlier phrase of
     the same actor)."""
     bad = []
-    for sp, ev in zip(RITE.spans, EVS):
+    for sp, ev in zip(RITE.spans, _evs()):
         for a in E.ASPECTS:
             e = ev[a]
             if e.status != "stated":
@@ -61,7 +68,7 @@ def test_stated_means_the_word_quoted_is_in_the_phrase():
 
 def test_commentary_means_the_note_quoted_is_a_zheng_note_verbatim():
     n = 0
-    for sp, ev in zip(RITE.spans, EVS):
+    for sp, ev in zip(RITE.spans, _evs()):
         for a in E.ASPECTS:
             e = ev[a]
             if e.status == "commentary" and not e.source.startswith("where he stands:"):
@@ -79,10 +86,10 @@ def _find(section: int, phrase: str, who: str | None = None) -> int:
 
 
 def test_what_the_phrase_of_5_says_is_stated():
-    ev = EVS[_find(5, "賓西階上北面拜洗")]
+    ev = _evs()[_find(5, "賓西階上北面拜洗")]
     assert (ev["where"].status, ev["facing"].status, ev["posture"].status) == ("stated",) * 3
     assert "西階上" in ev["where"].source and "北面" in ev["facing"].source and "拜" in ev["posture"].source
-    ev = EVS[_find(5, "賓進東北面辭洗")]
+    ev = _evs()[_find(5, "賓進東北面辭洗")]
     # 鄭: 言東北面則位南於洗矣 — where he stands is the commentary's, the facing is the phrase's
     assert ev["facing"].status == "stated" and "東北面" in ev["facing"].source
     assert ev["where"].status == "commentary" and "位南於洗" in ev["where"].source
@@ -92,7 +99,7 @@ def test_a_facing_word_of_someone_else_is_not_his():
     """席主人於阼階上西面: the 西面 is the 主人's mat, not the one who lays it."""
     i = _find(2, "席主人於阼階上西面")
     assert "zhuren" not in RITE.spans[i].who
-    assert EVS[i]["facing"].status != "stated"
+    assert _evs()[i]["facing"].status != "stated"
 
 
 def test_the_words_decide_not_the_data():
@@ -118,7 +125,7 @@ def test_a_step_without_any_word_of_it_is_assumed_everywhere():
 
 
 def test_the_counts_are_those_of_the_steps():
-    s = E.summary(EVS)
+    s = E.summary(_evs())
     for a in E.ASPECTS:
         assert sum(s[a].values()) == len(RITE.spans)      # every span, a form's sub-steps each
         assert s[a]["stated"] > 0 and s[a]["assumed"] > 0
@@ -155,15 +162,16 @@ def test_steps_command_prints_every_step_with_its_evidence(tmp_path):
 
 
 @pytest.mark.slow
-def test_the_pack_carries_the_evidence_of_every_step():
-    from scene.web.pack import build_pack
-    m, _ = build_pack("zheng")
+def test_the_pack_carries_the_evidence_of_every_step(pack_dir):
+    """The pack the player reads (the session's: the verified shipped one, which test_shipped finds
+    identical to a fresh build) carries each step's five statuses and sources."""
+    m = json.loads((pack_dir / "scene.json").read_text(encoding="utf-8"))
     ev = m["evidence"]
     assert ev["aspects"] == list(E.ASPECTS) and ev["statuses"] == list(E.STATUSES)
     for s in m["steps"]:
         assert len(s["ev"]) == 5 and set(s["ev"]) <= {"s", "c", "a"}
         assert all(0 <= k < len(ev["sources"]) for k in s["evs"])
-    want = {(sp.section, sp.index): e for sp, e in zip(RITE.spans, EVS)}
+    want = {(sp.section, sp.index): e for sp, e in zip(RITE.spans, _evs())}
     s = m["steps"][100]
     e = want[(s["section"], s["index"])]
     assert s["ev"] == "".join(e[a].status[0] for a in E.ASPECTS)
@@ -203,7 +211,7 @@ def test_every_label_cites_a_clause_of_its_own_actor():
     from scene.text.clauses import _names
     CTX = Ctx(RITE)
     bad, n = [], 0
-    for sp, ev in zip(RITE.spans, EVS):
+    for sp, ev in zip(RITE.spans, _evs()):
         actors = tuple(a for a in sp.who if a in CTX.index)
         if not actors:
             continue
@@ -253,4 +261,4 @@ def test_the_audits_false_labels_are_assumed(section, phrase, who, do, aspect):
              and do in (None, sp.do)]
     assert found, (section, phrase, who)
     for i in found:
-        assert EVS[i][aspect].status == "assumed", (RITE.spans[i].index + 1, EVS[i][aspect])
+        assert _evs()[i][aspect].status == "assumed", (RITE.spans[i].index + 1, _evs()[i][aspect])

@@ -7,10 +7,11 @@ import math
 
 import pytest
 
-from scene.rite.timeline import build_rite
+from scene.rite.cache import load_rite
 
-RITE = build_rite("zheng")
-NO_DAFU = build_rite("zheng,dafu_present=false")
+#: the compiled rites from the disk cache (these tests read them; compiling is test_timeline's)
+RITE = load_rite("zheng")
+NO_DAFU = load_rite("zheng,dafu_present=false")
 ZHONGBIN = tuple(f"zhongbin_{i}" for i in range(1, 9))
 SANOU = ("ou1_up", "ou1_low", "ou2_up", "ou2_low", "ou3_up", "ou3_low")
 #: 主人之贊者 below (鄭 §48 眾賓之未飲而酬主人之贊者; 執觶者皆與旅)

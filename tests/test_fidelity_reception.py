@@ -5,17 +5,17 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from scene.rite.timeline import build_rite
+from scene.rite.cache import load_rite
 
 
 @pytest.fixture(scope="module")
 def rite():
-    return build_rite("zheng")
+    return load_rite("zheng")
 
 
 @pytest.fixture(scope="module")
 def rite_no_dafu():
-    return build_rite("zheng,dafu_present=false")
+    return load_rite("zheng,dafu_present=false")
 
 
 def _chi(R):

@@ -5,12 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from scene.rite.timeline import build_rite
+from scene.rite.cache import load_rite
 
 
 @pytest.fixture(scope="module")
 def rite():
-    return build_rite("zheng")
+    return load_rite("zheng")
 
 
 def _chi(rite):

@@ -11,12 +11,12 @@ from scene.geometry import readings
 from scene.rite import choreography as chor
 from scene.rite import grammar
 from scene.rite.cache import load_rite
-from scene.rite.timeline import Rite, build_rite
+from scene.rite.timeline import Rite
 
 
 @pytest.fixture(scope="module")
 def zheng():
-    return build_rite("zheng")
+    return load_rite("zheng")
 
 
 @pytest.fixture(scope="module")
@@ -260,3 +260,20 @@ def test_a_bow_with_the_cup_in_hand_is_found():
     found = grammar.findings(Rite(readings.get("zheng"), c), ("posture",))
     cups = [f for f in found if f.word == "奠爵拜" and f.section == 10]
     assert {f.who for f in cups} == {"zhuren", "dafu"}, [f.line() for f in found]
+
+
+def test_the_checks_interpolation_is_numpys_to_the_bit(zheng):
+    """context.interp_row (the checks' hot loop) gives np.interp's very numbers on every person's track: at
+    its keys, between them, before and after it, and where a key time repeats (a turn on the spot)."""
+    from scene.rite.grammar.context import Ctx, interp_row
+    ctx = Ctx(zheng)
+    rng = np.random.default_rng(7)
+    repeats = 0
+    for ts, v in ctx._pos:
+        repeats += int(np.sum(np.diff(ts) == 0))
+        xs = np.concatenate([ts, rng.uniform(ts[0] - 5, ts[-1] + 5, 60), [ts[0] - 1, ts[-1] + 1]])
+        for x in xs:
+            want = np.array([np.interp(x, ts, v[:, c]) for c in range(v.shape[1])])
+            assert np.array_equal(interp_row(x, ts, v), want), (x, interp_row(x, ts, v), want)
+    assert repeats > 0                                   # the repeated key times were met
+    assert np.isnan(interp_row(float("nan"), ts, v)).all()

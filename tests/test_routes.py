@@ -58,3 +58,23 @@ def test_the_sight_test_is_the_plain_one():
                     assert got[i, j] == (not any(sample)), (p[i], q[j], boxes)
     assert checked > 1000 and 200 < crossed < checked - 200
     assert Site._visible(np.zeros((1, 2)), np.ones((3, 2)), np.zeros((0, 4))).all()
+
+
+def test_a_way_remembered_from_another_compile_is_the_way_searched():
+    """The searched ways are remembered for the whole process (routes._PLANS), across compiles of the same hall:
+    the rite compiled after another one (without the 大夫: most ways asked again, some not) moves everybody
+    exactly as the rite compiled with nothing remembered."""
+    from scene.geometry import readings
+    from scene.rite import routes
+    from scene.rite.timeline import Rite
+    zheng = readings.get("zheng")
+    routes._PLANS.clear()
+    alone = Rite(zheng)
+    asked = len(routes._PLANS)
+    routes._PLANS.clear()
+    Rite(zheng.replace(dafu_present=False))
+    after = Rite(zheng)
+    assert len(routes._PLANS) > asked                     # the other compile's ways are there too
+    times = np.linspace(0.0, alone.duration, 997)
+    a, b = alone.sample(times), after.sample(times)
+    assert a.keys() == b.keys() and all(np.array_equal(a[k], b[k]) for k in a)

@@ -74,8 +74,20 @@ def test_a_warm_start_makes_no_worker_process(cache, monkeypatch, tmp_path):
     assert s.ready and s.default_url.startswith("xslpack/pack-zheng-") and s.font_urls == ["xslfont/cjk.otf"]
 
 
+@pytest.fixture(scope="module")
+def one_process_pack():
+    """The reference: the pack built in one process from a rite compiled there, with no cache — the shipped
+    pack, which test_shipped builds so and finds byte-identical (when the sources are newer than it, it is
+    stale and both tests fail)."""
+    from scene.web.pack import shipped
+    assert shipped.current("pack") is not None, "the shipped pack is stale: python -m scene.web.pack.shipped --write"
+    folder = shipped.PREBUILT / "pack-zheng"
+    return (folder / "scene.json").read_bytes(), (folder / "scene.bin").read_bytes()
+
+
 @pytest.mark.slow
-def test_the_pack_with_the_director_in_a_worker_is_the_same_pack(cache):
+def test_the_pack_with_the_director_in_a_worker_is_the_same_pack(cache, one_process_pack):
+    """The director's track made in a worker the rite is sent to (pickled: where there is no fork)."""
     from scene.rite.cache import load_rite
     from scene.web import pack as webpack
     from scene.web import workers
@@ -88,23 +100,62 @@ def test_the_pack_with_the_director_in_a_worker_is_the_same_pack(cache):
             asked.append(r)
             return ex.submit(workers.director_track, r).result
         m1, b1 = webpack.build_pack("zheng", rite=rite, director=director)
-    m0, b0 = webpack.build_pack("zheng", rite=rite)
     assert asked == [rite]
-    assert b1 == b0 and webpack.dumps(m1) == webpack.dumps(m0)
+    assert (webpack.dumps(m1), b1) == one_process_pack
 
 
 @pytest.mark.slow
-def test_the_first_start_s_pack_worker_gives_the_same_pack(cache):
+def test_the_first_start_s_pack_worker_gives_the_same_pack(cache, one_process_pack):
     """workers.build_pack: the director's worker is forked once the rite is compiled and reads it from its
-    memory (not pickled over); the folder it writes holds the very pack built here in one process."""
-    from scene.rite.cache import load_rite
-    from scene.web import pack as webpack
+    memory (not pickled over); the folder it writes holds the very pack built in one process."""
     from scene.web import workers
     folder = Path(workers.build_pack("zheng"))
-    m0, b0 = webpack.build_pack("zheng", rite=load_rite("zheng"))
-    assert (folder / "scene.bin").read_bytes() == b0
-    assert (folder / "scene.json").read_bytes() == webpack.dumps(m0)
+    assert ((folder / "scene.json").read_bytes(), (folder / "scene.bin").read_bytes()) == one_process_pack
     assert workers._FORKED == {}                     # nothing kept once the worker has it
+
+
+def test_the_directors_track_is_cached_beside_its_rite_and_remade_when_the_code_changes(cache, monkeypatch, capfd):
+    """A still, a clip or ``camera`` of view ``auto`` in a new process reads the track the last one made
+    (its making is most of a pack's build); an edit of the render layer's code, or a planted entry, makes
+    it again; a rite not from the cache (a changed choreography) is never looked up."""
+    import copy
+
+    import numpy as np
+
+    from scene.render import shots
+    from scene.rite import cache as rc
+    from scene.rite.cache import load_rite
+    rite = load_rite("zheng")
+    made = []
+
+    def build_track(r):
+        made.append(r)
+        return shots.Track(np.array([0.0, len(made)]), np.zeros((2, 7)), np.array([False, True]))
+    monkeypatch.setattr(shots, "build_track", build_track)
+
+    def new_process():                               # what another process starts with: no track in memory
+        monkeypatch.setattr(shots, "_TRACKS", shots.weakref.WeakKeyDictionary())
+        return shots.track(rite)
+    first = new_process()
+    assert len(made) == 1 and len(list(cache.glob("director-zheng-*.pickle"))) == 1
+    again = new_process()
+    assert len(made) == 1 and np.array_equal(again.t, first.t)           # read, not made
+    code = rc.source_files
+    extra = cache / "edited.py"
+    extra.write_text("# an edit of the render layer\n", encoding="utf-8")
+    monkeypatch.setattr(rc, "source_files", lambda layers=rc.PURE_LAYERS:
+                        code(layers) + ([extra] if "render" in layers else []))
+    assert load_rite("zheng") is rite and new_process().t[1] == 2 and len(made) == 2
+    f = max(cache.glob("director-zheng-*.pickle"), key=lambda p: p.stat().st_mtime)
+    f.write_bytes(f.read_bytes()[:-1] + b"!")                          # altered: rebuilt, never unpickled
+    capfd.readouterr()
+    assert new_process().t[1] == 3 and len(made) == 3
+    err = capfd.readouterr().err
+    assert "its signature is wrong; rebuilding it" in err and len(err.strip().splitlines()) == 1
+    own = copy.copy(rite)
+    own.cache_key = None                                                # as a rite compiled by a test
+    assert shots.track(own).t[1] == 4 and shots.track(own).t[1] == 4
+    assert len(list(cache.glob("director-zheng-*.pickle"))) == 2         # the edited code's, the first's
 
 
 def _niceness_here_and_below():

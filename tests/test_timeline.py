@@ -13,12 +13,13 @@ from scene.geometry.readings import DEFAULT, PRESETS
 from scene.geometry.units import parse_numeral
 from scene.rite import choreography as chor
 from scene.rite.audit import audit
+from scene.rite.cache import load_rite
 from scene.rite.shooting import announce
 from scene.rite.timeline import Rite, build_rite
 from scene.text import find_phrase, passage
 
 C = chor.default()
-RITE = build_rite()
+RITE = load_rite()        # from the disk cache; the tests that compile call build_rite
 
 
 def test_all_51_sections_in_order_with_titles_and_steps():

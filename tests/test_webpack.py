@@ -22,10 +22,10 @@ _DT = {"f32": "<f4", "u8": "u1", "u16": "<u2", "u32": "<u4"}
 
 
 @pytest.fixture(scope="module")
-def pack(rite):
-    manifest, data = webpack.build_pack()
-    # what the player gets: the JSON text, parsed
-    return json.loads(webpack.dumps(manifest).decode("utf-8")), data
+def pack(pack_dir):
+    """What the player gets: the JSON text, parsed, and the binary — the session's pack, the verified shipped
+    one (test_shipped builds it afresh and finds the very bytes)."""
+    return json.loads((pack_dir / "scene.json").read_text(encoding="utf-8")), (pack_dir / "scene.bin").read_bytes()
 
 
 def dec(data: bytes, acc) -> np.ndarray:

@@ -17,9 +17,9 @@ import pickle
 import secrets
 import stat
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
@@ -37,6 +37,7 @@ log = logging.getLogger("xiangsheli.cache")
 PURE_LAYERS = ("text", "geometry", "rite")
 MAGIC = b"XSLSIG1\n"
 KEY_FILE = ".hmac-key"
+T = TypeVar("T")
 
 
 class CacheError(ValueError):
@@ -142,10 +143,13 @@ def source_files(layers: Iterable[str] = PURE_LAYERS) -> list[Path]:
     return sorted(f for layer in layers for f in (PACKAGE / layer).rglob("*.py"))
 
 
-def rite_key(reading: Reading, seed: int | None) -> str:
+def rite_key(reading: Reading, seed: int | None, layers: Iterable[str] = PURE_LAYERS) -> str:
+    """The hash of a reading, a seed and the bytes of everything their compilation reads (the TOML of
+    ``assets/``, the seeds, the modules of ``layers``); another layer added (``render``) keys what is made
+    from the compiled rite by that layer's code too (the director's track)."""
     h = hashlib.sha256()
     h.update(repr((reading, seed, sys.version_info[:2], np.__version__)).encode())
-    files = sorted(ASSETS.rglob("*.toml")) + sorted(SEEDS.glob("*.txt")) + source_files() + \
+    files = sorted(ASSETS.rglob("*.toml")) + sorted(SEEDS.glob("*.txt")) + source_files(layers) + \
         [PACKAGE / "paths.py"]
     for f in files:
         try:
@@ -156,6 +160,33 @@ def rite_key(reading: Reading, seed: int | None) -> str:
     return h.hexdigest()[:24]
 
 
+def entry(prefix: str, key: str, build: Callable[[], T], kind: type[T], what: str, keep: int = 4) -> T:
+    """The object of the signed cache entry ``<prefix>-<key>.pickle``, built and written when it
+    is missing, or not trusted (a planted, altered or stale entry, or one not a ``kind``: one line, then
+    rebuilt, never run); entries of the same prefix beyond the newest ``keep`` are removed."""
+    d = cache_dir()
+    f = d / f"{prefix}-{key}.pickle"
+    obj: object = None
+    try:
+        obj = signed_load(f)
+        if obj is not None and not isinstance(obj, kind):
+            raise CacheEntryError(f"a {type(obj).__name__}, not {what}")
+    except CacheEntryError as exc:
+        print(f"cache: {f.name}: {exc}; rebuilding it", file=sys.stderr, flush=True)
+        obj = None
+    if isinstance(obj, kind):
+        return obj
+    built = build()
+    try:
+        signed_dump(built, f)
+        old = sorted(d.glob(f"{prefix}-*.pickle"), key=lambda p: p.stat().st_mtime)
+        for stale in old[:-keep]:
+            stale.unlink(missing_ok=True)
+    except OSError:
+        pass
+    return built
+
+
 _rites: dict[tuple[Reading, int | None], Rite] = {}
 
 
@@ -164,31 +195,15 @@ def load_rite(reading: Reading | str | None = None, seed: int | None = None) -> 
     from ..geometry import readings
     from .timeline import Rite, build_rite
     r = readings.get(reading)
-    key = (r, seed)
-    if key in _rites:
-        return _rites[key]
+    memo = (r, seed)
+    if memo in _rites:
+        return _rites[memo]
     if settings.no_cache():
         built = build_rite(r, seed)
-        _rites[key] = built
+        _rites[memo] = built
         return built
-    d = cache_dir()
-    f = d / f"rite-{r.name}-{rite_key(r, seed)}.pickle"
-    rite: Rite | None = None
-    try:
-        rite = signed_load(f)
-        if rite is not None and not isinstance(rite, Rite):
-            raise CacheEntryError(f"a {type(rite).__name__}, not a compiled rite")
-    except CacheEntryError as exc:     # a planted, altered or stale entry is rebuilt, never trusted
-        print(f"cache: {f.name}: {exc}; rebuilding it", file=sys.stderr, flush=True)
-        rite = None
-    if rite is None:
-        rite = build_rite(r, seed)
-        try:
-            signed_dump(rite, f)
-            old = sorted(d.glob(f"rite-{r.name}-*.pickle"), key=lambda p: p.stat().st_mtime)
-            for stale in old[:-4]:
-                stale.unlink(missing_ok=True)
-        except OSError:
-            pass
-    _rites[key] = rite
+    key = rite_key(r, seed)
+    rite = entry(f"rite-{r.name}", key, lambda: build_rite(r, seed), Rite, "a compiled rite")
+    rite.cache_key = key
+    _rites[memo] = rite
     return rite

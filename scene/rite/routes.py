@@ -12,13 +12,16 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
 from ..geometry.layout import Layout
 
 Point = tuple[float, float, float]
+
+#: the ways searched in this process (:meth:`Router._plan2d`), by everything the search reads
+_PLANS: dict[str, list[tuple[float, float]]] = {}
+_PLANS_MAX = 40_000
 
 
 @dataclass(frozen=True)
@@ -117,9 +120,6 @@ class Site:
         # the walkable ground: inside the walls of the 庭, and out through the 門 to 門外
         self.court = Box("庭", -self.court_half_width + 1, self.gate_y - 30, self.court_half_width - 1, h.house_depth + 20)
 
-    def __getstate__(self) -> dict[str, Any]:
-        return {k: v for k, v in self.__dict__.items() if k != "_plans"}   # the memo stays out of the cache
-
     # --- surfaces -----------------------------------------------------------
     def on_tang(self, x: float, y: float) -> bool:
         p = self.platform
@@ -203,13 +203,17 @@ class Site:
                 widen: float = 0.0, step_off: bool = True) -> list[tuple[float, float]]:
         """:meth:`_search`, remembered: the rite asks the same way again (about one ask in two), e.g. as
         the set of people to walk round grows. The key is the repr of plain tuples and floats (exact, and
-        -0.0 is not 0.0), so a remembered answer is the very one the search would give."""
+        -0.0 is not 0.0) and holds all the search reads, so a remembered answer is the very one the search
+        would give — for any router of this process: another compile of the same hall (another seed, a
+        choreography changed in one step, the rite without the 大夫) asks most of the same ways again."""
         if type(a) is not tuple or type(b) is not tuple:
             return self._search(a, b, obstacles, cores, core_clear, bounds, widen, step_off)
         key = repr((a, b, tuple(obstacles), tuple(cores), core_clear, bounds, widen, step_off, self.CLEAR,
                     self.REACH))
-        memo = self.__dict__.setdefault("_plans", {})
+        memo = _PLANS
         if key not in memo:
+            if len(memo) >= _PLANS_MAX:         # bounded: a process compiling many halls keeps the latest
+                memo.clear()
             memo[key] = self._search(a, b, obstacles, cores, core_clear, bounds, widen, step_off)
         return list(memo[key])
 

@@ -147,6 +147,9 @@ class Rite:
     """The compiled rite under one reading: stages, spans and every track."""
 
     _grammar_ctx: Any        # the rules' view of it, made once (grammar.coverage._ctx_of)
+    #: the disk cache's key of this very compilation (``cache.load_rite``); None when compiled here (a
+    #: changed choreography, a test's): what later layers make of it (the director's track) is cached under it
+    cache_key: str | None = None
 
     def __init__(self, reading: Reading, choreo: chor.Choreography | None = None) -> None:
         self.reading = reading

@@ -58,5 +58,5 @@ def die_with_parent() -> None:
 
 def director_track(rite=None):
     """The director's track of a compiled rite (in a worker process; None: the one it was forked with)."""
-    from ..render.shots import build_track
-    return build_track(rite if rite is not None else _FORKED["rite"])
+    from ..render.shots import track
+    return track(rite if rite is not None else _FORKED["rite"])

@@ -16,6 +16,7 @@ data: ``assets/grammar.toml`` (:mod:`.exceptions`).
 from __future__ import annotations
 
 import importlib
+import weakref
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -32,13 +33,22 @@ CLAUSE_RULES = ("verb", "negation", "subject", "object", "sequence", "every")
 RULES = OLD_RULES + CLAUSE_RULES
 
 
+#: the findings of each compiled rite, by the rules asked: made once, since a compiled rite does not change
+#: (a changed choreography is another rite) and ``check``, the coverage, the review and the tests ask again
+_FOUND: weakref.WeakKeyDictionary[Rite, dict[tuple[str, ...], list[Finding]]] = weakref.WeakKeyDictionary()
+
+
 def findings(rite: Rite, rules: Sequence[str] = RULES) -> list[Finding]:
     """Every finding of the rules, before exceptions."""
-    ctx = Ctx(rite)
-    out: list[Finding] = []
-    for r in rules:
-        out += importlib.import_module(f"{__name__}.{r}").check(ctx)
-    return sorted(out, key=lambda f: (f.section, -1 if f.step is None else f.step, f.rule, f.who, f.word))
+    memo = _FOUND.setdefault(rite, {})
+    key = tuple(rules)
+    if key not in memo:
+        ctx = Ctx(rite)
+        out: list[Finding] = []
+        for r in rules:
+            out += importlib.import_module(f"{__name__}.{r}").check(ctx)
+        memo[key] = sorted(out, key=lambda f: (f.section, -1 if f.step is None else f.step, f.rule, f.who, f.word))
+    return list(memo[key])
 
 
 def check(rite: Rite, rules: Sequence[str] = RULES) -> list[Finding]:

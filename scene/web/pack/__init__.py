@@ -137,13 +137,15 @@ def dumps(manifest: dict[str, Any]) -> bytes:
 
 
 def write_pack(out_dir, reading=None, seed: int | None = None) -> Path:
-    """Write ``scene.json`` and ``scene.bin`` into ``out_dir``; returns the folder."""
+    """Write ``scene.json`` and ``scene.bin`` into ``out_dir``; returns the folder.  They are copies of the
+    verified pack of the disk cache (:func:`pack_dir`: the shipped one for the default reading, else built
+    once there), the very bytes the app serves — a site or a pack of the default reading costs no build."""
     out = Path(out_dir)
-    manifest, data = build_pack(reading, seed)
+    src = pack_dir(reading, seed)
     out.mkdir(parents=True, exist_ok=True)
     from ...atomic import write_bytes
-    for name, blob in (("scene.bin", data), ("scene.json", dumps(manifest))):
-        write_bytes(out / name, blob)
+    for name in ("scene.bin", "scene.json"):
+        write_bytes(out / name, (src / name).read_bytes())
     return out
 
 
