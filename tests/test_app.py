@@ -264,9 +264,8 @@ def test_two_tabs_do_not_disturb_each_other(browser, app_url):
     a.keyboard.press("PageDown")
     a.keyboard.press("PageDown")
     a.wait_for_function("window.trame.state.get('stage_n') === 3")
-    # 吳承洛's 周尺: the reading test_player's ghost loads too (one build in the cache serves both)
-    a.evaluate("window.xsl.loadReading('wu1991')")
-    a.wait_for_function("window.trame.state.get('reading_q') === 'wu1991'", timeout=120000)
+    a.evaluate("window.xsl.loadReading('xiang')")
+    a.wait_for_function("window.trame.state.get('reading_q') === 'xiang'", timeout=120000)
     b.wait_for_timeout(500)
     assert st(b, "stage_n") == 1 and st(b, "reading_q") == "zheng"
     assert b.evaluate("window.__xslPlayer.pack.reading.name") == "zheng"
