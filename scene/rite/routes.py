@@ -19,7 +19,7 @@ from ..geometry.layout import Layout
 
 Point = tuple[float, float, float]
 
-#: the ways searched in this process (:meth:`Router._plan2d`), by everything the search reads
+#: the ways searched in this process (:meth:`Site._plan2d`), by everything the search reads
 _PLANS: dict[str, list[tuple[float, float]]] = {}
 _PLANS_MAX = 40_000
 
@@ -210,12 +210,11 @@ class Site:
             return self._search(a, b, obstacles, cores, core_clear, bounds, widen, step_off)
         key = repr((a, b, tuple(obstacles), tuple(cores), core_clear, bounds, widen, step_off, self.CLEAR,
                     self.REACH))
-        memo = _PLANS
-        if key not in memo:
-            if len(memo) >= _PLANS_MAX:         # bounded: a process compiling many halls keeps the latest
-                memo.clear()
-            memo[key] = self._search(a, b, obstacles, cores, core_clear, bounds, widen, step_off)
-        return list(memo[key])
+        if key not in _PLANS:
+            if len(_PLANS) >= _PLANS_MAX:       # bounded: a process compiling many halls keeps the latest
+                _PLANS.clear()
+            _PLANS[key] = self._search(a, b, obstacles, cores, core_clear, bounds, widen, step_off)
+        return list(_PLANS[key])
 
     def _search(self, a: tuple[float, float], b: tuple[float, float], obstacles: list[Box], cores: Sequence[Box] = (),
                 core_clear: float | None = None, bounds: Box | None = None,
