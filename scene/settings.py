@@ -4,6 +4,7 @@ long-running server that changes one sees the change), each with its default and
 =============================  =======================================================================
 ``XIANGSHELI_CACHE``           the cache folder (else ``$XDG_CACHE_HOME/xiangsheli-scene``, ``~/.cache``)
 ``XIANGSHELI_NO_CACHE``        any non-empty value: build the rite, the bake and the sun map afresh
+``XIANGSHELI_NO_SHIPPED``      any non-empty value: ignore the products shipped in ``assets/prebuilt/``
 ``XIANGSHELI_PACK_BUDGET_MB``  the disk the scene packs may take together (MB, default 300)
 ``XIANGSHELI_MSAA``            the stills' multisampling (samples, default 4)
 ``XIANGSHELI_SKIP_GLPROBE``    any non-empty value: trust OpenGL without probing it in a child process
@@ -29,6 +30,12 @@ def cache_dir() -> Path:
 def no_cache() -> bool:
     """``XIANGSHELI_NO_CACHE``: build everything afresh, read and write no cache file."""
     return bool(os.environ.get("XIANGSHELI_NO_CACHE"))
+
+
+def no_shipped() -> bool:
+    """``XIANGSHELI_NO_SHIPPED``: build what ships prebuilt (the default pack, the font, the director's track)
+    as an edited checkout would — the benches and the first-start tests measure that."""
+    return bool(os.environ.get("XIANGSHELI_NO_SHIPPED"))
 
 
 def skip_glprobe() -> bool:

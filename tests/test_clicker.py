@@ -142,8 +142,8 @@ def test_a_link_and_an_export_under_another_reading_are_of_the_stage_shown(app_u
     """?stage=21&t=0&reading=xiang opens §21 under xiang (loading the reading rewrote the address before the
     stage was read); the moment an export asks the still exporter for, at each stage's start under xiang, is in
     that stage of the exactly compiled rite (the pack's starts are rounded to the ms: §21 came out as §20)."""
-    from scene.timeline import build_rite
-    rite = build_rite(reading="xiang")
+    from scene.rite.cache import load_rite
+    rite = load_rite("xiang")            # compiled once: the app's pack worker then reads it from the cache
     with chromium() as b:
         page = b.new_page(viewport={"width": 1280, "height": 720})
         page.goto(app_url + "?stage=21&t=0&reading=xiang")

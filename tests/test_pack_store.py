@@ -77,6 +77,32 @@ def test_lru_budget_keeps_what_was_handed_out(fake, tmp_path, monkeypatch):
     assert a.exists() and a not in gone and len(gone) == 2
 
 
+def test_what_another_live_process_pinned_is_kept_by_this_ones_eviction(fake, tmp_path, monkeypatch):
+    """The app pins its default pack and serves it for hours; a ``python -m scene …`` on the same cache that
+    builds and evicts must not take it away from it (all of test_app's pages once failed so) — and once that
+    app is gone, its pack is an old entry like any other."""
+    import sys
+    import textwrap
+    a, b = store.pack_dir("zheng"), store.pack_dir("xiang")
+    app = subprocess.Popen([sys.executable, "-c", textwrap.dedent(f"""
+        import sys
+        from pathlib import Path
+        from scene.web.pack import store
+        store.pin(Path({str(a)!r}))
+        print("pinned", flush=True)
+        sys.stdin.read()
+    """)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env={**os.environ})
+    try:
+        assert app.stdout.readline().strip() == "pinned"
+        monkeypatch.setattr(store, "_handed", set())      # this process handed out nothing
+        gone = store.evict(budget=0)
+        assert a.exists() and gone == [b]
+    finally:
+        app.stdin.close()
+        app.wait(10)
+    assert store.evict(budget=0) == [a] and not a.exists()
+
+
 def test_lru_evicts_the_least_recently_used_first(fake, tmp_path, monkeypatch):
     olds = [store.pack_dir(r) for r in ("xiang", "wu1991", "zhou8cun")]
     os.utime(olds[1] / store.MANIFEST, (1, 1))          # wu1991 used longest ago

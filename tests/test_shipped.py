@@ -26,6 +26,10 @@ def test_the_shipped_products_are_current():
         "assets/prebuilt/ is stale (the sources changed): python -m scene.web.pack.shipped --write"
     for folder in ("pack-zheng", "webfont"):
         assert store.verify(shipped.PREBUILT / folder) is None
+    from scene.geometry import readings
+    from scene.render import track_store
+    assert rec["director"]["key"] == track_store.key_for(readings.get("zheng"), None), \
+        "the shipped director's track is stale: python -m scene.web.pack.shipped --write"
 
 
 def test_a_first_start_copies_them_and_compiles_nothing(empty_cache, monkeypatch):
@@ -44,6 +48,53 @@ def test_a_first_start_copies_them_and_compiles_nothing(empty_cache, monkeypatch
     fonts = store.existing_font()
     assert fonts is not None
     assert fonts[1][0].read_bytes() == (shipped.PREBUILT / "webfont" / "cjk.otf").read_bytes()
+
+
+def test_the_directors_track_is_read_from_what_ships_and_built_when_it_cannot_be(tmp_path, monkeypatch, caplog):
+    """The default rite from the cache: its track is the shipped one (float64, as built), nothing made; a
+    damaged file (one line), ``XIANGSHELI_NO_SHIPPED`` or a rite of other sources: built."""
+    import copy
+
+    import numpy as np
+
+    from scene.render import shots, track_store
+    from scene.rite.cache import load_rite
+    rite = load_rite("zheng")
+    monkeypatch.setenv("XIANGSHELI_CACHE", str(tmp_path / "cache"))     # what is built lands here
+    monkeypatch.delenv("XIANGSHELI_NO_SHIPPED", raising=False)
+    made = []
+
+    def build_track(r):
+        made.append(r)
+        return shots.Track(np.array([0.0, len(made)]), np.zeros((2, 7)), np.array([False, True]))
+    monkeypatch.setattr(shots, "build_track", build_track)
+
+    def fresh(r):                                   # what a new process starts with: no track in memory
+        monkeypatch.setattr(shots, "_TRACKS", shots.weakref.WeakKeyDictionary())
+        return shots.track(r)
+    tr = fresh(rite)
+    with np.load(track_store.folder("zheng") / track_store.TRACK_FILE) as z:
+        assert np.array_equal(tr.t, z["t"]) and np.array_equal(tr.v, z["v"]) and np.array_equal(tr.ease, z["ease"])
+    assert not made and tr.v.dtype == np.float64 and len(tr.t) > 1000
+    other = copy.copy(rite)
+    other.cache_key = "0" * 24                                          # a rite of other sources
+    assert fresh(other).t[1] == 1 and len(made) == 1
+    monkeypatch.setenv("XIANGSHELI_NO_SHIPPED", "1")
+    assert fresh(rite).t[1] == 2 and len(made) == 2
+    monkeypatch.delenv("XIANGSHELI_NO_SHIPPED")
+    bad = tmp_path / "prebuilt"
+    shutil.copytree(shipped.PREBUILT, bad)
+    f = bad / "director-zheng" / track_store.TRACK_FILE
+    blob = bytearray(f.read_bytes())
+    blob[-100] ^= 0xFF
+    f.write_bytes(bytes(blob))
+    monkeypatch.setattr(track_store, "PREBUILT", bad)
+    (tmp_path / "cache").mkdir(exist_ok=True)
+    for old in (tmp_path / "cache").glob("director-*.pickle"):
+        old.unlink()                                                    # not read from the cache either
+    with caplog.at_level("WARNING", logger="xiangsheli.cache"):
+        assert fresh(rite).t[1] == 3 and len(made) == 3
+    assert "damaged" in caplog.text and len(caplog.records) == 1
 
 
 def test_stale_or_damaged_products_are_not_used(empty_cache, monkeypatch, tmp_path, caplog):
@@ -70,12 +121,20 @@ def test_stale_or_damaged_products_are_not_used(empty_cache, monkeypatch, tmp_pa
 
 @pytest.mark.slow
 def test_a_fresh_build_is_identical_to_what_ships(tmp_path):
-    """Built again from the sources (nothing from any cache): the same bytes, pack and font."""
+    """Built again from the sources (nothing from any cache): the same bytes, pack and font, and the same
+    director's track to the last bit."""
+    import numpy as np
+
     from scene.geometry import readings
+    from scene.render import shots, track_store
     from scene.rite.timeline import build_rite
     from scene.web.pack import build_pack, dumps, write_font
     r = readings.get("zheng")
-    manifest, data = build_pack(r, None, rite=build_rite(r, None))
+    rite = build_rite(r, None)
+    tr = shots.track(rite)                    # built: a rite compiled here is never looked up
+    with np.load(track_store.folder("zheng") / track_store.TRACK_FILE) as z:
+        assert np.array_equal(tr.t, z["t"]) and np.array_equal(tr.v, z["v"]) and np.array_equal(tr.ease, z["ease"])
+    manifest, data = build_pack(r, None, rite=rite)
     assert data == (shipped.PREBUILT / "pack-zheng" / "scene.bin").read_bytes()
     assert dumps(manifest) == (shipped.PREBUILT / "pack-zheng" / "scene.json").read_bytes()
     write_font(tmp_path / "cjk.otf")

@@ -217,6 +217,38 @@ def test_a_probe_that_passed_is_remembered_and_one_that_failed_never(cache, monk
 
 @pytest.mark.slow
 @pytest.mark.browser
+def test_a_first_start_whose_build_is_done_before_the_server_is_up_gives_the_page_its_pack(tmp_path, monkeypatch):
+    """The pack already in the cache (an edited checkout's, made by a ``python -m scene`` command) and only the
+    font to subset: the server's layout waits for the font, and by then the build is done — before the server
+    is up.  The page's state was made while the build ran (no pack yet), so the pack must still be sent to it
+    (it once was not: the page said 'a first start' for ever, while the app printed 'scene ready')."""
+    import shutil
+
+    from webtools import READY, chromium, chromium_missing_reason, free_port, start_app
+    if chromium_missing_reason():
+        pytest.skip(chromium_missing_reason())
+    served = store.pack_dir("zheng")                  # the session cache's: the pack an edited checkout builds
+    cache = tmp_path / "cache"
+    (cache / "packs").mkdir(parents=True)
+    shutil.copytree(served, cache / "packs" / served.name, ignore=shutil.ignore_patterns(f"{store.PIN}*"))
+    monkeypatch.setenv("XIANGSHELI_CACHE", str(cache))
+    monkeypatch.setenv("XIANGSHELI_NO_SHIPPED", "1")    # the font is subset (seconds), the pack is found
+    port = free_port()
+    proc = start_app(port)
+    try:
+        with chromium() as b:
+            page = b.new_page()
+            page.goto(f"http://127.0.0.1:{port}/")
+            page.wait_for_function(READY, timeout=60000)
+            assert page.locator("#xsl-building").count() == 0
+            assert page.evaluate("window.__xslPlayer.pack.director.title") == "導演"
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+@pytest.mark.slow
+@pytest.mark.browser
 def test_a_first_start_answers_the_page_while_the_scene_is_built(tmp_path):
     """Cold, the address comes first; the page loads and says what it waits for (no spinner), then draws
     the pack with the director's camera as soon as the server has it."""

@@ -1,4 +1,7 @@
-"""Commands of the rite in time: ``stages``, ``pose``, ``audit``, ``check`` (the rite-grammar checker), ``steps``."""
+"""Commands of the rite in time: ``stages``, ``pose``, ``audit``, ``check`` (the rite-grammar checker), ``steps``.
+
+Each reads the compiled rite from the disk cache (:func:`~scene.rite.cache.load_rite`: keyed by every byte the
+compilation reads, so an edited choreography or module is compiled afresh; ``XIANGSHELI_NO_CACHE=1`` always)."""
 from __future__ import annotations
 
 import argparse
@@ -8,8 +11,8 @@ from .common import add_json, add_reading, add_seed, check_stage, dump, table
 
 
 def cmd_stages(args: argparse.Namespace) -> None:
-    from ..rite.timeline import build_rite
-    rite = build_rite(args.reading, args.seed)
+    from ..rite.cache import load_rite
+    rite = load_rite(args.reading, args.seed)
     rows = [{"n": s.n, "id": s.id, "title": s.title, "phase": s.phase, "start_s": round(s.start_s, 2),
              "end_s": round(s.end_s, 2), "incipit": s.incipit} for s in rite.stages]
     if args.json:
@@ -24,8 +27,8 @@ def cmd_stages(args: argparse.Namespace) -> None:
 
 
 def cmd_pose(args: argparse.Namespace) -> None:
-    from ..rite.timeline import build_rite
-    rite = build_rite(args.reading, args.seed)
+    from ..rite.cache import load_rite
+    rite = load_rite(args.reading, args.seed)
     if args.t < 0 or args.t > rite.duration:
         raise ValueError(f"--t {args.t:g} is outside the rite (0 to {rite.duration:.1f} s)")
     data = rite.as_pose_dict(args.t)
@@ -45,8 +48,8 @@ def cmd_pose(args: argparse.Namespace) -> None:
 
 def cmd_audit(args: argparse.Namespace) -> None:
     from ..rite.audit import audit
-    from ..rite.timeline import build_rite
-    rite = build_rite(args.reading, args.seed)
+    from ..rite.cache import load_rite
+    rite = load_rite(args.reading, args.seed)
     found = audit(rite, hz=args.hz)
     for v in found:
         print(v)
@@ -76,7 +79,7 @@ def register(sub) -> None:
 
 def cmd_check(args: argparse.Namespace) -> None:
     from ..rite import grammar
-    from ..rite.timeline import build_rite
+    from ..rite.cache import load_rite
     specs = grammar.readings_to_check() if args.reading == "all" else [args.reading]
     rules = tuple(args.rule.split(",")) if args.rule else grammar.RULES
     bad = [r for r in rules if r not in grammar.RULES]
@@ -84,7 +87,7 @@ def cmd_check(args: argparse.Namespace) -> None:
         raise ValueError(f"--rule {','.join(bad)}: rules are {', '.join(grammar.RULES)}")
     report, total = [], 0
     for spec in specs:
-        rite = build_rite(spec, args.seed)
+        rite = load_rite(spec, args.seed)
         if args.coverage:
             from .coverage import print_coverage
             print_coverage(rite, args.json)
@@ -107,11 +110,11 @@ def cmd_check(args: argparse.Namespace) -> None:
 
 
 def cmd_steps(args: argparse.Namespace) -> None:
+    from ..rite.cache import load_rite
     from ..rite.evidence import ASPECTS, STATUSES, rite_evidence, step_table, summary
-    from ..rite.timeline import build_rite
     if args.section is not None:
         check_stage(args.section)
-    rite = build_rite(args.reading, args.seed)
+    rite = load_rite(args.reading, args.seed)
     rows, evs = step_table(rite), rite_evidence(rite)
     if args.section is not None:
         n = rite.choreography.section(args.section).n

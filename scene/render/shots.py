@@ -520,24 +520,15 @@ _TRACKS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def track(rite) -> Track:
-    """The track of a rite, built once per compiled rite — and, for a rite from the disk cache, once per
-    cached rite and version of this layer's code: the track is in the cache beside the rite (its making is
-    most of a pack's build, ~12 s; a still, a clip or ``camera`` of view ``auto`` would pay it each time)."""
+    """The track of a rite, made once per compiled rite — and, for a rite from the disk cache, read from what
+    ships with the program or from the cache when it was made from these very sources (:mod:`.track_store`:
+    its making is most of a pack's build, ~12 s; a still, a clip or ``camera`` of view ``auto`` would pay it
+    each time)."""
     tr = _TRACKS.get(rite)
     if tr is None:
-        tr = _TRACKS[rite] = _cached_track(rite)
+        from . import track_store
+        tr = _TRACKS[rite] = track_store.load(rite, lambda: build_track(rite), Track)
     return tr
-
-
-def _cached_track(rite) -> Track:
-    from .. import settings
-    from ..rite import cache
-    compiled = getattr(rite, "cache_key", None)
-    if compiled is None or settings.no_cache():
-        return build_track(rite)
-    code = cache.rite_key(rite.reading, None, (*cache.PURE_LAYERS, "render"))
-    return cache.entry(f"director-{rite.reading.name}", f"{compiled}{code}", lambda: build_track(rite), Track,
-                       "a director's track")
 
 
 def camera_at(rite, t: float) -> Camera:

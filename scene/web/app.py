@@ -519,12 +519,14 @@ def _main(argv: list[str] | None) -> int:
             _abandon(service, out_dir, 2)
         return 2
     url = f"http://{args.host}:{port}/"
-    if service.ready:
+    if building is None:
         print(f"鄉射禮 app: scene ready in {time.perf_counter() - t0:.1f} s; open {url}  (Ctrl-C stops)\n"
               f"  presenter: {url}?present=1&key={key}", flush=True)
     else:
         # a first start: pages load (trame, Vuetify, three.js: a second or two) while the scene is built;
-        # they wait for its pack (app.js) and draw as soon as it is there
+        # they wait for its pack (app.js) and draw as soon as it is there.  Published whenever a build ran,
+        # even one already done by now (a cached rite and a shipped track: a second): the pages' state was
+        # made while it ran, without the pack, and only _publish gives it to them (else they wait for ever)
         print(f"鄉射禮 app: building the scene (a first start: the rite, its pack, the font); open {url}  "
               f"(Ctrl-C stops)\n  presenter: {url}?present=1&key={key}", flush=True)
         server.controller.on_server_ready.add_task(lambda **_: _publish(server, service, building, t0))

@@ -170,9 +170,9 @@ def layout_document(reading=None) -> dict[str, Any]:
 def steps_document(reading=None) -> dict[str, Any]:
     """Every step of the compiled rite with where, facing, posture and the evidence of each aspect
     (:func:`scene.rite.evidence.step_table`; ``--format steps``)."""
+    from ..rite.cache import load_rite
     from ..rite.evidence import ASPECTS, STATUSES, rite_evidence, step_table, summary
-    from ..rite.timeline import build_rite
-    rite = build_rite(reading)
+    rite = load_rite(reading)
     return {"format": "xiangsheli-steps/1", "generator": GENERATOR, "reading": reading_dict(rite.reading),
             "coordinates": COORDINATES, "aspects": list(ASPECTS), "statuses": list(STATUSES),
             "summary": summary(rite_evidence(rite)), "steps": step_table(rite)}

@@ -5,9 +5,13 @@ the page could draw (on a slow school laptop half a minute, five times the secon
 depend only on the program's own sources, so they are made once, by whoever changes the sources, and ship
 in ``assets/prebuilt/``:
 
-    assets/prebuilt/KEY.json            {"source_keys": {pack, font}, "font_key", "pack", "built_with"}
+    assets/prebuilt/KEY.json            {"source_keys": {pack, font}, "font_key", "pack", "director", "built_with"}
     assets/prebuilt/pack-zheng/         scene.json, scene.bin, MANIFEST.json (sizes and sha256)
     assets/prebuilt/webfont/            cjk.otf, cjk-fallback.otf, MANIFEST.json
+    assets/prebuilt/director-zheng/     track.npz: the director's track at full precision (the pack's is
+                                        float32) for stills and clips of view ``auto``; keyed as the disk
+                                        cache keys it, Python's minor and numpy's versions included
+                                        (scene.render.track_store)
 
 **The keys** are sha256 hashes of the bytes of everything each product is made from: the pack's
 (:func:`pack_sources`: the seeds, every TOML of ``assets/``, every module of ``scene/``) and the font's
@@ -28,12 +32,12 @@ import argparse
 import hashlib
 import json
 import logging
-import os
 import shutil
 import sys
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
+from ... import settings
 from ...paths import ASSETS, PACKAGE, SEEDS
 
 log = logging.getLogger("xiangsheli.packs")
@@ -103,7 +107,7 @@ _current: dict[str, bool] = {}
 
 def current(kind: str = "pack") -> dict | None:
     """The key record when the shipped ``kind`` ("pack" or "font") was made from exactly these sources."""
-    if os.environ.get("XIANGSHELI_NO_SHIPPED"):        # benches and tests: what an edited checkout pays
+    if settings.no_shipped():                           # benches and tests: what an edited checkout pays
         return None
     rec = _key_record()
     if rec is None:
@@ -175,6 +179,7 @@ def write(out: Path = PREBUILT) -> dict:
     import numpy as np
 
     from ...geometry import readings
+    from ...render import shots, track_store
     from ...rite.timeline import build_rite
     from . import build_pack, dumps, write_font
     from .font import font_chars
@@ -185,7 +190,9 @@ def write(out: Path = PREBUILT) -> dict:
     shutil.rmtree(tmp, ignore_errors=True)
     (tmp / f"pack-{READING}").mkdir(parents=True)
     (tmp / "webfont").mkdir()
-    manifest, data = build_pack(r, SEED, rite=build_rite(r, SEED))
+    rite = build_rite(r, SEED)
+    tr = shots.track(rite)                  # built (a rite compiled here has no cache key); the pack uses it too
+    manifest, data = build_pack(r, SEED, rite=rite)
     (tmp / f"pack-{READING}" / "scene.bin").write_bytes(data)
     (tmp / f"pack-{READING}" / "scene.json").write_bytes(dumps(manifest))
     write_manifest(tmp / f"pack-{READING}")
@@ -194,6 +201,7 @@ def write(out: Path = PREBUILT) -> dict:
     rec = {"source_keys": keys,
            "font_key": hashlib.sha256(font_chars().encode()).hexdigest()[:12],
            "pack": {"reading": READING, "seed": SEED, "bytes": len(data) + len(dumps(manifest))},
+           "director": track_store.write_shipped(tmp, r.name, tr, track_store.key_for(r, SEED)),
            "built_with": {"python": ".".join(map(str, sys.version_info[:3])), "numpy": np.__version__,
                           **_versions(FONT_PACKAGES)}}
     (tmp / KEY_FILE).write_text(json.dumps(rec, indent=1, sort_keys=True) + "\n", encoding="utf-8")

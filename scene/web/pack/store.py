@@ -8,9 +8,9 @@
 * A folder is **verified** against its manifest before it is handed out (hashes once per process and file
   version, sizes every time); a bad one is rebuilt, with one log line.
 * **Eviction** is least-recently-used under a disk budget (``XIANGSHELI_PACK_BUDGET_MB``, default 300) that
-  counts every file of the cache (packs, fonts, compiled rites, baked light); the folders this process
-  pinned (the default pack, the font) are kept, and a folder handed out stays :data:`GRACE` s (its tab
-  loads it at once) — the others go, oldest use first.
+  counts every file of the cache (packs, fonts, compiled rites, baked light); the folders a live process
+  pinned (the default pack, the font: :func:`pin`, seen by every process) are kept, and a folder handed out
+  stays :data:`GRACE` s (its tab loads it at once) — the others go, oldest use first.
 * Names in file names are sanitised (:func:`~scene.geometry.readings.safe_name`).
 """
 from __future__ import annotations
@@ -166,9 +166,38 @@ def ready(name: str, build, want: tuple[str, ...]) -> Path:
     return out
 
 
+PIN = ".pin-"
+
+
 def pin(folder: Path) -> None:
-    """Keep a folder for as long as this process runs (the default pack, the font)."""
+    """Keep a folder for as long as this process runs (the default pack, the font) — from every process's
+    eviction, not only this one's: a pin file ``.pin-<pid>`` in the folder (the app serves its default pack
+    for hours, while a ``python -m scene …`` or a second app on the same cache builds and evicts)."""
     _pinned.add(Path(folder))
+    try:
+        (Path(folder) / f"{PIN}{os.getpid()}").touch()
+    except OSError:
+        pass
+
+
+def _pinned_elsewhere(folder: Path) -> bool:
+    """A live process other than this one pinned the folder (a dead one's pin file is removed)."""
+    live = False
+    for f in folder.glob(f"{PIN}*"):
+        try:
+            pid = int(f.name[len(PIN):])
+        except ValueError:
+            continue
+        if pid == os.getpid():
+            continue
+        try:
+            os.kill(pid, 0)
+            live = True
+        except ProcessLookupError:
+            f.unlink(missing_ok=True)
+        except PermissionError:
+            live = True                         # another user's live process
+    return live
 
 
 def protected() -> list[str]:
@@ -230,7 +259,7 @@ def evict(budget: int | None = None) -> list[Path]:
     for _used, d, size in sorted(entries, key=lambda e: e[0]):
         if total <= budget:
             break
-        if d in keep:
+        if d in keep or (d.is_dir() and _pinned_elsewhere(d)):
             continue
         if d.is_dir() and not d.is_symlink():
             shutil.rmtree(d, ignore_errors=True)
