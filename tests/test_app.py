@@ -201,6 +201,30 @@ def test_reading_switch_moves_the_fa_and_leaves_a_ghost(page, app_url):
     assert "fa_west_from" in page.url
 
 
+def test_a_page_standing_still_draws_nothing_and_animates_nothing(page, app_url):
+    """A class paused on a moment: the page draws no frame, re-places no caption band and runs no animation (a
+    school laptop without a GPU pays every frame on its CPU: a page standing still once redrew 60 times a
+    second — the director applying its camera again, the caption bands placed again — and kept 1.4 cores of
+    Chromium busy); a PageDown draws again."""
+    open_app(page, app_url, "?stage=21")
+    page.wait_for_timeout(500)
+    still = page.evaluate("""() => new Promise((done) => {
+      const P = window.__xslPlayer, f0 = P._frameCount;
+      let writes = 0;
+      const seen = new MutationObserver((m) => { writes += m.length; });
+      for (const el of document.querySelectorAll('.xsl-caption, .xsl-lesson-caption')) {
+        seen.observe(el, { attributes: true, attributeFilter: ['style'] });
+      }
+      setTimeout(() => { seen.disconnect(); done({ frames: P._frameCount - f0, writes,
+        bands: document.querySelectorAll('.xsl-caption').length,
+        running: document.getAnimations().filter((a) => a.playState === 'running').length }); }, 2000);
+    })""")
+    assert still == {"frames": 0, "writes": 0, "bands": 1, "running": 0}, still
+    f0 = page.evaluate("window.__xslPlayer._frameCount")
+    page.keyboard.press("PageDown")
+    page.wait_for_function(f"window.__xslPlayer._frameCount > {f0} && window.__xslPlayer.state().stage === 22")
+
+
 def test_deep_link_restores_stage_time_and_view(page, app_url):
     open_app(page, app_url, "?stage=21&t=12.5&view=plan")
     assert st(page, "stage_n") == 21 and st(page, "view") == "plan"

@@ -4,11 +4,12 @@
 // the bottom centre hid the kneeling 釋獲者 of §27 under the lesson caption, and two bands stacked in the
 // middle of a close view covered the acting pair.
 //
-// A player extension (player.use(captionPlace({avoid}))), used after lessons() and captions().  Each drawn
-// frame it projects the acting people's boxes from the pack's tracks (where each stands, and the height of
-// his figure in its posture: the label anchor's label_z) into the view, and tries the bands' places in
-// order of preference — the bottom band (centre, left, right), a row above it, then the top band — taking
-// the first that meets no acting person and no other box; failing that, the one that covers least of them.
+// A player extension (player.use(captionPlace({avoid}))), used after lessons() and captions().  In each frame
+// whose inputs changed (_keyOf) it projects the acting people's boxes from the pack's tracks (where each
+// stands, and the height of his figure in its posture: the label anchor's label_z) into the view, and tries
+// the bands' places in order of preference — the bottom band (centre, left, right), a row above it, then the
+// top band — taking the first that meets no acting person and no other box; failing that, the one that
+// covers least of them.
 import * as THREE from './vendor/three.module.js';
 
 const HALF_WIDTH_M = 0.35;      // half a person's width and depth on the ground (a 深衣 with sleeves)
@@ -69,6 +70,14 @@ export function captionPlace(opts = {}) {
       }
       return out;
     },
+    // everything a placement reads, as one string (reads only: no style is written, so no layout is forced)
+    _keyOf(bands, W, H, soft) {
+      const p = this.player;
+      p.cam.updateMatrixWorld();
+      return [W, H, p.t, Array.from(p._focus || []).join(' '), soft.join(' '), p.cam.matrixWorld.elements.join(' '),
+        p.cam.projectionMatrix.elements.join(' '),
+        ...bands.map((b) => `${b.className}|${b.offsetWidth}x${b.offsetHeight}|${b.textContent}`)].join(',');
+    },
     // the best place of a band of w × h: the first free one in order of preference, else the one that covers
     // least of the acting people and the bands placed before it (hard), then of the page's panels (soft)
     _best(w, h, hard, soft, W, H) {
@@ -97,10 +106,15 @@ export function captionPlace(opts = {}) {
       const c = p.container;
       const bands = [c.querySelector('.xsl-caption'), c.querySelector('.xsl-lesson-caption')]
         .filter((b) => b && b.style.display !== 'none' && getComputedStyle(b).display !== 'none');
-      if (!bands.length) return false;
+      if (!bands.length) { this._key = null; return false; }
       const W = c.clientWidth, H = c.clientHeight;
-      const acting = actingBoxes(p, this._boxes);
       const soft = this._uiBoxes();
+      // placed again only when something it reads has changed: the moment (where the people are), who acts,
+      // the camera, the view's size, the page's boxes, the bands' text and size.  Placed every animation
+      // frame, each band's style was rewritten and measured twice 60 times a second, and the page never
+      // rested: 1.1 cores of Chromium on llvmpipe with the player standing still (measured; 0.1 without)
+      if (this._keyOf(bands, W, H, soft) === this._key) return false;
+      const acting = actingBoxes(p, this._boxes);
       // measured where a centred band starts (left 50 %: it wraps to half the view, as the bands always
       // have; the plan's fit to the frame counts on that height), and wrapped to 38 % of the view: a band too
       // wide to pass beside a person standing in the middle of a close view fits beside him in more lines.
@@ -137,6 +151,9 @@ export function captionPlace(opts = {}) {
         const q = pick.at[i];
         Object.assign(b.style, { left: `${q.x}px`, top: `${q.y}px`, maxWidth: `${q.w}px` });
       });
+      // the key as the bands now stand (their width is the one placed): the next frame that reads the same
+      // finds nothing to do
+      this._key = this._keyOf(bands, W, H, soft);
       return false;
     },
     dispose() { if (this.player && this.player.captionPlace === this) this.player.captionPlace = null; },

@@ -102,7 +102,10 @@ export function director(opts = {}) {
       const p = this.player;
       if (!this.on || !this.track) return false;
       if (p.free) { this.disable(); return false; }     // the user orbited: leave the director
-      if (T === this._lastT && !p._camKey) return false;
+      // the same moment, and the camera still the one applied (a resize or enable() clears the key): nothing
+      // to do — applying it again marks the frame dirty, and a page standing still redrew 60 times a second
+      // (0.3 of a core of Chromium on llvmpipe, measured; caption-place.js's re-placing was the other 1.1)
+      if (T === this._lastT && p._camKey) return false;
       this._lastT = T;
       this._apply(T);
       return false;
