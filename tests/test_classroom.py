@@ -6,7 +6,7 @@ import asyncio
 import threading
 
 import pytest
-from webtools import READY, app_on_free_port, chromium, chromium_missing_reason
+from webtools import READY, app_on_free_port, chromium, chromium_missing_reason, machines
 
 KEY = "classroom-test-key"
 pytestmark = [pytest.mark.skipif(chromium_missing_reason() is not None, reason=str(chromium_missing_reason())),
@@ -33,37 +33,35 @@ def test_presenter_drives_followers_and_viewers_while_others_explore(port):
 
     def drive(ready: threading.Event):
         with chromium() as b:
-            ctx = b.new_context(viewport={"width": 1024, "height": 640})
-            pres, f1, f2, solo = (ctx.new_page() for _ in range(4))
-            pres.goto(url + f"?present=1&key={KEY}&stage=14")
-            f1.goto(url + "?follow=1")
-            f2.goto(url + "?follow=1&classroom=1")
-            solo.goto(url)
-            for p in (pres, f1, f2, solo):
-                p.wait_for_function(READY, timeout=120000)
-            ready.wait(60)
-            for n in (15, 16, 17):
-                pres.keyboard.press("PageDown")
-                pres.wait_for_function(f"window.trame.state.get('stage_n') === {n}", timeout=10000)
-            want = 17
-            for f in (f1, f2):
-                f.wait_for_function(f"window.trame.state.get('stage_n') === {want}", timeout=10000)
-            pres.keyboard.press("4")                      # the presenter's view reaches the followers
-            f1.wait_for_function("window.trame.state.get('view') === 'plan'", timeout=10000)
-            result.update(want=want, solo=solo.evaluate("window.trame.state.get('stage_n')"),
-                          banner=f1.inner_text("#xsl-live"), seen=f2.evaluate("window.trame.state.get('live_seen')"))
-            # a follower can leave and explore on its own
-            f1.click("#xsl-explore")
-            f1.keyboard.press("PageDown")
-            f1.wait_for_function(f"window.trame.state.get('stage_n') === {want + 1}")
-            for n in (18, 19):
-                pres.keyboard.press("PageDown")
-                pres.wait_for_function(f"window.trame.state.get('stage_n') === {n}", timeout=10000)
-            final = 19
-            f2.wait_for_function(f"window.trame.state.get('stage_n') === {final}", timeout=10000)
-            result["left"] = f1.evaluate("window.trame.state.get('stage_n')")
-            result["pres_final"] = final
-            ctx.close()
+            with machines(b, 4, viewport={"width": 1024, "height": 640}) as (pres, f1, f2, solo):
+                pres.goto(url + f"?present=1&key={KEY}&stage=14")
+                f1.goto(url + "?follow=1")
+                f2.goto(url + "?follow=1&classroom=1")
+                solo.goto(url)
+                for p in (pres, f1, f2, solo):
+                    p.wait_for_function(READY, timeout=120000)
+                ready.wait(60)
+                for n in (15, 16, 17):
+                    pres.keyboard.press("PageDown")
+                    pres.wait_for_function(f"window.trame.state.get('stage_n') === {n}", timeout=10000)
+                want = 17
+                for f in (f1, f2):
+                    f.wait_for_function(f"window.trame.state.get('stage_n') === {want}", timeout=10000)
+                pres.keyboard.press("4")                      # the presenter's view reaches the followers
+                f1.wait_for_function("window.trame.state.get('view') === 'plan'", timeout=10000)
+                result.update(want=want, solo=solo.evaluate("window.trame.state.get('stage_n')"),
+                              banner=f1.inner_text("#xsl-live"), seen=f2.evaluate("window.trame.state.get('live_seen')"))
+                # a follower can leave and explore on its own
+                f1.click("#xsl-explore")
+                f1.keyboard.press("PageDown")
+                f1.wait_for_function(f"window.trame.state.get('stage_n') === {want + 1}")
+                for n in (18, 19):
+                    pres.keyboard.press("PageDown")
+                    pres.wait_for_function(f"window.trame.state.get('stage_n') === {n}", timeout=10000)
+                final = 19
+                f2.wait_for_function(f"window.trame.state.get('stage_n') === {final}", timeout=10000)
+                result["left"] = f1.evaluate("window.trame.state.get('stage_n')")
+                result["pres_final"] = final
 
     async def run():
         stop = asyncio.Event()
@@ -116,47 +114,44 @@ def test_followers_see_the_lesson_caption_and_the_script_and_badges_cover_nothin
     url = f"http://127.0.0.1:{port}/"
     with chromium() as b:
         for w, h in ((1024, 640), (1366, 768), (1920, 1080)):
-            ctx = b.new_context(viewport={"width": w, "height": h})
-            pres, fol, fcl = (ctx.new_page() for _ in range(3))
-            pres.goto(url + f"?present=1&key={KEY}&stage=14")
-            fol.goto(url + "?follow=1")
-            fcl.goto(url + "?follow=1&classroom=1")
-            for p in (pres, fol, fcl):
-                p.wait_for_function(READY, timeout=120000)
-            for p, who in ((pres, "presenter"), (fol, "follower"), (fcl, "follower in classroom mode")):
-                p.wait_for_function("document.getElementById('xsl-live')")
-                got = p.evaluate(OVERLAPS)
-                assert got["badge"] and not got["hits"], f"{w}×{h} {who}: the badge {got['badge']} covers {got['hits']}"
-            if w != 1024:
-                ctx.close()
-                continue
-            pres.click(".xsl-lessons select")
-            pres.select_option(".xsl-lessons select", "three_rounds_class")
-            pres.keyboard.press("PageDown")
-            pres.click("#tab-text")
-            pres.click("#xsl-lang-simp")
-            stop = pres.evaluate("window.__xslPlayer.extensions.find((x) => x.addStop).current()")
-            want = to_simplified(stop["caption"])
-            for f in (fol, fcl):
-                f.wait_for_function(f"document.querySelector('.xsl-lesson-caption').innerText.includes({want!r})",
-                                    timeout=10000)
-                assert f.evaluate("window.trame.state.get('lang')") == "simp"
-                assert f.get_attribute(".xsl-lesson-caption", "data-stop") == pres.get_attribute(".xsl-lesson-caption", "data-stop")
-            # 简 everywhere on the follower: the footer phrase, the stage list, the caption line
-            stage = fol.evaluate("window.__xslPlayer.state().stage")
-            s = fol.evaluate(f"window.__xslPlayer.stages.find((x) => x.n === {stage})")
-            phrase = fol.evaluate("window.__xslPlayer.state().phrase") or s["incipit"]
-            fol.wait_for_function("document.getElementById('xsl-phrase').innerText.length > 0")
-            assert fol.inner_text("#xsl-phrase") == to_simplified(phrase)
-            assert to_simplified(s["title"]) in fol.inner_text(f"#nav-{stage}")
-            # (the caption line is the player's, redrawn in its next frames: a tab behind others draws slower)
-            for _ in range(50):
-                band = fol.evaluate("document.querySelector('.xsl-caption > div').innerText")
-                if band and band == to_simplified(band):
-                    break
-                fol.wait_for_timeout(200)
-            assert band and band == to_simplified(band)
-            ctx.close()
+            with machines(b, 3, viewport={"width": w, "height": h}) as (pres, fol, fcl):
+                pres.goto(url + f"?present=1&key={KEY}&stage=14")
+                fol.goto(url + "?follow=1")
+                fcl.goto(url + "?follow=1&classroom=1")
+                for p in (pres, fol, fcl):
+                    p.wait_for_function(READY, timeout=120000)
+                for p, who in ((pres, "presenter"), (fol, "follower"), (fcl, "follower in classroom mode")):
+                    p.wait_for_function("document.getElementById('xsl-live')")
+                    got = p.evaluate(OVERLAPS)
+                    assert got["badge"] and not got["hits"], f"{w}×{h} {who}: the badge {got['badge']} covers {got['hits']}"
+                if w != 1024:
+                    continue
+                pres.click(".xsl-lessons select")
+                pres.select_option(".xsl-lessons select", "three_rounds_class")
+                pres.keyboard.press("PageDown")
+                pres.click("#tab-text")
+                pres.click("#xsl-lang-simp")
+                stop = pres.evaluate("window.__xslPlayer.extensions.find((x) => x.addStop).current()")
+                want = to_simplified(stop["caption"])
+                for f in (fol, fcl):
+                    f.wait_for_function(f"document.querySelector('.xsl-lesson-caption').innerText.includes({want!r})",
+                                        timeout=10000)
+                    assert f.evaluate("window.trame.state.get('lang')") == "simp"
+                    assert f.get_attribute(".xsl-lesson-caption", "data-stop") == pres.get_attribute(".xsl-lesson-caption", "data-stop")
+                # 简 everywhere on the follower: the footer phrase, the stage list, the caption line
+                stage = fol.evaluate("window.__xslPlayer.state().stage")
+                s = fol.evaluate(f"window.__xslPlayer.stages.find((x) => x.n === {stage})")
+                phrase = fol.evaluate("window.__xslPlayer.state().phrase") or s["incipit"]
+                fol.wait_for_function("document.getElementById('xsl-phrase').innerText.length > 0")
+                assert fol.inner_text("#xsl-phrase") == to_simplified(phrase)
+                assert to_simplified(s["title"]) in fol.inner_text(f"#nav-{stage}")
+                # (the caption line is the player's, redrawn in its next frames: a tab behind others draws slower)
+                for _ in range(50):
+                    band = fol.evaluate("document.querySelector('.xsl-caption > div').innerText")
+                    if band and band == to_simplified(band):
+                        break
+                    fol.wait_for_timeout(200)
+                assert band and band == to_simplified(band)
 
 
 @pytest.mark.parametrize("bad,words", [({"lang": "klingon"}, "lang"), ({"lesson": {"caption": "x" * 401}}, "caption"),

@@ -14,7 +14,7 @@ import tomllib
 
 import pytest
 from frametools import COVERED, FRAMECHECK, UNOCCLUDED, figures, judge, needs
-from webtools import READY, ROOT, app_on_free_port, chromium, chromium_missing_reason
+from webtools import READY, ROOT, app_on_free_port, chromium, chromium_missing_reason, machines
 
 KEY = "lesson45-presenter-key"
 LESSON = "three_rounds_class"
@@ -111,62 +111,60 @@ def test_the_three_rounds_lesson_by_keys_presenter_and_follower(port):
     url = f"http://127.0.0.1:{port}/"
     rows, failures = [], []
     with chromium() as b:
-        ctx = b.new_context(viewport={"width": 1280, "height": 720})
-        pres, fol = ctx.new_page(), ctx.new_page()
-        errors: list[str] = []
-        for pg in (pres, fol):
-            pg.on("pageerror", lambda e: errors.append(str(e)))
-        pres.goto(url + f"?present=1&key={KEY}&stage=3")
-        fol.goto(url + "?follow=1&classroom=1")
-        for pg in (pres, fol):
-            pg.wait_for_function(READY, timeout=180000)
-        click_every_control(pres)
-        pres.keyboard.press("F5")                 # the clicker's "start the show": classroom mode
-        pres.wait_for_function(f"{S}('classroom') === true")
-        # then the lesson: every stop, the first too, is measured where it lands, in the classroom's layout
-        for i, stop in enumerate(want):
-            tag = f"{i + 1}/{len(want)}"
-            # each page measured in the first frame that shows the stop: the presenter's at the stop's moment
-            # (the lesson starts its play there), the follower's when the presenter's stop has reached it
-            arm(pres, f"{LESSONS}.i === {i}")
-            arm(fol, f"document.querySelector('.xsl-lesson-caption')?.dataset.stop === '{tag}'")
-            if i:
-                pres.keyboard.press("PageDown")
-            else:
-                open_the_lesson(pres)
-            speed = float(stop.get("speed", 8))
-            tol = 2.0 * speed + 0.5             # two seconds of play: the follower plays on between updates
-            why: list[str] = []            # the lesson itself: caption, stop, moment
-            people: list[str] = []         # the people rule (in frame, seen, tall enough)
-            shot: dict[str, dict] = {}
-            for name, pg in (("presenter", pres), ("follower", fol)):
-                pg.wait_for_function("window.__l45 !== null", timeout=20000)
-                shot[name] = m = pg.evaluate("window.__l45")
-                if m["caption"] != stop["caption"]:
-                    why.append(f"{name}: caption {m['caption']!r} is not the stop's {stop['caption']!r}")
-                # within the tolerance of a stage's start, the two may stand on either side of it
-                m["boundary"] = pg.evaluate(f"{PLAYER}.stages.some((s) => Math.abs(s.start - {m['t']}) <= {tol})")
-                st = m["step"]
-                need = rule.get((st["section"], st["index"], round(st["start"], 3))) if st else None
-                h = need.height if need else 0.0
-                for w in judge(m["people"], h):
-                    people.append(f"{name}: {w}")
-                m["need"] = h
-            sp, sf = shot["presenter"], shot["follower"]
-            if abs(sp["t"] - sf["t"]) > tol:
-                why.append(f"follower at t={sf['t']:.1f}, presenter at t={sp['t']:.1f} (more than {tol:.1f} s apart)")
-            if sp["stage"] != sf["stage"] and not (sp["boundary"] or sf["boundary"]):
-                why.append(f"follower in §{sf['stage']}, presenter in §{sp['stage']}")
-            st = sp["step"] or {}
-            rows.append((tag, stop, sp, sf, why + people))
-            bad = why + people
-            print(f"stop {tag} §{st.get('section')}.{(st.get('index') or 0) + 1} {stop['view']:7} t={sp['t']:.1f} "
-                  f"need {sp['need']:.3f} | presenter {figures(sp['people']) or '(no one named)'} | follower "
-                  f"{figures(sf['people']) or '(no one named)'} | " + ("PASS" if not bad else "FAIL: " + "; ".join(bad))
-                  + (f" [open: {OPEN[tag]}]" if people and tag in OPEN else ""))
-            if why or (people and tag not in OPEN):
-                failures.append(f"stop {tag} ({stop['caption']}): " + "; ".join(bad))
-        ctx.close()
+        with machines(b, 2, viewport={"width": 1280, "height": 720}) as (pres, fol):
+            errors: list[str] = []
+            for pg in (pres, fol):
+                pg.on("pageerror", lambda e: errors.append(str(e)))
+            pres.goto(url + f"?present=1&key={KEY}&stage=3")
+            fol.goto(url + "?follow=1&classroom=1")
+            for pg in (pres, fol):
+                pg.wait_for_function(READY, timeout=180000)
+            click_every_control(pres)
+            pres.keyboard.press("F5")                 # the clicker's "start the show": classroom mode
+            pres.wait_for_function(f"{S}('classroom') === true")
+            # then the lesson: every stop, the first too, is measured where it lands, in the classroom's layout
+            for i, stop in enumerate(want):
+                tag = f"{i + 1}/{len(want)}"
+                # each page measured in the first frame that shows the stop: the presenter's at the stop's moment
+                # (the lesson starts its play there), the follower's when the presenter's stop has reached it
+                arm(pres, f"{LESSONS}.i === {i}")
+                arm(fol, f"document.querySelector('.xsl-lesson-caption')?.dataset.stop === '{tag}'")
+                if i:
+                    pres.keyboard.press("PageDown")
+                else:
+                    open_the_lesson(pres)
+                speed = float(stop.get("speed", 8))
+                tol = 2.0 * speed + 0.5             # two seconds of play: the follower plays on between updates
+                why: list[str] = []            # the lesson itself: caption, stop, moment
+                people: list[str] = []         # the people rule (in frame, seen, tall enough)
+                shot: dict[str, dict] = {}
+                for name, pg in (("presenter", pres), ("follower", fol)):
+                    pg.wait_for_function("window.__l45 !== null", timeout=20000)
+                    shot[name] = m = pg.evaluate("window.__l45")
+                    if m["caption"] != stop["caption"]:
+                        why.append(f"{name}: caption {m['caption']!r} is not the stop's {stop['caption']!r}")
+                    # within the tolerance of a stage's start, the two may stand on either side of it
+                    m["boundary"] = pg.evaluate(f"{PLAYER}.stages.some((s) => Math.abs(s.start - {m['t']}) <= {tol})")
+                    st = m["step"]
+                    need = rule.get((st["section"], st["index"], round(st["start"], 3))) if st else None
+                    h = need.height if need else 0.0
+                    for w in judge(m["people"], h):
+                        people.append(f"{name}: {w}")
+                    m["need"] = h
+                sp, sf = shot["presenter"], shot["follower"]
+                if abs(sp["t"] - sf["t"]) > tol:
+                    why.append(f"follower at t={sf['t']:.1f}, presenter at t={sp['t']:.1f} (more than {tol:.1f} s apart)")
+                if sp["stage"] != sf["stage"] and not (sp["boundary"] or sf["boundary"]):
+                    why.append(f"follower in §{sf['stage']}, presenter in §{sp['stage']}")
+                st = sp["step"] or {}
+                rows.append((tag, stop, sp, sf, why + people))
+                bad = why + people
+                print(f"stop {tag} §{st.get('section')}.{(st.get('index') or 0) + 1} {stop['view']:7} t={sp['t']:.1f} "
+                      f"need {sp['need']:.3f} | presenter {figures(sp['people']) or '(no one named)'} | follower "
+                      f"{figures(sf['people']) or '(no one named)'} | " + ("PASS" if not bad else "FAIL: " + "; ".join(bad))
+                      + (f" [open: {OPEN[tag]}]" if people and tag in OPEN else ""))
+                if why or (people and tag not in OPEN):
+                    failures.append(f"stop {tag} ({stop['caption']}): " + "; ".join(bad))
     passed = sum(not r[4] for r in rows)
     print(f"lesson {LESSON}: {passed}/{len(rows)} stops pass on presenter and follower (seen ≥ {UNOCCLUDED:.0%}, "
           f"covered ≤ {COVERED:.0%}, in frame, figure ≥ the rule); audit {t_audit:.0f} s, all {time.time() - t0:.0f} s")

@@ -107,6 +107,20 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
         super().end_headers()
 
 
+@contextlib.contextmanager
+def machines(browser, n: int, **context_opts):
+    """``n`` pages, each in a browser context of its own: a window each, as the presenter and the followers of a
+    class each have a machine.  Two pages of one context are two tabs of one window, and Chromium gives the
+    tab behind animation frames about once a second (measured: 2 s for two) — a presenter's click that waits
+    for the page to be stable then waits on that, once the pages stop redrawing when nothing moves."""
+    contexts = [browser.new_context(**context_opts) for _ in range(n)]
+    try:
+        yield [c.new_page() for c in contexts]
+    finally:
+        for c in contexts:
+            c.close()
+
+
 class _Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
     daemon_threads = True
     allow_reuse_address = True
