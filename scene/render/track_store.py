@@ -16,6 +16,7 @@ A rite not from the cache (a test's, a changed choreography: no ``cache_key``) i
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import logging
 from collections.abc import Callable
@@ -34,20 +35,22 @@ TRACK_FILE = "track.npz"
 T = TypeVar("T")
 
 
-def track_key(rite) -> str | None:
-    """The key a rite's track is filed by (its compiled key and the render layer's code), or None for a rite
-    not from the cache."""
-    compiled = getattr(rite, "cache_key", None)
-    if compiled is None:
-        return None
+def _key(compiled: str, reading) -> str:
+    """A track's key: its rite's compiled key, then the hash of the code that made it (the render layer)."""
     from ..rite import cache
-    return f"{compiled}{cache.rite_key(rite.reading, None, (*cache.PURE_LAYERS, 'render'))}"
+    return f"{compiled}{cache.rite_key(reading, None, (*cache.PURE_LAYERS, 'render'))}"
+
+
+def track_key(rite) -> str | None:
+    """The key a rite's track is filed by, or None for a rite not from the cache."""
+    compiled = getattr(rite, "cache_key", None)
+    return None if compiled is None else _key(compiled, rite.reading)
 
 
 def key_for(reading, seed: int | None) -> str:
     """:func:`track_key` of the rite ``load_rite(reading, seed)`` would give (for the shipped record)."""
     from ..rite import cache
-    return f"{cache.rite_key(reading, seed)}{cache.rite_key(reading, None, (*cache.PURE_LAYERS, 'render'))}"
+    return _key(cache.rite_key(reading, seed), reading)
 
 
 def folder(reading_name: str) -> Path:
@@ -72,15 +75,14 @@ def _shipped(rite, key: str, make: Callable[..., T]) -> T | None:
         rec = json.loads((PREBUILT / "KEY.json").read_text(encoding="utf-8")).get("director")
     except (OSError, ValueError, AttributeError):
         return None
-    if not isinstance(rec, dict) or rec.get("key") != key or rec.get("reading") != rite.reading.name:
+    if not isinstance(rec, dict) or rec.get("key") != key:            # the key holds the reading
         return None
     f = folder(rite.reading.name) / TRACK_FILE
     try:
         blob = f.read_bytes()
         if hashlib.sha256(blob).hexdigest() != rec.get("sha256"):
             raise ValueError("its sha256 is not the recorded one")
-        import io
-        with np.load(io.BytesIO(blob), allow_pickle=False) as z:
+        with np.load(io.BytesIO(blob), allow_pickle=False) as z:      # the bytes hashed, not the file again
             t, v, ease = (np.array(z[k]) for k in ("t", "v", "ease"))
         n = len(t)
         if t.shape != (n,) or v.shape != (n, 7) or ease.shape != (n,) or not n \

@@ -128,17 +128,20 @@ def clean_tmp() -> None:
             pid = int(d.name.rsplit(".", 2)[-2])
         except (ValueError, IndexError):
             pid = -1
-        if pid == os.getpid():
-            continue
-        if pid > 0:
-            try:
-                os.kill(pid, 0)
-                continue                        # a live process is building it
-            except ProcessLookupError:
-                pass
-            except PermissionError:
-                continue
+        if pid == os.getpid() or (pid > 0 and _alive(pid)):
+            continue                            # a live process is building it
         shutil.rmtree(d, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    """A process of that id runs (another user's counts: it may not be signalled, but it is there)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def ready(name: str, build, want: tuple[str, ...]) -> Path:
@@ -190,13 +193,10 @@ def _pinned_elsewhere(folder: Path) -> bool:
             continue
         if pid == os.getpid():
             continue
-        try:
-            os.kill(pid, 0)
+        if _alive(pid):
             live = True
-        except ProcessLookupError:
+        else:
             f.unlink(missing_ok=True)
-        except PermissionError:
-            live = True                         # another user's live process
     return live
 
 
