@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from webtools import (
+    OTHER_READING,
     READY,
     RequestRecorder,
     chromium,
@@ -191,7 +192,7 @@ def test_reading_switch_moves_the_fa_and_leaves_a_ghost(page, app_url):
     page.click("#tab-reading")
     page.click("#rf-fa_west_from", force=True)
     page.locator(".v-overlay .v-list-item", has_text="左个").click()
-    page.wait_for_function("window.trame.state.get('reading_q').includes('fa_west_from')", timeout=120000)
+    page.wait_for_function(f"window.trame.state.get('reading_q') === '{OTHER_READING}'", timeout=120000)
     after = page.evaluate(fa)
     assert after[0] < before[0] - 1.0                  # 西五步 from the 左个, not from the 侯道: further west
     assert abs(after[1] - before[1]) < 1e-6
@@ -288,10 +289,8 @@ def test_two_tabs_do_not_disturb_each_other(browser, app_url):
     a.keyboard.press("PageDown")
     a.keyboard.press("PageDown")
     a.wait_for_function("window.trame.state.get('stage_n') === 3")
-    # the reading test_reading_switch built (the 乏 west of the 左个): this is a test of the tabs, and the
-    # server has that pack already — another reading here is a whole build (~40 s beside a second worker)
-    a.evaluate("window.xsl.loadReading('zheng,fa_west_from=左个')")
-    a.wait_for_function("window.trame.state.get('reading_q') === 'zheng,fa_west_from=左个'", timeout=120000)
+    a.evaluate(f"window.xsl.loadReading('{OTHER_READING}')")       # (webtools: built once in the suite)
+    a.wait_for_function(f"window.trame.state.get('reading_q') === '{OTHER_READING}'", timeout=120000)
     b.wait_for_timeout(500)
     assert st(b, "stage_n") == 1 and st(b, "reading_q") == "zheng"
     assert b.evaluate("window.__xslPlayer.pack.reading.name") == "zheng"

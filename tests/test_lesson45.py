@@ -102,10 +102,9 @@ def stops() -> list[dict]:
     return tomllib.loads((ROOT / "assets" / "lessons" / f"{LESSON}.toml").read_text("utf-8"))["stop"]
 
 
-def test_the_three_rounds_lesson_by_keys_presenter_and_follower(port):
-    from scene.timeline import build_rite
+def test_the_three_rounds_lesson_by_keys_presenter_and_follower(port, rite):
     t0 = time.time()
-    rule = needs(build_rite())                 # per step: the height the director's rule asks, its verdict
+    rule = needs(rite)                         # per step: the height the director's rule asks, its verdict
     t_audit = time.time() - t0
     want = stops()
     url = f"http://127.0.0.1:{port}/"

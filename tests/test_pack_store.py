@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
+import sys
+import time
 
 import pytest
 
@@ -81,7 +84,6 @@ def test_what_another_live_process_pinned_is_kept_by_this_ones_eviction(fake, tm
     """The app pins its default pack and serves it for hours; a ``python -m scene …`` on the same cache that
     builds and evicts must not take it away from it (all of test_app's pages once failed so) — and once that
     app is gone, its pack is an old entry like any other."""
-    import sys
     import textwrap
     a, b = store.pack_dir("zheng"), store.pack_dir("xiang")
     app = subprocess.Popen([sys.executable, "-c", textwrap.dedent(f"""
@@ -148,3 +150,90 @@ def test_reading_names_in_file_names_are_sanitised(fake, tmp_path):
     r = dataclasses.replace(readings.PRESETS["zheng"], name="*/..", bu_chi=8.0)
     d = store.pack_dir(r)
     assert d.parent == tmp_path / "packs" and "*" not in d.name and "/" not in d.name.replace(str(d.parent), "")
+
+
+_BUILDER = """
+import os, sys, time
+from pathlib import Path
+log, what = Path(sys.argv[1]), sys.argv[2]
+print("go", flush=True)
+sys.stdin.readline()                                   # every process starts when the test says so
+
+def slow(fill):
+    with open(log, "a") as fh:
+        fh.write(f"{os.getpid()}\\n")
+    time.sleep(float(os.environ.get("BUILD_S", "1.5")))
+    return fill()
+
+if what == "pack":
+    from scene.web.pack import store
+    def build(tmp):
+        slow(lambda: (tmp / "a.bin").write_bytes(b"x" * 1000))
+    print(store.ready("pack-thing-1", build, ("a.bin",)), flush=True)
+else:
+    from scene.rite import cache
+    print(cache.entry("thing", "k1", lambda: slow(lambda: {"n": os.getpid()}), dict, "a thing"), flush=True)
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("what", ["pack", "entry"])
+def test_processes_asking_for_one_missing_entry_build_it_once(fake, tmp_path, what):
+    """Three processes on one cache find the same pack folder (or compiled-rite entry) missing at once — an app
+    switching a reading, its build worker, a ``python -m scene …``: one builds it, the two others wait for it
+    and read what it wrote."""
+    log = tmp_path / "builds.log"
+    procs = [subprocess.Popen([sys.executable, "-c", _BUILDER, str(log), what], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True) for _ in range(3)]
+    try:
+        assert [p.stdout.readline().strip() for p in procs] == ["go"] * 3
+        for p in procs:
+            p.stdin.write("\n")
+            p.stdin.flush()
+        got = [p.stdout.readline().strip() for p in procs]
+    finally:
+        for p in procs:
+            p.stdin.close()
+            p.wait(30)
+    builders = log.read_text().split()
+    assert len(builders) == 1, builders
+    assert len(set(got)) == 1 and got[0], got          # the same folder, or the builder's own object
+    if what == "entry":
+        assert got[0] == repr({"n": int(builders[0])})
+
+
+@pytest.mark.slow
+def test_a_build_killed_while_others_wait_is_built_by_one_of_them(fake, tmp_path):
+    """The builder is killed mid-build (kill -9): the lock goes with its process, and one of the two that waited
+    builds the entry; nothing the killed one began is served."""
+    log = tmp_path / "builds.log"
+    env = {**os.environ, "BUILD_S": "30"}
+    first = subprocess.Popen([sys.executable, "-c", _BUILDER, str(log), "pack"], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, text=True, env=env)
+    assert first.stdout.readline().strip() == "go"
+    first.stdin.write("\n")
+    first.stdin.flush()
+    for _ in range(200):                               # until it is building
+        if log.exists() and log.read_text().strip():
+            break
+        time.sleep(0.05)
+    others = [subprocess.Popen([sys.executable, "-c", _BUILDER, str(log), "pack"], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, text=True, env={**env, "BUILD_S": "0.5"}) for _ in range(2)]
+    try:
+        assert [p.stdout.readline().strip() for p in others] == ["go"] * 2
+        for p in others:
+            p.stdin.write("\n")
+            p.stdin.flush()
+        time.sleep(1.0)                                # both wait on the lock
+        assert log.read_text().split() == [str(first.pid)]
+        first.send_signal(signal.SIGKILL)
+        first.wait(10)
+        got = [p.stdout.readline().strip() for p in others]
+    finally:
+        for p in (first, *others):
+            if p.stdin and not p.stdin.closed:
+                p.stdin.close()
+            p.wait(30)
+    builders = log.read_text().split()
+    assert len(builders) == 2 and builders[0] == str(first.pid), builders
+    assert got[0] == got[1] and (tmp_path / "packs" / "pack-thing-1" / "a.bin").read_bytes() == b"x" * 1000

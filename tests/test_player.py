@@ -45,10 +45,10 @@ def served(site):
 
 @pytest.fixture(scope="module")
 def pack2(site, tmp_path_factory):
-    """A second reading's pack (吳承洛's 19.91-cm 周尺: everything 14 % smaller), served at pack2/."""
+    """A second reading's pack (the 乏 五步 west of the 左个: webtools.OTHER_READING), served at pack2/."""
     from scene.web import pack as webpack
     d = tmp_path_factory.mktemp("pack2")
-    webpack.write_pack(d, "wu1991")
+    webpack.write_pack(d, webtools.OTHER_READING)
     (site[0] / "pack2").symlink_to(d)
     return "pack2/"
 
@@ -342,13 +342,13 @@ def test_ghost_of_the_previous_pack(open_page, pack2):
     p.js(f"window.__xslPlayer.setPack('{pack2}', {{ghost: true}})")
     p.frame()
     assert p.js("window.__xslPlayer._ghost.group.children.length") > 1
-    assert p.js("window.__xslPlayer.pack.reading.name") == "wu1991"
+    assert p.js("window.__xslPlayer.pack.reading.fields.fa_west_from") == "左个"
     # the camera stays where it was (the first reading's plan): compare in place
     ghosted = p.shot()
     p.js("window.__xslPlayer.clearGhost()")
     p.frame()
     cleared = p.shot()
-    assert diff_fraction(cleared, ghosted, tol=6) > 0.01      # the bigger court's outline, translucent grey
+    assert diff_fraction(cleared, ghosted, tol=6) > 0.01      # the first reading's hall and people, translucent grey
     p.js("window.__xslPlayer.setView('plan')")               # the second reading's own plan camera
     p.frame()
     assert diff_fraction(alone, p.shot()) < 0.002

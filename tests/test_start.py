@@ -1,5 +1,6 @@
-"""A fast start (issue 11, item 7) changes nothing the app serves: the pack built with the director's
-track in a worker process is the pack, byte for byte; the font subset's key remembered beside the cache is
+"""A fast start (issue 11, item 7) changes nothing the app serves: the pack a first start builds (the rite
+compiled in a worker, the director's track in another forked from it) is the pack, byte for byte (with the
+track's worker sent the rite pickled, where there is no fork: test_shipped); the font subset's key remembered beside the cache is
 the key; a warm start makes no worker process; a start that fails on its arguments leaves no GL probe; a
 GL probe that passed is remembered while nothing it depends on changes, one that failed never is.
 (The times themselves are measured by bench/bench_start.py, not here.)"""
@@ -7,6 +8,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import hashlib
+import json
 import multiprocessing
 import os
 from pathlib import Path
@@ -86,32 +88,25 @@ def one_process_pack():
 
 
 @pytest.mark.slow
-def test_the_pack_with_the_director_in_a_worker_is_the_same_pack(cache, one_process_pack):
-    """The director's track made in a worker the rite is sent to (pickled: where there is no fork)."""
-    from scene.rite.cache import load_rite
-    from scene.web import pack as webpack
-    from scene.web import workers
-    rite = load_rite("zheng")
-    ctx = multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
-    with concurrent.futures.ProcessPoolExecutor(1, mp_context=ctx) as ex:
-        asked = []
-
-        def director(r):
-            asked.append(r)
-            return ex.submit(workers.director_track, r).result
-        m1, b1 = webpack.build_pack("zheng", rite=rite, director=director)
-    assert asked == [rite]
-    assert (webpack.dumps(m1), b1) == one_process_pack
-
-
-@pytest.mark.slow
-def test_the_first_start_s_pack_worker_gives_the_same_pack(cache, one_process_pack):
+@pytest.mark.skipif("fork" not in multiprocessing.get_all_start_methods(), reason="a forked worker")
+def test_the_first_start_s_pack_worker_forks_the_director_with_the_rite_and_keeps_nothing(cache, monkeypatch):
     """workers.build_pack: the director's worker is forked once the rite is compiled and reads it from its
-    memory (not pickled over); the folder it writes holds the very pack built in one process."""
+    memory (not pickled over), and nothing keeps the rite once the worker has it.  (That the folder it writes
+    holds the very pack built in one process: the first start's test below, which builds it so.)"""
+    import numpy as np
+
+    from scene.render import shots
     from scene.web import workers
+    made = []
+
+    def build_track(r):                          # in the forked worker (it inherits this): a track of its own
+        made.append(r)
+        return shots.Track(np.array([0.0, 7.0]), np.zeros((2, 7)), np.array([False, True]))
+    monkeypatch.setattr(shots, "build_track", build_track)
     folder = Path(workers.build_pack("zheng"))
-    assert ((folder / "scene.json").read_bytes(), (folder / "scene.bin").read_bytes()) == one_process_pack
-    assert workers._FORKED == {}                     # nothing kept once the worker has it
+    m = json.loads((folder / "scene.json").read_text(encoding="utf-8"))
+    assert m["director"]["t"]["n"] == 2 and made == []        # made in the worker, not here
+    assert workers._FORKED == {}                 # nothing kept once the worker has it
 
 
 def test_the_directors_track_is_cached_beside_its_rite_and_remade_when_the_code_changes(cache, monkeypatch, capfd):
@@ -249,9 +244,10 @@ def test_a_first_start_whose_build_is_done_before_the_server_is_up_gives_the_pag
 
 @pytest.mark.slow
 @pytest.mark.browser
-def test_a_first_start_answers_the_page_while_the_scene_is_built(tmp_path):
+def test_a_first_start_answers_the_page_while_the_scene_is_built(tmp_path, one_process_pack):
     """Cold, the address comes first; the page loads and says what it waits for (no spinner), then draws
-    the pack with the director's camera as soon as the server has it."""
+    the pack with the director's camera as soon as the server has it — the very pack built in one process
+    (its build workers: the rite compiled in one, the director's track in another forked from it)."""
     import subprocess
     import sys
     import threading
@@ -293,3 +289,6 @@ def test_a_first_start_answers_the_page_while_the_scene_is_built(tmp_path):
     finally:
         proc.terminate()
         proc.wait(10)
+    built = list((tmp_path / "cache" / "packs").glob("pack-zheng-*"))
+    assert len(built) == 1, built
+    assert ((built[0] / "scene.json").read_bytes(), (built[0] / "scene.bin").read_bytes()) == one_process_pack

@@ -15,11 +15,13 @@ from scene.rite import choreography as chor
 from scene.rite.audit import audit
 from scene.rite.cache import load_rite
 from scene.rite.shooting import announce
-from scene.rite.timeline import Rite, build_rite
+from scene.rite.timeline import Rite
 from scene.text import find_phrase, passage
 
 C = chor.default()
-RITE = load_rite()        # from the disk cache; the tests that compile call build_rite
+# Every rite here comes through the disk cache, keyed by every source it is compiled from: a rite another test
+# (or worker) compiled from these sources is the very one build_rite would make again here (4–5 s each).
+RITE = load_rite()
 
 
 def test_all_51_sections_in_order_with_titles_and_steps():
@@ -70,18 +72,20 @@ def test_a_phrase_not_in_the_passage_fails_to_load(tmp_path):
 @pytest.mark.slow
 @pytest.mark.parametrize("name", list(PRESETS))
 def test_every_place_resolves_and_the_rite_compiles_in_every_reading(name):
-    rite = build_rite(name)
+    rite = load_rite(name)
     assert len(rite.spans) >= sum(len(s.steps) for s in C.sections) * 0.9
     assert rite.duration > 600
 
 
-@pytest.mark.parametrize("reading", [
-    PRESETS["zheng"], PRESETS["xiang"], PRESETS["zhou8cun"], PRESETS["wangzhi"],
-    DEFAULT.replace(dafu_present=False), DEFAULT.replace(seed=3)], ids=lambda r: f"{r.name}-{r.dafu_present}-{r.seed}")
+# Every preset, with and without the 大夫, is audited so by test_grammar's test_no_findings_on_any_preset (the
+# grammar's world rule is this audit at 10 Hz, and assets/grammar.toml excepts none of its findings): here the
+# rites no preset is — another seed's shooting.
+@pytest.mark.parametrize("reading", [DEFAULT.replace(seed=3), DEFAULT.replace(seed=11)],
+                         ids=lambda r: f"{r.name}-{r.dafu_present}-{r.seed}")
 @pytest.mark.slow
 def test_physics_at_10_hz(reading):
     """Nobody within 0.4 m of another (unless handing over), off a walkable surface, too fast, or inside a solid."""
-    found = audit(build_rite(reading), hz=10.0)
+    found = audit(load_rite(reading), hz=10.0)
     assert not found, "\n".join(map(str, found[:20]))
 
 
@@ -152,7 +156,7 @@ def test_losers_drink_and_winners_do_not():
 @pytest.mark.slow
 @pytest.mark.parametrize("name, north", [("zheng", True), ("xiang", False)])
 def test_round_the_pillar_on_the_side_of_the_reading(name, north):
-    rite = build_rite(name)
+    rite = load_rite(name)
     ying = rite.layout["hall.west_pillar"].xyz_chi
     chi = rite.reading.chi_m
     span = next(s for s in rite.spans if s.do == "approach" and len(s.who) == 2)
@@ -232,7 +236,7 @@ def test_the_xiang_becomes_sizheng_then_sima_then_sizheng():
 
 @pytest.mark.slow
 def test_dafu_switch_removes_him():
-    rite = build_rite(DEFAULT.replace(dafu_present=False))
+    rite = load_rite(DEFAULT.replace(dafu_present=False))
     i = rite.actor_ids.index("dafu")
     assert not any(rite.pose_at(t).visible[i] for t in np.linspace(0, rite.duration, 200))
     assert all("dafu" not in s.who for s in rite.spans)
@@ -295,7 +299,7 @@ def test_the_pairs_of_each_round_follow_the_text():
         pairs = _pairs_in(RITE.results[rnd])
         assert pairs[:3] == sanou and pairs[3] == ("bin", "zhuren") and pairs[4][1] == "dafu"
         assert all(a.startswith("zhongbin") for p in pairs[5:] for a in p)
-    no_dafu = build_rite(DEFAULT.replace(dafu_present=False))
+    no_dafu = load_rite(DEFAULT.replace(dafu_present=False))
     assert all("dafu" not in p for p in _pairs_in(no_dafu.results[2]))
 
 

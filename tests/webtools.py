@@ -222,6 +222,12 @@ def distinct_colours(img: np.ndarray) -> int:
 # the app (python app.py) as a subprocess, for tests and benches
 
 #: the app's page is ready: trame connected and the player drew its first pose
+#: the one other reading the browser tests load (the 乏 五步 west of the 左个, not of the 侯道: the reading panel's
+#: choice test_app clicks, so also the spec the app writes): its pack is a whole build (a compiled rite, the
+#: director's track), made once in the suite's cache and read by every later test — with a reading of their
+#: own, test_app, test_clicker and test_player built three (~25 s of both cores each here)
+OTHER_READING = "zheng,fa_west_from=左个"
+
 READY = "window.trame && window.trame.state && window.trame.state.get('ready') === true"
 
 

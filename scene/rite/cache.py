@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import numpy as np
 
 from .. import settings
+from ..build_once import building, lock_file
 from ..paths import ASSETS, PACKAGE, SEEDS
 from ..paths import cache_dir as _cache_path
 
@@ -166,25 +167,45 @@ def entry(prefix: str, key: str, build: Callable[[], T], kind: type[T], what: st
     rebuilt, never run); entries of the same prefix beyond the newest ``keep`` are removed."""
     d = cache_dir()
     f = d / f"{prefix}-{key}.pickle"
-    obj: object = None
+    seen = _stamp(f)
+    obj = _trusted(f, kind, what)
+    if obj is not None:
+        return obj
+    # one process builds it, the others wait and read what it wrote (build_once)
+    with building(lock_file(d, f.stem)):
+        if _stamp(f) != seen:
+            obj = _trusted(f, kind, what)
+            if obj is not None:
+                return obj
+        built = build()
+        try:
+            signed_dump(built, f)
+            old = sorted(d.glob(f"{prefix}-*.pickle"), key=lambda p: p.stat().st_mtime)
+            for stale in old[:-keep]:
+                stale.unlink(missing_ok=True)
+        except OSError:
+            pass
+    return built
+
+
+def _stamp(f: Path) -> tuple[int, int] | None:
+    try:
+        st = f.stat()
+    except OSError:
+        return None
+    return st.st_mtime_ns, st.st_size
+
+
+def _trusted(f: Path, kind: type[T], what: str) -> T | None:
+    """The entry's object when it is there and trusted; else None (after one line when it is not trusted)."""
     try:
         obj = signed_load(f)
         if obj is not None and not isinstance(obj, kind):
             raise CacheEntryError(f"a {type(obj).__name__}, not {what}")
     except CacheEntryError as exc:
         print(f"cache: {f.name}: {exc}; rebuilding it", file=sys.stderr, flush=True)
-        obj = None
-    if isinstance(obj, kind):
-        return obj
-    built = build()
-    try:
-        signed_dump(built, f)
-        old = sorted(d.glob(f"{prefix}-*.pickle"), key=lambda p: p.stat().st_mtime)
-        for stale in old[:-keep]:
-            stale.unlink(missing_ok=True)
-    except OSError:
-        pass
-    return built
+        return None
+    return obj
 
 
 _rites: dict[tuple[Reading, int | None], Rite] = {}

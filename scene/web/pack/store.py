@@ -23,6 +23,7 @@ import shutil
 import time
 from pathlib import Path
 
+from ...build_once import building, lock_file
 from . import shipped
 
 log = logging.getLogger("xiangsheli.packs")
@@ -157,13 +158,18 @@ def ready(name: str, build, want: tuple[str, ...]) -> Path:
         print(f"cache: {name} is damaged ({bad}); rebuilding it", flush=True)
         shutil.rmtree(final, ignore_errors=True)
     served.mkdir(parents=True, exist_ok=True)
-    tmp = _fresh_tmp(tmp_root, name)
-    try:
-        build(tmp)
-        out = publish(tmp, final)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
+    # one process builds it, the others wait and serve what it published (build_once)
+    with building(lock_file(served.parent, name)):
+        if final.exists() and verify(final, want) is None:
+            _touch(final)
+            return final
+        tmp = _fresh_tmp(tmp_root, name)
+        try:
+            build(tmp)
+            out = publish(tmp, final)
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
     _touch(out)
     evict()
     return out
