@@ -124,8 +124,10 @@ def test_a_fresh_build_is_identical_to_what_ships(tmp_path):
     """Built again from the sources (nothing from any cache), the director's track in a worker process the
     rite is pickled to (as where there is no fork: the first start forks it, test_start): the same bytes, pack
     and font, and the same director's track — its times and cuts to the last bit, its cameras to 1e-9 m (numpy's
-    vector kernels differ in the last bit between CPUs: a track built on another machine differed by 2e-15 m
-    in 22 of its 25 732 numbers, and not at all in the pack's float32)."""
+    vector kernels may differ in the last bit between CPUs: the file written on another machine differed from
+    this one's build by 2e-15 m in 22 of its 25 732 numbers, and not at all in the pack's float32).  The worker
+    is forked from a process that may have built other readings' tracks before (as an app's does): the track
+    must not depend on them (test_shots)."""
     import concurrent.futures
     import multiprocessing
 

@@ -234,3 +234,18 @@ def test_the_pairs_coming_in_through_the_gate_are_seen_where_a_lesson_lands(rite
         assert at.ids, dt
         inside, seen, tall, h, why = judge(world, track.at(at.t), at)
         assert inside and seen and tall, (dt, why)
+
+
+@pytest.mark.slow          # another reading compiled
+def test_the_solid_a_camera_sees_past_is_its_own_readings_not_anothers_of_the_same_name(rite):
+    """The director's sight test reads the hall and the things of the shot's own reading, kept per reading: a
+    reading that changes one value keeps the preset's name (``zheng,fa_west_from=左个`` is ``zheng``), and
+    once kept by that name, a process that had built the other's track built the default's with the 乏
+    where the other reading puts it (32 cameras of the default's track moved, up to 18 m)."""
+    from scene.render import frame_rules
+    from scene.rite.cache import load_rite
+    other = load_rite(webtools.OTHER_READING)
+    assert other.reading.name == rite.reading.name and other.reading != rite.reading
+    a, b = frame_rules.solid_of(other), frame_rules.solid_of(rite)
+    assert a is not b and not np.array_equal(a.grid, b.grid)
+    assert frame_rules.solid_of(rite) is b and frame_rules.solid_of(other) is a

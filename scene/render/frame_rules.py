@@ -238,11 +238,12 @@ _SOLIDS: dict = {}
 
 
 def solid_of(rite) -> Solid | None:
-    """The :class:`Solid` of a rite's reading (made once per reading)."""
+    """The :class:`Solid` of a rite's reading (made once per reading — the reading itself, every value of it,
+    is the key: ``zheng,fa_west_from=左个`` is named ``zheng`` too, and its 乏 stands elsewhere)."""
     reading = getattr(rite, "reading", None)
     if reading is None:
         return None
-    key = getattr(reading, "name", None) or id(reading)
+    key = reading
     if key not in _SOLIDS:
         from .meshes.static import build_static
         st = build_static(reading)
