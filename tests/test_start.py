@@ -103,6 +103,8 @@ def test_the_first_start_s_pack_worker_forks_the_director_with_the_rite_and_keep
         made.append(r)
         return shots.Track(np.array([0.0, 7.0]), np.zeros((2, 7)), np.array([False, True]))
     monkeypatch.setattr(shots, "build_track", build_track)
+    # as a first start's process: no track in memory (this one may have the default rite's from another test)
+    monkeypatch.setattr(shots, "_TRACKS", shots.weakref.WeakKeyDictionary())
     folder = Path(workers.build_pack("zheng"))
     m = json.loads((folder / "scene.json").read_text(encoding="utf-8"))
     assert m["director"]["t"]["n"] == 2 and made == []        # made in the worker, not here

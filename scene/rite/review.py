@@ -217,16 +217,23 @@ def _from_steps(rite: Rite, sec: chor.Section, spans: dict[int, StepSpan]) -> tu
 def _coverage_rows(rite: Rite, n: int) -> list[dict[str, Any]]:
     """The coverage's rows of section ``n``: on a miss, every section's at once (its first call reads the
     whole rite: seconds; each further section is a fraction of that), kept on disk beside the compiled rite
-    (the key hashes the coverage's code and data too) — a second report of any section does not pay again."""
-    f = _cache_file(rite, "coverage")
-    every = _read_cache(f) if f is not None else None
+    (the key hashes the coverage's code and data too) and in memory for the rite — a second report of any
+    section does not pay again, nor read the file again."""
+    every = _COVERAGE.get(rite)
     if every is None or n not in every:
-        fn = coverage_source()
-        assert fn is not None                 # (asked only when the coverage exists)
-        every = {s.n: [_from_coverage(r) for r in fn(rite, s.n)] for s in rite.choreography.sections}
-        _write_cache(f, every)
+        f = _cache_file(rite, "coverage")
+        every = _read_cache(f) if f is not None else None
+        if every is None or n not in every:
+            fn = coverage_source()
+            assert fn is not None                 # (asked only when the coverage exists)
+            every = {s.n: [_from_coverage(r) for r in fn(rite, s.n)] for s in rite.choreography.sections}
+            _write_cache(f, every)
+        _COVERAGE[rite] = every
     rows: list[dict[str, Any]] = every[n]
     return rows
+
+
+_COVERAGE: weakref.WeakKeyDictionary[Rite, dict[int, list[dict[str, Any]]]] = weakref.WeakKeyDictionary()
 
 
 def _cache_file(rite: Rite, what: str) -> Path | None:
