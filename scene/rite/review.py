@@ -219,21 +219,22 @@ def _coverage_rows(rite: Rite, n: int) -> list[dict[str, Any]]:
     whole rite: seconds; each further section is a fraction of that), kept on disk beside the compiled rite
     (the key hashes the coverage's code and data too) and in memory for the rite — a second report of any
     section does not pay again, nor read the file again."""
-    every = _COVERAGE.get(rite)
-    if every is None or n not in every:
+    fn = coverage_source()
+    assert fn is not None                     # (asked only when the coverage exists)
+    made_by, every = _COVERAGE.get(rite, (None, None))
+    if made_by is not fn or every is None or n not in every:
         f = _cache_file(rite, "coverage")
         every = _read_cache(f) if f is not None else None
         if every is None or n not in every:
-            fn = coverage_source()
-            assert fn is not None                 # (asked only when the coverage exists)
             every = {s.n: [_from_coverage(r) for r in fn(rite, s.n)] for s in rite.choreography.sections}
             _write_cache(f, every)
-        _COVERAGE[rite] = every
+        _COVERAGE[rite] = (fn, every)
     rows: list[dict[str, Any]] = every[n]
     return rows
 
 
-_COVERAGE: weakref.WeakKeyDictionary[Rite, dict[int, list[dict[str, Any]]]] = weakref.WeakKeyDictionary()
+#: per rite, the coverage's function and every section's rows it gave (another function — a test's — asks again)
+_COVERAGE: weakref.WeakKeyDictionary[Rite, tuple[Any, dict[int, list[dict[str, Any]]]]] = weakref.WeakKeyDictionary()
 
 
 def _cache_file(rite: Rite, what: str) -> Path | None:
