@@ -54,16 +54,18 @@ def lock_file(cache: Path, name: str) -> Path:
 
 
 @contextlib.contextmanager
-def building(lock: Path, wait_s: float = WAIT_S) -> Iterator[bool]:
-    """``with building(lock_file(cache, name)) as alone:`` — held while this process builds the entry; the
-    block is entered once no other process (or thread) holds it.  ``alone`` is False when the wait ran out or
-    no lock could be made (a read-only cache): the block then runs anyway."""
+def building(lock: Path, wait_s: float = WAIT_S) -> Iterator[None]:
+    """``with building(lock_file(cache, name)):`` — held while this process builds the entry; the block is
+    entered once no other process (or thread) holds it, or when the wait ran out or no lock could be made (a
+    read-only cache): it then runs anyway."""
     with _guard:
         mine = _locks.setdefault(str(lock), threading.Lock())
     with mine:
         fd = _open(lock)
         try:
-            yield fd is not None and _take(fd, lock, wait_s)
+            if fd is not None:
+                _take(fd, lock, wait_s)
+            yield
         finally:
             if fd is not None:
                 os.close(fd)             # closing the file drops the record lock
@@ -79,18 +81,18 @@ def _open(lock: Path) -> int | None:
         return None
 
 
-def _take(fd: int, lock: Path, wait_s: float) -> bool:
+def _take(fd: int, lock: Path, wait_s: float) -> None:
     """The record lock on ``fd``, polled (a blocking lock cannot give up after ``wait_s``)."""
     end = time.monotonic() + wait_s
     said = False
     while True:
         try:
             fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            return True
+            return
         except OSError:
             if time.monotonic() >= end:
                 log.warning("cache: %s was held for %.0f s; building beside it", lock.name, wait_s)
-                return False
+                return
             if not said:
                 log.info("cache: another process is building %s; waiting for it", lock.stem)
                 said = True

@@ -176,6 +176,21 @@ else:
 """
 
 
+def _builders(log, what: str, n: int, build_s: float = 1.5) -> list[subprocess.Popen]:
+    """``n`` processes of _BUILDER, each ready ("go") and waiting for the test's word."""
+    procs = [subprocess.Popen([sys.executable, "-c", _BUILDER, str(log), what], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True, env={**os.environ, "BUILD_S": str(build_s)})
+             for _ in range(n)]
+    assert [p.stdout.readline().strip() for p in procs] == ["go"] * n
+    return procs
+
+
+def _go(procs) -> None:
+    for p in procs:
+        p.stdin.write("\n")
+        p.stdin.flush()
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("what", ["pack", "entry"])
 def test_processes_asking_for_one_missing_entry_build_it_once(fake, tmp_path, what):
@@ -183,13 +198,9 @@ def test_processes_asking_for_one_missing_entry_build_it_once(fake, tmp_path, wh
     switching a reading, its build worker, a ``python -m scene …``: one builds it, the two others wait for it
     and read what it wrote."""
     log = tmp_path / "builds.log"
-    procs = [subprocess.Popen([sys.executable, "-c", _BUILDER, str(log), what], stdin=subprocess.PIPE,
-                              stdout=subprocess.PIPE, text=True) for _ in range(3)]
+    procs = _builders(log, what, 3)
     try:
-        assert [p.stdout.readline().strip() for p in procs] == ["go"] * 3
-        for p in procs:
-            p.stdin.write("\n")
-            p.stdin.flush()
+        _go(procs)
         got = [p.stdout.readline().strip() for p in procs]
     finally:
         for p in procs:
@@ -207,23 +218,15 @@ def test_a_build_killed_while_others_wait_is_built_by_one_of_them(fake, tmp_path
     """The builder is killed mid-build (kill -9): the lock goes with its process, and one of the two that waited
     builds the entry; nothing the killed one began is served."""
     log = tmp_path / "builds.log"
-    env = {**os.environ, "BUILD_S": "30"}
-    first = subprocess.Popen([sys.executable, "-c", _BUILDER, str(log), "pack"], stdin=subprocess.PIPE,
-                             stdout=subprocess.PIPE, text=True, env=env)
-    assert first.stdout.readline().strip() == "go"
-    first.stdin.write("\n")
-    first.stdin.flush()
+    [first] = _builders(log, "pack", 1, build_s=30)
+    _go([first])
     for _ in range(200):                               # until it is building
         if log.exists() and log.read_text().strip():
             break
         time.sleep(0.05)
-    others = [subprocess.Popen([sys.executable, "-c", _BUILDER, str(log), "pack"], stdin=subprocess.PIPE,
-                               stdout=subprocess.PIPE, text=True, env={**env, "BUILD_S": "0.5"}) for _ in range(2)]
+    others = _builders(log, "pack", 2, build_s=0.5)
     try:
-        assert [p.stdout.readline().strip() for p in others] == ["go"] * 2
-        for p in others:
-            p.stdin.write("\n")
-            p.stdin.flush()
+        _go(others)
         time.sleep(1.0)                                # both wait on the lock
         assert log.read_text().split() == [str(first.pid)]
         first.send_signal(signal.SIGKILL)
