@@ -124,10 +124,10 @@ def test_followers_see_the_lesson_caption_and_the_script_and_badges_cover_nothin
             fcl.goto(url + "?follow=1&classroom=1")
             for p in (pres, fol, fcl):
                 p.wait_for_function(READY, timeout=120000)
+                p.wait_for_function("document.getElementById('xsl-live')")
             for w, h in ((1920, 1080), (1366, 768), (1024, 640)):
                 for p, who in ((pres, "presenter"), (fol, "follower"), (fcl, "follower in classroom mode")):
                     p.set_viewport_size({"width": w, "height": h})
-                    p.wait_for_function("document.getElementById('xsl-live')")
                     p.wait_for_function(f"window.innerWidth === {w} && window.innerHeight === {h}")
                     p.evaluate(FRAMES)            # the resize handlers (Vuetify's breakpoints) and a layout run
                     got = p.evaluate(OVERLAPS)
