@@ -34,20 +34,31 @@ class Need:
     why_python: str
 
 
+def _key(c) -> tuple[int, int, float]:
+    # keyed by the step's start too: a form's sub-steps (§33 told act by act) share their data step's index
+    return (c.span.section, c.span.index, round(c.span.start_s, 3))
+
+
+def heights(rite) -> dict[tuple[int, int, float], float]:
+    """Per step (section, index, start) the height the director's rule asks (0: the rule's one exemption,
+    people further apart than twice the court is wide — no frame shows them all big): the director's own
+    checks (:func:`scene.render.shot_checks.checks`), without the Python audit's verdicts (what a test of the
+    browser's frame needs; :func:`needs` adds them, ~10 s more of sight lines)."""
+    from scene.render import shots
+    from scene.render.shot_checks import checks
+    return {_key(c): 0.0 if c.wide else c.need for c in checks(rite, shots._World(rite))}
+
+
 def needs(rite) -> dict[tuple[int, int, float], Need]:
-    """Per step (section, index) the audit's verdict and the height its rule asks for: the director's own
-    checks (:func:`scene.render.shot_checks.checks`, what :func:`scene.render.shot_audit.audit` judges by),
-    so the rule is the director's, not a copy.  The rule's one exemption: people further apart than twice the
-    court is wide (no frame shows them all big) — no height is asked then."""
+    """Per step the audit's verdict and the height its rule asks for (:func:`heights`): the director's own
+    checks, what :func:`scene.render.shot_audit.audit` judges by, so the rule is the director's, not a copy."""
     from scene.render import shot_audit, shots
     from scene.render.shot_checks import checks
     world = shots._World(rite)
     cs = checks(rite, world)
     verdicts = shot_audit.audit(rite, world=world, cs=cs)
     assert [(c.span.section, c.span.index) for c in cs] == [(v.section, v.index) for v in verdicts]
-    # keyed by the step's start too: a form's sub-steps (§33 told act by act) share their data step's index
-    return {(v.section, v.index, round(c.span.start_s, 3)):
-            Need(v.section, v.index, v.t, v.who, 0.0 if c.wide else c.need, v.ok, v.why)
+    return {_key(c): Need(v.section, v.index, v.t, v.who, 0.0 if c.wide else c.need, v.ok, v.why)
             for v, c in zip(verdicts, cs)}
 
 

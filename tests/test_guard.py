@@ -215,8 +215,10 @@ def test_state_writes_do_not_reach_other_tabs_and_a_flood_of_readings_spares_new
 
 
 def _children(pid: int) -> list[str]:
+    """The app's exporters (``python -m scene still …``, jobs.py) — not its review page's builder
+    (``python -m scene.web.review``), which a start whose sources changed runs beside them."""
     r = subprocess.run(["ps", "-o", "args=", "--ppid", str(pid)], capture_output=True, text=True)
-    return [line for line in r.stdout.splitlines() if "scene" in line]
+    return [line for line in r.stdout.splitlines() if " -m scene " in line]
 
 
 def test_exports_queue_one_at_a_time_and_a_tab_that_leaves_is_cancelled(app):
@@ -249,11 +251,17 @@ def test_exports_queue_one_at_a_time_and_a_tab_that_leaves_is_cancelled(app):
     async def leave():
         vs, tasks, stop = await viewers(port, 1)
         asyncio.create_task(vs[0].call("trame.trigger", ["xsl_zip", ["zheng", "1080p"], {}]))
-        await asyncio.sleep(3)
+        for _ in range(30):                                      # until its exporter runs (3 s at most)
+            await asyncio.sleep(0.1)
+            if _children(proc.pid):
+                break
         busy = len(_children(proc.pid))
         stop.set()                                               # the tab leaves mid-export
         await asyncio.gather(*tasks)
-        await asyncio.sleep(3)
+        for _ in range(30):                                      # until it is gone (3 s at most)
+            await asyncio.sleep(0.1)
+            if not _children(proc.pid) and {d.name for d in out_dir.iterdir()} == before:
+                break
         return busy
 
     before = {d.name for d in out_dir.iterdir()}

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .frame_rules import Occluders
+from .frame_rules import Occluders, within
 
 
 class World:
@@ -74,38 +74,62 @@ def _hidden_all(world: World, pos: np.ndarray, pts: np.ndarray) -> np.ndarray:
 
 
 def _hidden_each(world: World, pos: np.ndarray, pts: np.ndarray) -> np.ndarray:
-    """(C, P): which of the points each camera cannot see for a 楹, a 序, the court's wall or the 門's leaves."""
+    """(C, P): which of the points each camera cannot see for a 楹, a 序, the court's wall or the 門's leaves.
+
+    A thing that lies beyond the box holding every camera and point (by a margin far over the rounding of a
+    sight line's parameter) cannot be in the way of any of them: it is not tested."""
     out = np.zeros((len(pos), len(pts)), dtype=bool)
+    if not len(pos) or not len(pts):
+        return out
+    ends = np.concatenate([pos, pts])
+    (x_lo, y_lo, z_lo), (x_hi, y_hi, _) = ends.min(0).tolist(), ends.max(0).tolist()
+    m = _MARGIN
+
+    def apart(x0: float, x1: float, y0: float, y1: float, z1: float) -> bool:
+        """The thing spanning [x0, x1] × [y0, y1], up to z1, lies beyond the box."""
+        return x1 < x_lo - m or x0 > x_hi + m or y1 < y_lo - m or y0 > y_hi + m or z1 < z_lo - m
     cx, cy, cz = (pos[:, k:k + 1] for k in range(3))                    # (C, 1)
     d0, d1, dz = (pts[None, :, k] - pos[:, k:k + 1] for k in range(3))  # (C, P): camera → point
-    dd = np.maximum(d0 * d0 + d1 * d1, 1e-9)
-    for px, py in world.pillars:
-        s = (d0 * (px - cx) + d1 * (py - cy)) / dd
-        near = np.hypot(cx + s * d0 - px, cy + s * d1 - py)
-        z = cz + s * dz
-        out |= (s > 0.02) & (s < 0.98) & (near < world.pillar_r) & (z < world.pillar_top)
-    # the court's south wall: a sight line across it (camera and point on either side) must pass the 門
-    gy = world.gate_y - 0.23
-    dy = pts[None, :, 1] - pos[:, None, 1]
+    r = world.pillar_r
+    dd = None
     with np.errstate(divide="ignore", invalid="ignore"):
-        s = (gy - pos[:, None, 1]) / dy
-    x = pos[:, None, 0] + s * (pts[None, :, 0] - pos[:, None, 0])
-    z = pos[:, None, 2] + s * (pts[None, :, 2] - pos[:, None, 2])
-    through = (s > 0.0) & (s < 1.0)
-    out |= through & (((np.abs(x) > world.gate_half) & (z < world.wall_top)) |
-                      ((np.abs(x) <= world.gate_half) & (z > world.lintel)))
-    # the 門's leaves (x = ±, from the wall into the court): no looking past them at a slant
-    for lx, y0, y1 in world.leaves:
-        with np.errstate(divide="ignore", invalid="ignore"):
+        for px, py in world.pillars.tolist():
+            if apart(px - r, px + r, py - r, py + r, world.pillar_top):
+                continue
+            if dd is None:
+                dd = np.maximum(d0 * d0 + d1 * d1, 1e-9)
+            s = (d0 * (px - cx) + d1 * (py - cy)) / dd
+            z = cz + s * dz
+            out |= (s > 0.02) & (s < 0.98) & within(cx + s * d0 - px, cy + s * d1 - py, r) & (z < world.pillar_top)
+        # the court's south wall: a sight line across it (camera and point on either side) must pass the 門
+        gy = world.gate_y - 0.23
+        if y_lo < gy + m and y_hi > gy - m:
+            dy = pts[None, :, 1] - pos[:, None, 1]
+            s = (gy - pos[:, None, 1]) / dy
+            x = pos[:, None, 0] + s * (pts[None, :, 0] - pos[:, None, 0])
+            z = pos[:, None, 2] + s * (pts[None, :, 2] - pos[:, None, 2])
+            through = (s > 0.0) & (s < 1.0)
+            out |= through & (((np.abs(x) > world.gate_half) & (z < world.wall_top)) |
+                              ((np.abs(x) <= world.gate_half) & (z > world.lintel)))
+        # the 門's leaves (x = ±, from the wall into the court): no looking past them at a slant
+        for lx, y0, y1 in world.leaves:
+            if apart(lx, lx, y0, y1, world.leaf_top):
+                continue
             s = (lx - cx) / d0
-        y = cy + s * d1
-        z = cz + s * dz
-        out |= (s > 0.0) & (s < 1.0) & (y > y0) & (y < y1) & (z < world.leaf_top)
-    # the 序 (the side walls of the 堂, x = ±xu, from the front to the back): no looking through them
-    for wx in (-world.xu, world.xu):
-        with np.errstate(divide="ignore", invalid="ignore"):
+            y = cy + s * d1
+            z = cz + s * dz
+            out |= (s > 0.0) & (s < 1.0) & (y > y0) & (y < y1) & (z < world.leaf_top)
+        # the 序 (the side walls of the 堂, x = ±xu, from the front to the back): no looking through them
+        for wx in (-world.xu, world.xu):
+            if apart(wx, wx, 0.2, world.hall_y, world.eave + 1.0):
+                continue
             s = (wx - cx) / d0
-        y = cy + s * d1
-        z = cz + s * dz
-        out |= (s > 0.0) & (s < 1.0) & (y > 0.2) & (y < world.hall_y) & (z < world.eave + 1.0)
+            y = cy + s * d1
+            z = cz + s * dz
+            out |= (s > 0.0) & (s < 1.0) & (y > 0.2) & (y < world.hall_y) & (z < world.eave + 1.0)
     return out
+
+
+#: m: the margin past the box of the cameras and points beyond which a thing is not tested (a sight line's
+#: points are inside the box to ~1e-14 m)
+_MARGIN = 1e-6

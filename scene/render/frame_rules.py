@@ -62,6 +62,10 @@ class Occluders:
                 half = (lay[pid].size_chi[0] + 1.0) / 2 * chi
                 self.boxes.append((x - half, x + half, y - 0.75 * chi, y + 0.75 * chi, z - 1.55 * chi, z - 0.05 * chi))
         self.boxes = np.array(self.boxes, float).reshape(-1, 6)
+        # each box as a plain tuple (numpy scalars are slow to compare one by one) and its footprint's low and
+        # high corners ((2, 1, 1, 1): x and y side by side)
+        self._boxes = [(tuple(b.tolist()), b[[0, 2]].reshape(2, 1, 1, 1), b[[1, 3]].reshape(2, 1, 1, 1)) for b in self.boxes]
+        self._asked: dict = {}                               # :meth:`blocked`'s last questions → answers
         self.solid = solid_of(rite)
 
     def hits(self, cams: np.ndarray, pts: np.ndarray, bodies: np.ndarray, solid: bool = True) -> np.ndarray:
@@ -71,33 +75,21 @@ class Occluders:
         out = np.zeros((len(cams), len(pts)), dtype=bool)
         if not len(pts):
             return out
-        c = cams[:, None, :]                                  # (C, 1, 3)
-        d = pts[None, :, :] - c                               # (C, P, 3)
         # only what is inside the box that holds every camera and point can be in the way
-        ends = np.vstack([cams, pts])
-        lo, hi = ends[:, :2].min(0) - BODY_R, ends[:, :2].max(0) + BODY_R
+        ends = np.concatenate([cams[:, :2], pts[:, :2]])
+        lo, hi = ends.min(0) - BODY_R, ends.max(0) + BODY_R
         if len(bodies):
-            bodies = bodies[np.all((bodies[:, :2] >= lo) & (bodies[:, :2] <= hi), axis=1)]
-        if len(bodies):
-            # every body at once: (C, P, Q) planes, the nearest approach of each sight line to each axis
-            dx, dy, dz = (d[..., k][..., None] for k in range(3))                 # (C, P, 1)
-            cx, cy, cz = (c[..., k][..., None] for k in range(3))                 # (C, 1, 1)
-            qx, qy, qz = (bodies[None, None, :, k] for k in range(3))              # (1, 1, Q)
-            dd = np.maximum(dx * dx + dy * dy, 1e-9)
-            s = ((qx - cx) * dx + (qy - cy) * dy) / dd
-            near = np.hypot(cx + s * dx - qx, cy + s * dy - qy)
-            z = cz + s * dz
-            # the sight line's last 0.3 m (the person himself) does not count — not a share of it: from
-            # 70 m off, 3 % is the man in front of him in a file
-            end = 1.0 - 0.3 / np.maximum(np.sqrt(dd + dz * dz), 0.31)
-            hit = (s > 0.02) & (s < end) & (near < BODY_R) & (z > qz) & (z < qz + BODY_H)
-            # a man does not hide himself: the body standing at a sight point is not in its way
-            own = np.hypot(pts[:, None, 0] - bodies[None, :, 0], pts[:, None, 1] - bodies[None, :, 1]) < 0.3
-            out |= (hit & ~own[None]).any(axis=2)
-        for x0, x1, y0, y1, z0, z1 in self.boxes:
-            if x1 < lo[0] or x0 > hi[0] or y1 < lo[1] or y0 > hi[1]:
-                continue
-            out |= _through_box(c, d, (x0, x1, y0, y1, z0, z1))
+            bodies = bodies[((bodies[:, :2] >= lo) & (bodies[:, :2] <= hi)).all(axis=1)]
+        (lo_x, lo_y), (hi_x, hi_y) = lo.tolist(), hi.tolist()
+        boxes = [b for b in self._boxes if not (b[0][1] < lo_x or b[0][0] > hi_x or b[0][3] < lo_y or b[0][2] > hi_y)]
+        if len(bodies) or boxes:
+            lines = _Lines(cams, pts)
+            found = [_through_box(lines, b) for b in boxes]
+            if len(bodies):
+                found.append(_through_bodies(lines, bodies))
+            for hit in found:
+                if hit is not None:
+                    out |= hit.reshape(len(cams), len(pts))
         if self.solid is not None and solid:
             out |= self.solid.hits(cams, pts, ~out)
         return out
@@ -110,38 +102,154 @@ class Occluders:
         n = len(pts) // k
         if not n:
             return np.zeros(len(cams), dtype=bool)
+        # the same question again soon is common (a held shot judged for a window and then for its pieces;
+        # two steps of the same people at the same moment): the last few answers are kept
+        key = (cams.tobytes(), pts.tobytes(), bodies.tobytes())
+        if key in self._asked:
+            return self._asked[key].copy()
         h = self.hits(cams, pts, bodies, solid=False)
         out = ((~h).reshape(len(cams), k, n).sum(axis=1) < SEEN_SHARE * k).any(axis=1)
-        live = np.flatnonzero(~out)
+        live = (~out).nonzero()[0]
         if self.solid is not None and len(live):
             # the hall and the things only for the cameras the people and the boxes leave a view
             h = h[live] | self.solid.hits(cams[live], pts, ~h[live])
             out[live] = ((~h).reshape(len(live), k, n).sum(axis=1) < SEEN_SHARE * k).any(axis=1)
+        if len(self._asked) >= 8:
+            del self._asked[next(iter(self._asked))]
+        self._asked[key] = out.copy()
         return out
 
 
-def _through_box(c: np.ndarray, d: np.ndarray, box) -> np.ndarray:
-    """(C, P): the segment c → c + d passes through the axis-aligned box (slab test; its last 0.3 m — the
-    person himself — does not count)."""
-    lo, hi = np.full(d.shape[:2], 0.02), 1.0 - 0.3 / np.maximum(np.linalg.norm(d, axis=2), 0.31)
-    for k, (a, b) in enumerate(((box[0], box[1]), (box[2], box[3]), (box[4], box[5]))):
-        dk = d[..., k]
-        ck = np.broadcast_to(c[..., k], dk.shape)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            t0, t1 = (a - ck) / dk, (b - ck) / dk
-        tmin, tmax = np.minimum(t0, t1), np.maximum(t0, t1)
-        par = np.abs(dk) < 1e-12
-        inside = (ck >= a) & (ck <= b)
-        tmin = np.where(par, np.where(inside, -np.inf, np.inf), tmin)
-        tmax = np.where(par, np.where(inside, np.inf, -np.inf), tmax)
-        lo, hi = np.maximum(lo, tmin), np.minimum(hi, tmax)
-    return lo < hi
+def within(x: np.ndarray, y: np.ndarray, r: float) -> np.ndarray:
+    """``np.hypot(x, y) < r`` (x and y of one shape), without hypot's cost (~16 ns a value, the most of a
+    sight test's time): by the squares, which can round the other way only within a hair of r (1e-12 of r²,
+    a thousand times their rounding) — those few by hypot itself."""
+    if x.size <= 512:
+        return np.hypot(x, y) < r                 # (a few: hypot costs less than the squares' steps)
+    sq = x * x
+    sq += y * y
+    r2 = r * r
+    out = sq < r2 * (1.0 - 1e-12)
+    near = (sq <= r2 * (1.0 + 1e-12)) ^ out
+    if near.any():
+        out[near] = np.hypot(x[near], y[near]) < r
+    return out
+
+
+class _Lines:
+    """Sight lines from cameras (C, 3) to points (P, 3), on (C, L, M) planes: the points as L levels of the
+    same M columns when they are (:func:`sight_points`: a man's shins to his crown share x and y), so that
+    what depends on x and y alone (the nearest approach to a body, a box's side walls) is worked out once a
+    column.  Each value is the one the (C, P, 3) stack of ``pts - cams`` gives, by the same operations."""
+
+    def __init__(self, cams: np.ndarray, pts: np.ndarray) -> None:
+        k = len(SIGHT_LEVELS)
+        n = len(pts) // k
+        xy = pts[:, :2]
+        levels = k if n and len(pts) == k * n and bool((xy.reshape(k, n, 2) == xy[:n]).all()) else 1
+        m = len(pts) // levels
+        self.xy = xy[:m]                                                   # (M, 2)
+        self.c = cams.T[:, :, None, None]                                  # (3, C, 1, 1)
+        d = pts.T.reshape(3, 1, levels, m) - self.c                        # (3, C, L, M)
+        self.d2, self.dz = d[:2, :, :1], d[2]                              # (2, C, 1, M), (C, L, M)
+        self.h2 = self.d2[0] * self.d2[0] + self.d2[1] * self.d2[1]        # (C, 1, M)
+        # a line parallel to an axis plane (a slab test's special case) is rare: looked for once
+        self.par = bool(np.abs(d).min() < 1e-12)
+        self._end: np.ndarray | None = None
+
+    def end(self) -> np.ndarray:
+        """(C, L, M): the part of each line before its last 0.3 m (the person himself, who does not count) —
+        not a share of it: from 70 m off, 3 % is the man in front of him in a file."""
+        if self._end is None:
+            self._end = 1.0 - 0.3 / np.maximum(np.sqrt(self.h2 + self.dz * self.dz), 0.31)
+        return self._end
+
+
+def _through_bodies(lines: _Lines, bodies: np.ndarray) -> np.ndarray | None:
+    """(C, L, M): the sight lines that pass through a body (feet (Q, 3), as upright cylinders; the body
+    standing at the point itself excepted) — every body at once, on (C, ·, M, Q) planes: the nearest approach
+    of each sight line to each body's axis.  First in x and y alone, a column at a time; then the heights,
+    for the bodies some sight line passes in x and y only.  None: none."""
+    qx, qy, qz = bodies.T                                                  # (Q,)
+    cx, cy, cz = (c[..., None] for c in lines.c)                           # (C, 1, 1, 1)
+    d0, d1 = lines.d2[0][..., None], lines.d2[1][..., None]                # (C, 1, M, 1)
+    dd = np.maximum(lines.h2, 1e-9)[..., None]
+    s = (qx - cx) * d0
+    s += (qy - cy) * d1
+    s /= dd
+    flat = within(s * d0 + cx - qx, s * d1 + cy - qy, BODY_R)
+    flat &= s > 0.02
+    # a man does not hide himself: the body standing at a sight point is not in its way
+    flat &= ~within(lines.xy[:, 0, None] - qx, lines.xy[:, 1, None] - qy, 0.3)
+    q = flat.reshape(-1, len(qx)).any(axis=0).nonzero()[0]
+    if not len(q):
+        return None
+    # (the end of the line as :meth:`_Lines.end`, of x² + y² not below 1e-9: the same where it is not)
+    dz = lines.dz
+    end = lines.end() if lines.h2.min() >= 1e-9 else 1.0 - 0.3 / np.maximum(np.sqrt(dd[..., 0] + dz * dz), 0.31)
+    if dz.size * len(q) > _DENSE:
+        # many lines and bodies, few meetings: the heights only where a line passes a body in x and y
+        c, m, k = flat[:, 0].nonzero()
+        sk = s[c, 0, m, k][:, None]                                        # (K, 1)
+        z = sk * dz[c, :, m]                                               # (K, L)
+        z += cz[c, 0, 0]
+        hit = sk < end[c, :, m]
+        hit &= z > qz[k, None]
+        hit &= z < (qz + BODY_H)[k, None]
+        out = np.zeros(dz.shape, dtype=bool)
+        r, lv = hit.nonzero()
+        out[c[r], lv, m[r]] = True
+        return out
+    if len(q) < len(qx):
+        s, flat, qz = s[..., q], flat[..., q], qz[q]
+    hit = s < end[..., None]
+    hit &= flat
+    z = s * dz[..., None]
+    z += cz
+    hit &= z > qz
+    hit &= z < qz + BODY_H
+    return hit.any(axis=3)
+
+
+_DENSE = 2000         # the (C, L, M, Q) planes of the heights beyond which they are looked at only where needed
+
+
+def _through_box(lines: _Lines, box: tuple) -> np.ndarray | None:
+    """(C, L, M): the sight lines that pass through the axis-aligned box ((x0, x1, y0, y1, z0, z1), its
+    footprint's corners: :class:`Occluders`) (slab test; their last 0.3 m — the person himself — does not
+    count); None: none.  Across x and y first (side by side), a column at a time: a line that misses the
+    box's footprint misses the box."""
+    (*_, z0, z1), low, high = box
+    c = lines.c
+    with np.errstate(divide="ignore", invalid="ignore"):
+        tmin, tmax = _slab(low, high, c[:2], lines.d2, lines.par)        # (2, C, 1, M)
+        lo, hi = np.maximum(np.maximum(tmin[0], 0.02), tmin[1]), np.minimum(tmax[0], tmax[1])
+        if not (lo < hi).any():
+            return None                                                    # (lo only grows, hi only shrinks)
+        tmin, tmax = _slab(z0, z1, c[2], lines.dz, lines.par)             # (C, L, M)
+    return np.maximum(lo, tmin) < np.minimum(np.minimum(hi, tmax), lines.end())
+
+
+def _slab(a, b, c: np.ndarray, d: np.ndarray, par: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Where the lines c + s·d enter and leave the slab from a to b: (s in, s out)."""
+    t0, t1 = (a - c) / d, (b - c) / d
+    tmin, tmax = np.minimum(t0, t1), np.maximum(t0, t1)
+    if par:
+        flat = np.abs(d) < 1e-12
+        # parallel to the slab: inside it all along, or never
+        inside = (c >= a) & (c <= b)
+        tmin = np.where(flat, np.where(inside, -np.inf, np.inf), tmin)
+        tmax = np.where(flat, np.where(inside, np.inf, -np.inf), tmax)
+    return tmin, tmax
 
 
 def sight_points(feet: np.ndarray) -> np.ndarray:
     """The points of each person a camera must see: a line from his shins to his crown
     (:data:`SIGHT_LEVELS`), level by level ((K·N, 3): the N people at the first level, then the next)."""
-    return np.vstack([feet + (0.0, 0.0, FIGURE_M * f) for f in SIGHT_LEVELS])
+    return (feet[None] + _LIFTS[:, None]).reshape(-1, 3)
+
+
+_LIFTS = np.array([(0.0, 0.0, FIGURE_M * f) for f in SIGHT_LEVELS])     # (K, 3): each level above the feet
 
 
 def sight_core(pts: np.ndarray) -> np.ndarray:
@@ -149,7 +257,7 @@ def sight_core(pts: np.ndarray) -> np.ndarray:
     court's wall between the camera and any of them)."""
     k = len(SIGHT_LEVELS)
     n = len(pts) // k
-    return np.vstack([pts[SIGHT_LEVELS.index(0.55) * n:(SIGHT_LEVELS.index(0.55) + 1) * n], pts[(k - 1) * n:]])
+    return np.concatenate([pts[SIGHT_LEVELS.index(0.55) * n:(SIGHT_LEVELS.index(0.55) + 1) * n], pts[(k - 1) * n:]])
 
 
 class Solid:
@@ -162,6 +270,7 @@ class Solid:
         self.shape = tuple(int(x) for x in np.ceil((np.asarray(hi, float) - self.lo) / cell) + 1)
         grid = np.zeros(self.shape, dtype=bool)
         step = cell * 0.5
+        lattices: dict[tuple[int, int], list] = {}
         for tri in tris:
             # from a corner of the shortest edge: a lattice along that edge and along the next one, each at
             # a little under half a cell (a long thin triangle is only a few rows)
@@ -169,11 +278,15 @@ class Solid:
             m = int(np.argmin(e))
             a, b, c = tri[(m + 1) % 3], tri[m], tri[(m + 2) % 3]                       # a-c the shortest edge
             nu, nw = int(np.linalg.norm(b - a) / step) + 1, int(np.linalg.norm(c - a) / step) + 1
+            lattices.setdefault((nu, nw), []).append((a, b, c))
+        # the triangles of one lattice at once (each point made as for its triangle alone)
+        for (nu, nw), abc in lattices.items():
             i, j = np.meshgrid(np.arange(nu + 1) / nu, np.arange(nw + 1) / nw, indexing="ij")
             keep = i + j <= 1.0 + 1e-9
-            u, w = i[keep][:, None], j[keep][:, None]
+            u, w = i[keep][None, :, None], j[keep][None, :, None]
+            a, b, c = (np.array(x)[:, None] for x in zip(*abc))                        # (T, 1, 3)
             p = a + u * (b - a) + w * (c - a)
-            k = np.floor((p - self.lo) / cell).astype(int)
+            k = np.floor((p - self.lo) / cell).astype(int).reshape(-1, 3)
             ok = np.all((k >= 0) & (k < self.shape), axis=1)
             grid[k[ok, 0], k[ok, 1], k[ok, 2]] = True
         self.grid = grid
@@ -188,50 +301,84 @@ class Solid:
             for sh in (1, -1):
                 grown |= np.roll(g, sh, axis=ax) if g.shape[ax] > 1 else g
         self.coarse = grown
+        # both grids raveled, with one empty cell after them: where a march's samples outside the grid look
+        self._flat = np.append(grid.ravel(), False)
+        self._flat_coarse = np.append(grown.ravel(), False)
 
     COARSE = 8
 
-    def _march(self, a: np.ndarray, d: np.ndarray, s0: np.ndarray, s1: np.ndarray, cell: float, grid: np.ndarray,
-               shape) -> np.ndarray:
-        """(R, n) the samples a + s·d, s from ``s0`` to ``s1`` (every 0.8 cell at most), in a solid cell of
-        ``grid``; and the (R, n) s of the samples."""
-        length = np.linalg.norm(d, axis=1) * (s1 - s0)
-        n = int(np.ceil(length.max() / (0.8 * cell))) + 1
-        s = s0[:, None] + np.linspace(0.0, 1.0, n)[None, :] * (s1 - s0)[:, None]
-        k = np.zeros((len(a), n), dtype=np.int64)
-        inside = np.ones((len(a), n), dtype=bool)
-        stride = (shape[1] * shape[2], shape[2], 1)
-        for ax in range(3):
-            q = np.floor((a[:, ax:ax + 1] - self.lo[ax]) / cell + s * (d[:, ax:ax + 1] / cell)).astype(np.int64)
-            inside &= (q >= 0) & (q < shape[ax])
-            k += q * stride[ax]
-        k[~inside] = 0
-        return grid.ravel()[k] & inside, s
+    def _march(self, at: np.ndarray, step: np.ndarray, length: np.ndarray, s0: np.ndarray | None, s1: np.ndarray,
+               cell: float, flat: np.ndarray, shape, inside: bool) -> tuple[np.ndarray, np.ndarray]:
+        """(R, n) the samples at + s·step (in cells of ``cell``: the lines' starts and their whole lengths, (R, 3)),
+        s from ``s0`` (None: 0) to ``s1`` (every 0.8 cell at most), in a solid cell of the grid ``flat``
+        (raveled, one empty cell after it: where a sample outside the grid looks — none can be when
+        ``inside``; ``length`` the lines' lengths in m, (R,)); and the (R, n) s of the samples."""
+        w = s1 if s0 is None else s1 - s0
+        n = int(np.ceil((length * w).max() / (0.8 * cell))) + 1
+        s = _unit(n)[None, :] * w[:, None]                                 # (from 0: the same as 0 + s, s ≥ 0)
+        if s0 is not None:
+            s += s0[:, None]
+        out = None if inside else np.zeros(s.shape, dtype=bool)
+        k = None
+        for ax, stride in enumerate((shape[1] * shape[2], shape[2], 1)):
+            q = s * step[:, ax:ax + 1]
+            q += at[:, ax:ax + 1]
+            q = np.floor(q, out=q)
+            if out is not None:
+                out |= (q < 0) | (q >= shape[ax])
+            if stride != 1:
+                q *= stride                                                # (whole numbers: exact in floats)
+            k = q if k is None else np.add(k, q, out=k)
+        k = k.astype(np.int64)
+        if out is not None:
+            k[out] = len(flat) - 1
+        return flat[k], s
 
     def hits(self, cams: np.ndarray, pts: np.ndarray, ask: np.ndarray | None = None) -> np.ndarray:
         """(C, P) True where the segment from a camera to a point passes through a solid cell (its last
         0.3 m — where the person stands — not counted); only the pairs ``ask`` (C, P) are tested: first
         against the coarse grid, then, where that finds a solid cell near, finely over that stretch only."""
         out = np.zeros((len(cams), len(pts)), dtype=bool)
-        ci, pi = np.nonzero(ask) if ask is not None else np.nonzero(~out)
+        ci, pi = ask.nonzero() if ask is not None else (~out).nonzero()
         if not len(ci):
             return out
-        a, d = cams[ci], pts[pi] - cams[ci]
+        a = cams[ci]
+        d = pts[pi] - a
         length = np.linalg.norm(d, axis=1)
         span = np.maximum(length - 0.3, 0.0) / np.maximum(length, 1e-9)
         big = self.cell * self.COARSE
-        near, s = self._march(a, d, np.zeros(len(a)), span, big, self.coarse, self.coarse.shape)
-        r = np.flatnonzero(near.any(axis=1))
+        # every sample lies between a camera and a point: all of them well inside the grid (by far more than
+        # a sample's rounding), no sample is outside it
+        ends = np.concatenate([cams, pts])
+        lo, hi = ends.min(0) - self.lo, ends.max(0) - self.lo
+        inside = bool((lo >= 1e-6 * big).all() and (hi < np.multiply(self.shape, self.cell) - 1e-6 * big).all())
+        near, s = self._march((a - self.lo) / big, d / big, length, None, span, big, self._flat_coarse,
+                              self.coarse.shape, inside)
+        r = near.any(axis=1).nonzero()[0]
         if len(r):
-            near, s = near[r], s[r]
+            near, s, a, d, length = near[r], s[r], a[r], d[r], length[r]
             first, last = near.argmax(axis=1), near.shape[1] - 1 - near[:, ::-1].argmax(axis=1)
             rows = np.arange(len(r))
-            step = big / np.maximum(length[r], 1e-9)
+            step = big / np.maximum(length, 1e-9)
             lo = np.maximum(s[rows, first] - step, 0.0)
             hi = np.minimum(s[rows, last] + step, span[r])
-            fine, _ = self._march(a[r], d[r], lo, np.maximum(hi, lo), self.cell, self.grid, self.shape)
+            fine, _ = self._march((a - self.lo) / self.cell, d / self.cell, length, lo, np.maximum(hi, lo), self.cell,
+                                  self._flat, self.shape, inside)
             out[ci[r], pi[r]] = fine.any(axis=1)
         return out
+
+
+_UNITS: dict[int, np.ndarray] = {}
+
+
+def _unit(n: int) -> np.ndarray:
+    """``np.linspace(0, 1, n)``, made once per n (a march asks for one of a few hundred lengths, thousands of
+    times)."""
+    u = _UNITS.get(n)
+    if u is None:
+        u = _UNITS[n] = np.linspace(0.0, 1.0, n)
+        u.flags.writeable = False
+    return u
 
 
 _SOLIDS: dict = {}

@@ -39,15 +39,18 @@ _last_basis: list = [None, None]      # (pos, foc) bytes → basis: a held shot 
 
 
 def _basis(pos, foc):
+    """(fwd, right, up) of a camera (read-only: the last one is handed out again, not a copy)."""
     key = np.asarray(pos, float).tobytes() + np.asarray(foc, float).tobytes()
     if _last_basis[0] == key:
-        return tuple(x.copy() for x in _last_basis[1])
+        return _last_basis[1]
     fwd = np.asarray(foc, float) - pos
     fwd /= np.linalg.norm(fwd)
     right = _cross(fwd, (0.0, 0.0, 1.0))
     right /= max(np.linalg.norm(right), 1e-9)
     out = fwd, right, _cross(right, fwd)
-    _last_basis[:] = key, tuple(x.copy() for x in out)
+    for x in out:
+        x.flags.writeable = False
+    _last_basis[:] = key, out
     return out
 
 
@@ -62,12 +65,17 @@ def project(v: np.ndarray, pts: np.ndarray, aspect: float = ASPECT) -> tuple[np.
     return (rel @ right) / (dd * tv * aspect), (rel @ up) / (dd * tv), depth
 
 
+def _up(v: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    """:func:`project`'s v alone (the same operations)."""
+    pos, foc = v[:3], v[3:6]
+    fwd, _, up = _basis(pos, foc)
+    rel = np.asarray(pts, float) - pos
+    return (rel @ up) / (np.maximum(rel @ fwd, 1e-6) * math.tan(math.radians(v[6]) / 2))
+
+
 def figure_heights(v: np.ndarray, feet: np.ndarray) -> np.ndarray:
     """How tall (fraction of the frame height) a standing figure at each foot point is drawn."""
-    heads = feet + (0.0, 0.0, FIGURE_M)
-    _, va, _ = project(v, feet)
-    _, vb, _ = project(v, heads)
-    return np.abs(vb - va) / 2
+    return np.abs(_up(v, feet + (0.0, 0.0, FIGURE_M)) - _up(v, feet)) / 2
 
 
 def spread_m(feet: np.ndarray) -> float:
@@ -179,43 +187,98 @@ def judge(world, v: np.ndarray, c: Check) -> tuple[bool, bool, bool, float, str]
 
 
 def passes(world, v: np.ndarray, c: Check) -> bool:
-    inside, seen, tall, _, _ = judge(world, v, c)
-    return inside and seen and tall
+    """:func:`judge`'s verdict — in frame, unoccluded and tall — by the same tests, the cheap ones first and
+    none after the first that fails (the director asks it of every shot it holds, again and again)."""
+    feet = c.feet
+    if not (in_safe_area(v, np.vstack([feet, feet + (0.0, 0.0, FIGURE_M)])) and whole_figures(v, feet, c.crown)):
+        return False
+    if not (float(figure_heights(v, feet).min()) >= c.need or c.wide):
+        return False
+    if len(c.marks) and not in_safe_area(v, c.marks):
+        return False
+    sight = sight_points(feet)
+    if world.hidden(v[:3], sight_core(sight)) or world.occluders.blocked(v[None, :3], sight, c.others)[0]:
+        return False
+    return not (len(c.marks) and world.occluders.hits(v[None, :3], c.marks, c.others).any())
+
+
+def bases(pos: np.ndarray, foc: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The frames (fwd, right, up; each (C, 3)) of cameras at ``pos`` looking at ``foc`` (C, 3), as
+    :func:`project` makes one: ``np.cross`` and ``np.linalg.norm`` written out (the same products,
+    differences and sums, in the same order), without their per-call cost on a few cameras."""
+    fwd = foc - pos
+    fwd /= _norms(fwd)[:, None]
+    right = _crosses(fwd, (0.0, 0.0, 1.0))
+    right /= np.maximum(_norms(right), 1e-9)[:, None]
+    return fwd, right, _crosses(right, fwd)
+
+
+def _norms(v: np.ndarray) -> np.ndarray:
+    """``np.linalg.norm(v, axis=1)`` of (C, 3) vectors (its sum: x² + y², then z²)."""
+    x, y, z = v[:, 0], v[:, 1], v[:, 2]
+    return np.sqrt((x * x + y * y) + z * z)
+
+
+def _crosses(a: np.ndarray, b) -> np.ndarray:
+    """``np.cross`` of (C, 3) vectors with (C, 3) or (3,) ones."""
+    a0, a1, a2 = a[:, 0], a[:, 1], a[:, 2]
+    b0, b1, b2 = (b[:, k] for k in range(3)) if isinstance(b, np.ndarray) and b.ndim == 2 else b
+    return np.column_stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0])
+
+
+def heights_many(pos: np.ndarray, foc: np.ndarray, ang: np.ndarray, feet: np.ndarray) -> np.ndarray:
+    """The smallest of :func:`figure_heights` for many cameras at once ((C, 3) positions and focal points, (C,)
+    view angles) — the director's candidates: on (N, C) planes, the feet down, the cameras across (sums in
+    einsum's order, as :func:`passes_many`)."""
+    fwd, _right, up = bases(pos, foc)
+    tv = np.tan(np.radians(ang) / 2)
+    out = []
+    for dz in (0.0, FIGURE_M):
+        top = feet + (0.0, 0.0, dz)
+        rel = [top[:, k:k + 1] - pos[:, k] for k in range(3)]           # (N, C)
+        out.append(project_on(rel, up.T) / (np.maximum(project_on(rel, fwd.T), 1e-6) * tv))
+    return (np.abs(out[1] - out[0]) / 2).min(0)
+
+
+def project_on(rel: list, axis) -> np.ndarray:
+    """The projection of ``rel`` (x, y, z planes) on ``axis`` (x, y, z), summed in einsum's order (x's and z's
+    products, then y's)."""
+    out = rel[0] * axis[0]
+    out += rel[2] * axis[2]
+    out += rel[1] * axis[1]
+    return out
 
 
 def passes_many(world, pos: np.ndarray, foc: np.ndarray, ang: np.ndarray, c: Check) -> np.ndarray:
     """:func:`passes` for many cameras at once ((C, 3) positions and focal points, (C,) view angles): the
-    same projections (as :func:`project`), on (C, P) planes."""
+    same projections (as :func:`project`), on (C, P) planes (sums in einsum's order: x's and z's products,
+    then y's) — of the feet, the heads, the crowns and the marks at once (each point's projection is its
+    own: the same alone or with others)."""
     from .camera_world import _hidden_all
-    fwd = foc - pos
-    fwd /= np.linalg.norm(fwd, axis=1, keepdims=True)
-    right = np.cross(fwd, (0.0, 0.0, 1.0))
-    right /= np.maximum(np.linalg.norm(right, axis=1, keepdims=True), 1e-9)
-    up = np.cross(right, fwd)
+    fwd, right, up = _bases(pos, foc)
     tv = np.tan(np.radians(ang) / 2)[:, None]
-
-    def proj(pts):
-        rel = pts[None, :, :] - pos[:, None, :]
-        depth = np.einsum("cpk,ck->cp", rel, fwd)
-        dd = np.maximum(depth, 1e-6)
-        return (np.einsum("cpk,ck->cp", rel, right) / (dd * tv * ASPECT), np.einsum("cpk,ck->cp", rel, up) / (dd * tv),
-                depth)
-
-    def safe(pts):
-        u, w, d = proj(pts)
-        return np.all((d > 0.3) & (np.abs(u) <= SAFE_SIDE) & (w <= SAFE_TOP) & (w >= SAFE_BOTTOM), axis=1)
     n = len(c.feet)
-    u, w, d = proj(np.vstack([c.feet, c.feet + (0.0, 0.0, FIGURE_M)]))
-    ok = np.all((d > 0.3) & (np.abs(u) <= SAFE_SIDE) & (w <= SAFE_TOP) & (w >= SAFE_BOTTOM), axis=1)
-    # the whole figures inside the frame's edge (as :func:`whole_figures`)
-    uc, wc, dc = proj(np.vstack([c.feet, c.feet + c.crown[:, None] * (0.0, 0.0, 1.0)]))
-    half = HALF_W_M / (np.maximum(dc, 1e-6) * tv * ASPECT)
-    ok &= np.all((dc > 0.3) & (np.abs(uc) + half <= EDGE) & (np.abs(wc) <= EDGE), axis=1)
+    pts = np.vstack([c.feet, c.feet + (0.0, 0.0, FIGURE_M), c.feet + c.crown[:, None] * (0.0, 0.0, 1.0), c.marks])
+    rel = [pts[None, :, k] - pos[:, k:k + 1] for k in range(3)]         # (C, P)
+    d = project_on(rel, fwd.T[:, :, None])
+    dd = np.maximum(d, 1e-6) * tv
+    wide = dd * ASPECT
+    u, w = project_on(rel, right.T[:, :, None]) / wide, project_on(rel, up.T[:, :, None]) / dd
+
+    def safe(sl):
+        dk, uk, wk = d[:, sl], u[:, sl], w[:, sl]
+        return ((dk > 0.3) & (np.abs(uk) <= SAFE_SIDE) & (wk <= SAFE_TOP) & (wk >= SAFE_BOTTOM)).all(axis=1)
+
+    def edge(sl):
+        # the whole figures inside the frame's edge (as :func:`whole_figures`)
+        dk, uk, wk = d[:, sl], u[:, sl], w[:, sl]
+        return ((dk > 0.3) & (np.abs(uk) + HALF_W_M / wide[:, sl] <= EDGE) & (np.abs(wk) <= EDGE)).all(axis=1)
+    ok = safe(slice(0, 2 * n)) & edge(slice(0, n)) & edge(slice(2 * n, 3 * n))
     if not c.wide:
-        ok &= (np.abs(w[:, n:] - w[:, :n]) / 2).min(1) >= c.need
+        ok &= (np.abs(w[:, n:2 * n] - w[:, :n]) / 2).min(1) >= c.need
     if len(c.marks):
-        ok &= safe(c.marks)
-    live = np.flatnonzero(ok)
+        ok &= safe(slice(3 * n, None))
+    live = ok.nonzero()[0]
     if len(live):
         sight = sight_points(c.feet)
         clear = ~_hidden_all(world, pos[live], sight_core(sight)) & ~world.occluders.blocked(pos[live], sight, c.others)
@@ -223,3 +286,17 @@ def passes_many(world, pos: np.ndarray, foc: np.ndarray, ang: np.ndarray, c: Che
             clear &= ~world.occluders.hits(pos[live], c.marks, c.others).any(axis=1)
         ok[live] = clear
     return ok
+
+
+_last_bases: list = [None, None]      # the cameras' bytes → their frames: a window asks every check of the same ones
+
+
+def _bases(pos: np.ndarray, foc: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`bases`, the last ones handed out again (read-only)."""
+    key = pos.tobytes() + foc.tobytes()
+    if _last_bases[0] != key:
+        out = bases(pos, foc)
+        for x in out:
+            x.flags.writeable = False
+        _last_bases[:] = key, out
+    return _last_bases[1]

@@ -45,7 +45,17 @@ from .frame_rules import (
     sight_core,
     sight_points,
 )
-from .shot_checks import FOCUS_M, checks, figure_heights, passes, passes_many, project, spread_m
+from .shot_checks import (
+    FOCUS_M,
+    checks,
+    figure_heights,
+    heights_many,
+    passes,
+    passes_many,
+    project,
+    project_on,
+    spread_m,
+)
 from .views import Camera
 
 PAD_Y_M = 1.0         # the ground kept north and south of each person, m
@@ -111,8 +121,9 @@ _CAND = _candidates()
 
 
 class _Rig:
-    """The candidate cameras' directions and frames, made once (they do not depend on the shot); each
-    as columns (C, 1) per axis, so that a fit works on (C, P) planes instead of (C, P, 3) stacks."""
+    """The candidate cameras' directions and frames, made once (they do not depend on the shot); each axis
+    as a row (C,), so that a fit works on (P, C) planes: the points down, the cameras across — a max or a
+    min over the points is then one pass down the planes, not C short ones."""
 
     def __init__(self, b: np.ndarray, e: np.ndarray, a: np.ndarray, margin: float) -> None:
         br, er = np.radians(b), np.radians(e)
@@ -122,9 +133,14 @@ class _Rig:
         right /= np.linalg.norm(right, axis=1, keepdims=True)
         up = np.cross(right, fwd)
         tv = np.tan(np.radians(a) / 2) * margin
-        self.right, self.up = right, up
-        self.tv, self.th = tv[:, None], (tv * ASPECT)[:, None]
-        self.cols = [[m[:, k:k + 1] for k in range(3)] for m in (right, up, fwd)]
+        self.rows = [[m[:, k] for k in range(3)] for m in (right, up, fwd)]
+        # the fit's constants: vertically the points go into the band [FIT_CENTRE - FIT_HALF, FIT_CENTRE +
+        # FIT_HALF] of the half frame (the page's toolbar above, its captions below): above the centre line a
+        # point needs the distance y / (c + h), below it −y / (h − c)
+        tan = tv / margin
+        self.inv_up, self.inv_down = 1.0 / (tan * (FIT_CENTRE + FIT_HALF)), -1.0 / (tan * (FIT_HALF - FIT_CENTRE))
+        self.inv_th, self.centre = 1.0 / (tv * ASPECT), tan * FIT_CENTRE
+        self.fits: dict = {}          # the last fits (points' bytes → read-only (pos, foc)): one in 13 comes again
 
 
 _RIGS: dict = {}
@@ -142,56 +158,47 @@ def _fit_all(pts: np.ndarray, b: np.ndarray, e: np.ndarray, a: np.ndarray, margi
 
     The first projection as ``np.einsum('cpk,ck->cp', pts - focal, axis)`` does it (the products of x and z
     summed first, then y's), written out per axis, without the (C, P, 3) stacks; each re-centring then
-    shifts the projected coordinates instead of projecting again."""
+    shifts the projected coordinates instead of projecting again.  (Each value is made by the same
+    operations in the same order whatever the layout: the planes are (P, C) for speed.)"""
     rig = _rig(b, e, a, margin)
-    P = [pts[None, :, k] for k in range(3)]                    # (1, P) each
+    key = pts.tobytes()
+    if key in rig.fits:
+        return rig.fits[key]
     f0 = (pts.min(0) + pts.max(0)) / 2
-    focal = [np.full((len(b), 1), f0[k]) for k in range(3)]   # (C, 1) each
-    # vertically the points go into the band [FIT_CENTRE - FIT_HALF, FIT_CENTRE + FIT_HALF] of the half
-    # frame (the page's toolbar above, its captions below): above the centre line a point needs the
-    # distance y / (c + h), below it −y / (h − c)
-    tan = rig.tv / margin
-    inv_up, inv_down = 1.0 / (tan * (FIT_CENTRE + FIT_HALF)), -1.0 / (tan * (FIT_HALF - FIT_CENTRE))
-    inv_th = 1.0 / rig.th
+    focal = [np.full(len(b), f0[k]) for k in range(3)]                  # (C,) each
+    rel = [pts[:, k:k + 1] - f0[k] for k in range(3)]                   # (P, 1): the same for every camera
 
     def distance(x, y, z):
-        # (one of y·inv_up and y·inv_down is negative: the larger is the one that binds)
-        return (np.maximum(np.maximum(np.abs(x) * inv_th, np.maximum(y * inv_up, y * inv_down)), 0.0) - z).max(1)
-    rel = [P[k] - focal[k] for k in range(3)]
-    x, y, z = ((rel[0] * v[0] + rel[2] * v[2]) + rel[1] * v[1] for v in rig.cols)
+        # (one of y·inv_up and y·inv_down is negative: the larger is the one that binds; |x|·inv_th ≥ 0, so
+        # no need of a max with 0)
+        t = np.abs(x)
+        t *= rig.inv_th
+        u, v = y * rig.inv_up, y * rig.inv_down
+        t = np.maximum(t, np.maximum(u, v, out=u), out=t)
+        t -= z
+        return t.max(0)
+    x, y, z = (project_on(rel, v) for v in rig.rows)                     # (P, C)
     dist = distance(x, y, z)
     for _ in range(3):
-        D = dist[:, None] + z
-        sx, sy = x / D, y / D
-        cx = (sx.max(1) + sx.min(1)) / 2
-        cy = (sy.max(1) + sy.min(1)) / 2 - (tan[:, 0] * FIT_CENTRE)      # the band's middle, not the frame's
-        mx, my = (cx * dist)[:, None], (cy * dist)[:, None]
-        focal = [(focal[k] + rig.cols[0][k] * mx) + rig.cols[1][k] * my for k in range(3)]
+        D = z + dist
+        sx = x / D
+        sy = np.divide(y, D, out=D)
+        cx = (sx.max(0) + sx.min(0)) / 2
+        cy = (sy.max(0) + sy.min(0)) / 2 - rig.centre                 # the band's middle, not the frame's
+        mx, my = cx * dist, cy * dist
+        focal = [(focal[k] + rig.rows[0][k] * mx) + rig.rows[1][k] * my for k in range(3)]
         # the focal point moved by mx along right and my along up (orthonormal, with fwd): the points'
         # coordinates shift by as much, depth unchanged — no new projection (equal to ~1e-12 m)
-        x, y = x - mx, y - my
+        x -= mx
+        y -= my
         dist = distance(x, y, z)
-    focal = np.hstack(focal)
-    return focal + rig.d * dist[:, None], focal
-
-
-def _heights_all(pos: np.ndarray, foc: np.ndarray, a: np.ndarray, feet: np.ndarray) -> np.ndarray:
-    """The smallest figure height (of the frame) for each candidate camera (sums in einsum's order, as
-    :func:`_fit_all`)."""
-    fwd = foc - pos
-    fwd /= np.linalg.norm(fwd, axis=1, keepdims=True)
-    right = np.cross(fwd, (0.0, 0.0, 1.0))
-    right /= np.maximum(np.linalg.norm(right, axis=1, keepdims=True), 1e-9)
-    up = np.cross(right, fwd)
-    tv = np.tan(np.radians(a) / 2)[:, None]
-    f, u = [fwd[:, k:k + 1] for k in range(3)], [up[:, k:k + 1] for k in range(3)]
-    out = []
-    for dz in (0.0, FIGURE_M):
-        top = feet + (0.0, 0.0, dz)
-        rel = [top[None, :, k] - pos[:, k:k + 1] for k in range(3)]
-        depth = np.maximum((rel[0] * f[0] + rel[2] * f[2]) + rel[1] * f[1], 1e-6)
-        out.append(((rel[0] * u[0] + rel[2] * u[2]) + rel[1] * u[1]) / (depth * tv))
-    return (np.abs(out[1] - out[0]) / 2).min(1)
+    foc = np.column_stack(focal)
+    out = foc + rig.d * dist[:, None], foc
+    out[0].flags.writeable = out[1].flags.writeable = False
+    if len(rig.fits) >= 64:
+        del rig.fits[next(iter(rig.fits))]
+    rig.fits[key] = out
+    return out
 
 
 def frame(world: _World, feet: np.ndarray, extra: np.ndarray, prev_bearing: float | None,
@@ -217,7 +224,10 @@ def frame(world: _World, feet: np.ndarray, extra: np.ndarray, prev_bearing: floa
         # in front): the cameras that lose the fewest of them, not the court's corner, which loses more
         ok[ok] = hid == hid.min()
     if ok.any():
-        h = _heights_all(pos, foc, a, feet) if len(feet) else np.zeros(len(b))
+        # (the heights of the cameras left in the running only: the others' scores are set aside below)
+        h = np.zeros(len(b))
+        if len(feet):
+            h[ok] = heights_many(pos[ok], foc[ok], a[ok], feet)
         turn = np.zeros(len(b)) if prev_bearing is None else np.abs((b - prev_bearing + 180) % 360 - 180) / 180
         score = np.minimum(h, 0.2) - 0.02 * turn + np.where(e >= 14, 0.004, 0.0)
         score[~ok] = -1e9
@@ -228,10 +238,11 @@ def frame(world: _World, feet: np.ndarray, extra: np.ndarray, prev_bearing: floa
         bodies = others if others is not None else np.zeros((0, 3))
         for c0 in range(0, len(order), 12) if len(mids) or chk else ():
             cand = order[c0:c0 + 12]
-            clear = ~world.occluders.blocked(pos[cand], mids, bodies) if len(mids) else np.ones(len(cand), bool)
+            cams = pos[cand]
+            clear = ~world.occluders.blocked(cams, mids, bodies) if len(mids) else np.ones(len(cand), bool)
             if seen is not None and len(seen):
-                clear &= ~world.occluders.hits(pos[cand], seen, bodies).any(axis=1)
-            npass = sum((passes_many(world, pos[cand], foc[cand], a[cand], c).astype(int) for c in chk),
+                clear &= ~world.occluders.hits(cams, seen, bodies).any(axis=1)
+            npass = sum((passes_many(world, cams, foc[cand], a[cand], c).astype(int) for c in chk),
                         np.zeros(len(cand), int))
             # the most checks passed, then the window's own sight test, then the score (the order)
             j = int(np.argmax(npass * 2 + clear))
@@ -265,6 +276,7 @@ class _Needs:
         self.idx = {a: i for i, a in enumerate(rite.actor_ids)}
         self.arrows = [k for k, o in enumerate(rite.object_ids) if o.startswith("arrow.")]
         self.flights = self._flights()
+        self._starts, self._ends = (np.array([f[j] for f in self.flights], dtype=float) for j in (0, 1))
 
     def _flights(self) -> list[tuple[float, float]]:
         out = []
@@ -275,7 +287,7 @@ class _Needs:
         return sorted(out)
 
     def flying(self, t0: float, t1: float) -> bool:
-        return any(a < t1 and b > t0 for a, b in self.flights)
+        return bool(np.any((self._starts < t1) & (self._ends > t0)))
 
     @staticmethod
     def times(t0: float, t1: float) -> np.ndarray:
@@ -292,21 +304,30 @@ class _Needs:
         ids = [self.idx[a] for a in who if a in self.idx]
         sl = slice(self._at[k], self._at[k + 1])
         xyz, visible = self._xyz[sl], self._vis[sl]
-        feet = []
-        for i in ids:
-            feet.extend(xyz[visible[:, i], i])
+        vis = visible[:, ids]                                              # (T, named)
+        feet = xyz[:, ids].transpose(1, 0, 2)[vis.T]                       # each one's samples on stage
         # the people a shot must see past, where they stand at the window's middle: everyone on stage (the
         # ones it names too: one of a pair can hide the other)
         mid = len(xyz) // 2
-        self.others = xyz[mid][np.flatnonzero(visible[mid])]
-        self.n = sum(1 for i in ids if visible[:, i].any())
+        self.others = xyz[mid][visible[mid].nonzero()[0]]
+        self.n = int(vis.any(axis=0).sum())
         extra = []
         if shooting or self.flying(t0, t1):
             w = self.world
             extra = [w.hou, (w.hou[0], w.hou[1], w.hou_top)]
         # a man standing still is the same point at every sample: once is enough (every use of the feet is a
         # max, a min or an any over them — the fit, the heights, the sight lines — so the shot is the same)
-        return np.unique(np.array(feet).reshape(-1, 3), axis=0), np.array(extra, dtype=float).reshape(-1, 3)
+        return _unique_rows(feet), np.array(extra, dtype=float).reshape(-1, 3)
+
+
+def _unique_rows(a: np.ndarray) -> np.ndarray:
+    """``np.unique(a, axis=0)`` of points (N, 3) — sorted by x, then y, then z, each once — by a lexsort (the
+    records np.unique makes of the rows cost ~0.1 ms a call).  Without a -0.0 or a NaN among them, the rows
+    that compare equal are the same bits: which of them is kept cannot matter; with one, np.unique itself."""
+    if len(a) < 2 or np.isnan(a).any() or (np.signbit(a) & (a == 0)).any():
+        return np.unique(a, axis=0)
+    a = a[np.lexsort(a.T[::-1])]
+    return a[np.concatenate([[True], (a[1:] != a[:-1]).any(axis=1)])]
 
 
 def _segments(rite) -> list[tuple[float, float, tuple[str, ...], bool, tuple[str, ...]]]:
@@ -392,15 +413,17 @@ def build_track(rite) -> Track:
     ct = np.array([c.t for c in allchk])
 
     def holds(cur, feet, extra, seen, n, others, chk) -> bool:
-        need = np.vstack([feet, feet + (0, 0, FIGURE_M), extra])
         hc = float(figure_heights(cur, feet).min()) if len(feet) else 1.0
         same_side = (cur[1] < world.gate_y) == bool(len(feet) and feet[:, 1].min() < world.gate_y)
         spread = spread_m(np.vstack([feet, extra]) if len(extra) else feet)
         big = hc >= min_height(n, spread) or spread > 2 * world.cw
         if len(seen) and n <= 2 and hc < CLOSE_H:
             return False                             # the count, the drink: not held from afar (reframed close)
+        if not (same_side and big and hc <= 0.45):
+            return False                             # (the tests that cost nothing first)
         sight = sight_points(feet)
-        return bool(same_side and _in_band(cur, need) and big and hc <= 0.45 and not world.hidden(cur[:3], sight_core(sight))
+        need = np.vstack([feet, feet + (0, 0, FIGURE_M), extra])
+        return bool(_in_band(cur, need) and not world.hidden(cur[:3], sight_core(sight))
                     and not world.occluders.blocked(cur[None, :3], sight, others)[0]
                     and not world.occluders.hits(cur[None, :3], seen, others).any()
                     and all(passes(world, cur, c) for c in chk))

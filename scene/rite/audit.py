@@ -10,7 +10,7 @@ so a data author can find and fix them.
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -65,16 +65,22 @@ def _near_pairs(xyz: np.ndarray, vis: np.ndarray) -> Iterator[tuple[int, int, np
     """(i, j, samples) of every pair that can come within MIN_APART_M: the samples of the blocks where the
     two bounding boxes (of their visible samples) come that close."""
     T, n, _ = xyz.shape
-    nb = -(-T // _BLOCK)
-    pad = nb * _BLOCK - T
+    full = T // _BLOCK * _BLOCK
     p = xyz.transpose(1, 2, 0)          # (n, 3, T): the sampler's own layout, each one's samples in a row
     seen = np.ascontiguousarray(vis.T)[:, None, :]
-    if pad:
-        p = np.concatenate([p, np.zeros((n, 3, pad))], axis=2)
-        seen = np.concatenate([seen, np.zeros((n, 1, pad), dtype=bool)], axis=2)
-    # each one's box over a block, of the samples where he is seen (none: lo = inf, hi = -inf, never near)
-    lo = np.where(seen, p, np.inf).reshape(n, 3, nb, _BLOCK).min(axis=3).transpose(2, 0, 1)     # (nb, n, 3)
-    hi = np.where(seen, p, -np.inf).reshape(n, 3, nb, _BLOCK).max(axis=3).transpose(2, 0, 1)
+
+    def box(reduce: Callable[..., np.ndarray], init: float) -> np.ndarray:
+        """Each one's box over a block, of the samples where he is seen (none: lo = inf, hi = -inf, never
+        near), as (blocks, n, 3) — reduced in place under the mask: no copy of the whole rite's samples (a
+        first call pays hundreds of MB of fresh pages for each)."""
+        out = reduce(p[:, :, :full].reshape(n, 3, -1, _BLOCK), axis=3, initial=init,
+                     where=seen[:, :, :full].reshape(n, 1, -1, _BLOCK))
+        if full < T:                    # the last, shorter block
+            tail = reduce(p[:, :, full:], axis=2, initial=init, where=seen[:, :, full:])
+            out = np.concatenate([out, tail[:, :, None]], axis=2)
+        boxes: np.ndarray = out.transpose(2, 0, 1)
+        return boxes
+    lo, hi = box(np.min, np.inf), box(np.max, -np.inf)
     for i in range(n - 1):
         gap = np.maximum(np.maximum(lo[:, i + 1:] - hi[:, i:i + 1], lo[:, i:i + 1] - hi[:, i + 1:]), 0.0)
         near = np.einsum("bjc,bjc->bj", gap, gap) < MIN_APART_M ** 2          # (nb, n-i-1); inf: never near
@@ -109,12 +115,19 @@ def audit(rite: Rite, hz: float = 10.0, rules: tuple[str, ...] = ("apart", "surf
             ia, ib = index[a], index[b]
             handed.setdefault((min(ia, ib), max(ia, ib)), []).append((t0, t1))
         for i, j, idx in _near_pairs(xyz, vis):
-            d = np.full(len(times), np.inf)
+            # judged at the broad phase's samples only; the whole rite's arrays are made for a pair that fails
+            # (the same distances and runs: far from each other elsewhere, the pair is never bad there)
             diff = xyz[idx, j, :] - xyz[idx, i, :]
-            d[idx] = np.sqrt(diff[:, 0] * diff[:, 0] + diff[:, 1] * diff[:, 1] + diff[:, 2] * diff[:, 2])
-            bad = (d < MIN_APART_M) & vis[:, i] & vis[:, j]
+            near = np.sqrt(diff[:, 0] * diff[:, 0] + diff[:, 1] * diff[:, 1] + diff[:, 2] * diff[:, 2])
+            bad_near = (near < MIN_APART_M) & vis[idx, i] & vis[idx, j]
             for t0, t1 in handed.get((i, j), ()):
-                bad &= ~((times >= t0) & (times <= t1))
+                bad_near &= ~((times[idx] >= t0) & (times[idx] <= t1))
+            if not bad_near.any():
+                continue
+            d = np.full(len(times), np.inf)
+            d[idx] = near
+            bad = np.zeros(len(times), dtype=bool)
+            bad[idx] = bad_near
             for t0, t1, vals in _intervals(bad, times, d):
                 out.append(Violation("apart", (ids[i], ids[j]), t0, t1, float(vals.min()), where(t0)))
     if "surface" in rules or "solid" in rules:
@@ -137,10 +150,13 @@ def audit(rite: Rite, hz: float = 10.0, rules: tuple[str, ...] = ("apart", "surf
                 for t0, t1, _vals in _intervals(solid & v, times, np.ones(len(times))):
                     out.append(Violation("solid", (aid,), t0, t1, 1.0, where(t0)))
     if "speed" in rules:
-        step = np.linalg.norm(np.diff(xyz, axis=0), axis=2) * hz
         both = vis[1:] & vis[:-1]
         for i, aid in enumerate(ids):
-            bad = (step[:, i] > MAX_SPEED_M_S) & both[:, i]
-            for t0, t1, vals in _intervals(bad, times[1:], step[:, i]):
+            # one person at a time, along his own samples (the sampler's layout keeps each one's times
+            # together): the norm's sum of squares in its order, without the whole rite's (T, n, 3) differences
+            dx, dy, dz = (np.diff(xyz[:, i, c]) for c in range(3))
+            step = np.sqrt((dx * dx + dy * dy) + dz * dz) * hz
+            bad = (step > MAX_SPEED_M_S) & both[:, i]
+            for t0, t1, vals in _intervals(bad, times[1:], step):
                 out.append(Violation("speed", (aid,), t0, t1, float(vals.max()), where(t0)))
     return sorted(out, key=lambda v: v.start_s)

@@ -99,18 +99,23 @@ def _furniture(ctx: Ctx) -> list[Finding]:
     for k, aid in enumerate(ctx.rite.actor_ids):
         walking = np.repeat(postures[aid] == "walk", 4)[:len(ts)]
         walking &= _away_from_ends(xyz[:, k, :2], walking, 2.0)
-        on_ground = xyz[:, k, 2] < 0.05
+        # the gaps only where he walks on the ground in sight (a small part of the rite): the same samples
+        # judged, the same first one and count
+        at = np.flatnonzero(walking & (xyz[:, k, 2] < 0.05) & vis[:, k])
+        if not len(at):
+            continue
+        x, y = xyz[at, k, 0], xyz[at, k, 1]
         for name, pos, (hx, hy) in things:
-            gap = np.hypot(np.maximum(np.abs(xyz[:, k, 0] - pos[:, 0]) - hx, 0),
-                           np.maximum(np.abs(xyz[:, k, 1] - pos[:, 1]) - hy, 0))
-            bad = walking & on_ground & vis[:, k] & (gap < REACH_CHI)
-            if bad.any():
-                i = int(np.argmax(bad))
-                sp = ctx.rite.span_at(float(ts[i]))
+            gaps = np.hypot(np.maximum(np.abs(x - pos[at, 0]) - hx, 0), np.maximum(np.abs(y - pos[at, 1]) - hy, 0))
+            near = gaps < REACH_CHI
+            if near.any():
+                j = int(np.argmax(near))
+                t = float(ts[at[j]])
+                sp = ctx.rite.span_at(t)
                 assert sp is not None     # (every moment looked at is after the first step began)
                 out.append(Finding("world", sp.section, sp.index, sp.phrase, "(furniture)",
                                    f"{aid} walking round the {name} (≥ {REACH_CHI} 尺 from its edge)",
-                                   f"{gap[i]:.1f} 尺 at {ts[i]:.1f} s ({int(bad.sum())} samples)", aid, float(ts[i])))
+                                   f"{gaps[j]:.1f} 尺 at {t:.1f} s ({int(near.sum())} samples)", aid, t))
     return out
 
 
