@@ -545,7 +545,7 @@ _TRACKS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 def track(rite) -> Track:
     """The track of a rite, made once per compiled rite — and, for a rite from the disk cache, read from what
     ships with the program or from the cache when it was made from these very sources (:mod:`.track_store`:
-    its making is most of a pack's build, ~12 s; a still, a clip or ``camera`` of view ``auto`` would pay it
+    its making is most of a pack's build, ~9 s here; a still, a clip or ``camera`` of view ``auto`` would pay it
     each time)."""
     tr = _TRACKS.get(rite)
     if tr is None:

@@ -6,7 +6,7 @@
    everything the track is made from (the rite's reading and seed, the TOML of ``assets/``, the seeds, the
    modules of ``text/geometry/rite/render``, Python's minor version and numpy's), so a rite whose key is the
    recorded one has exactly this track; the file's sha256 is checked before it is read.  A first
-   ``still --view auto`` or a first start's still then waits for no director (~12 s; on a slow school laptop
+   ``still --view auto`` or a first start's still then waits for no director (~9 s here; on a slow school laptop
    a minute).
 2. **the disk cache** — a signed pickle beside the rite (:func:`scene.rite.cache.entry`);
 3. **built** (:func:`.shots.build_track`) and written to the cache.
