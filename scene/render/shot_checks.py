@@ -187,19 +187,10 @@ def judge(world, v: np.ndarray, c: Check) -> tuple[bool, bool, bool, float, str]
 
 
 def passes(world, v: np.ndarray, c: Check) -> bool:
-    """:func:`judge`'s verdict — in frame, unoccluded and tall — by the same tests, the cheap ones first and
-    none after the first that fails (the director asks it of every shot it holds, again and again)."""
-    feet = c.feet
-    if not (in_safe_area(v, np.vstack([feet, feet + (0.0, 0.0, FIGURE_M)])) and whole_figures(v, feet, c.crown)):
-        return False
-    if not (float(figure_heights(v, feet).min()) >= c.need or c.wide):
-        return False
-    if len(c.marks) and not in_safe_area(v, c.marks):
-        return False
-    sight = sight_points(feet)
-    if world.hidden(v[:3], sight_core(sight)) or world.occluders.blocked(v[None, :3], sight, c.others)[0]:
-        return False
-    return not (len(c.marks) and world.occluders.hits(v[None, :3], c.marks, c.others).any())
+    """:func:`judge`'s verdict: in frame, unoccluded and tall (its tests, not a copy of them: the director and
+    the audit judge alike)."""
+    inside, seen, tall, _, _ = judge(world, v, c)
+    return inside and seen and tall
 
 
 def bases(pos: np.ndarray, foc: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
