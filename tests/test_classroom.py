@@ -145,12 +145,20 @@ def test_followers_see_the_lesson_caption_and_the_script_and_badges_cover_nothin
                 assert f.evaluate("window.trame.state.get('lang')") == "simp"
                 assert f.get_attribute(".xsl-lesson-caption", "data-stop") == pres.get_attribute(".xsl-lesson-caption", "data-stop")
             # 简 everywhere on the follower: the footer phrase, the stage list, the caption line
-            stage = fol.evaluate("window.__xslPlayer.state().stage")
-            s = fol.evaluate(f"window.__xslPlayer.stages.find((x) => x.n === {stage})")
-            phrase = fol.evaluate("window.__xslPlayer.state().phrase") or s["incipit"]
+            # (the follower plays on: its moment, phrase and footer are read in one go, and again until the
+            # footer has caught up with a phrase that changed under it — it once failed reading them apart)
             fol.wait_for_function("document.getElementById('xsl-phrase').innerText.length > 0")
-            assert fol.inner_text("#xsl-phrase") == to_simplified(phrase)
-            assert to_simplified(s["title"]) in fol.inner_text(f"#nav-{stage}")
+            for _ in range(50):
+                now = fol.evaluate("""(() => { const p = window.__xslPlayer, st = p.state();
+                    const s = p.stages.find((x) => x.n === st.stage);
+                    return {stage: st.stage, phrase: st.phrase || s.incipit, title: s.title,
+                            footer: document.getElementById('xsl-phrase').innerText,
+                            nav: document.getElementById(`nav-${st.stage}`).innerText}; })()""")
+                if now["footer"] == to_simplified(now["phrase"]):
+                    break
+                fol.wait_for_timeout(100)
+            assert now["footer"] == to_simplified(now["phrase"]), now
+            assert to_simplified(now["title"]) in now["nav"], now
             # (the caption line is the player's, redrawn in its next frames: a tab behind others draws slower)
             for _ in range(50):
                 band = fol.evaluate("document.querySelector('.xsl-caption > div').innerText")

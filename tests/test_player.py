@@ -209,6 +209,43 @@ def test_play_advances_time(open_page):
     assert not p.state()["playing"] and p.state()["t"] == t1
 
 
+#: the loop's turns counted in the page: each call of the player's _turn (player.js), over MS milliseconds
+COUNT_TURNS = """(ms) => new Promise((done) => {
+  const p = window.__xslPlayer, turn = p._turn, n0 = p._frameCount;
+  let turns = 0;
+  p._turn = (now) => { turns++; return turn.call(p, now); };
+  setTimeout(() => { p._turn = turn; done({turns, drawn: p._frameCount - n0}); }, ms);
+})"""
+
+
+def test_a_page_standing_still_rests_its_loop_and_wakes_in_the_same_moment(open_page):
+    """player-pace.js: paused and untouched, the frame loop turns a few times a second instead of the display's
+    60 (a still page kept 0.13–0.15 of a core busy on llvmpipe for nothing); any change — a jump in time, a
+    key, play — wakes it at once, and play after a rest does not count the rest as time played."""
+    p = open_page("?stage=21")
+    p.page.wait_for_function("window.__xslPlayer.resting", timeout=20_000, polling=100)
+    still = p.js(COUNT_TURNS, 2000)
+    assert still["drawn"] == 0 and 2 <= still["turns"] <= 2000 / 250 + 2, still      # ~8, not ~120
+    before = p.shot()
+    woke = p.js("""() => { const p = window.__xslPlayer, n = p._frameCount; p.setTime(p.t + 20);
+        const awake = !p.resting;
+        return p._nextFrame().then(() => ({awake, drawn: p._frameCount - n})); }""")
+    assert woke["awake"] and woke["drawn"] >= 1, woke
+    assert diff_fraction(before, p.shot()) > 0.001            # the new moment is drawn
+    p.page.wait_for_function("window.__xslPlayer.resting", timeout=20_000, polling=100)
+    p.page.keyboard.press("PageDown")                          # a key wakes it as well
+    assert not p.js("window.__xslPlayer.resting")
+    p.page.wait_for_function("window.__xslPlayer.resting", timeout=20_000, polling=100)
+    t0 = p.state()["t"]
+    first = p.js("""() => { const p = window.__xslPlayer; p.play();
+        return p._nextFrame().then(() => { const t = p.t; p.pause(); return t; }); }""")
+    assert first == t0                                         # its first frame: dt 0, the rest is not play time
+    p.js("window.__xslPlayer.play()")
+    playing = p.js(COUNT_TURNS, 1500)
+    p.js("window.__xslPlayer.pause()")
+    assert playing["turns"] > 1500 / 250 + 2 and playing["drawn"] >= playing["turns"] - 1, playing
+
+
 def test_clicking_the_centre_of_the_hou_picks_the_target(open_page, manifest):
     p = open_page("?stage=2&view=archer")       # the range is empty: nobody between the 物 and the 侯
     centre = next(pl for pl in manifest["places"] if pl["id"] == "target.centre")["xyz_m"]

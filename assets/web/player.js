@@ -38,6 +38,7 @@
 //   player-playback.js  time, navigation, toggles, keys
 //   player-picking.js   picking and the inspector's info
 //   player-tracks.js    the pack's tracks and buffers;  player-batch.js  the one-draw batch
+//   player-pace.js      the frame loop's pace: the display's rate while anything changes, resting when not
 import * as THREE from './vendor/three.module.js';
 import { PathsOverlay } from './paths.js';
 import { Adaptive, adaptiveOptions } from './adaptive.js';
@@ -49,6 +50,7 @@ import { Labels } from './player-labels.js';
 import { Camera } from './player-camera.js';
 import { Playback } from './player-playback.js';
 import { Picking } from './player-picking.js';
+import { Pace } from './player-pace.js';
 
 const FONT_FAMILY = "'XSLCJK', 'XSLCJK Fallback', 'Noto Sans CJK TC', 'Noto Serif CJK TC', 'Source Han Sans TC', " +
   "'PingFang TC', 'Microsoft JhengHei', 'Hiragino Sans', sans-serif";
@@ -317,7 +319,7 @@ export class Player {
   }
 
   dispose() {
-    cancelAnimationFrame(this._raf);
+    this._stopLoop();
     for (const x of this.extensions) if (x.dispose) x.dispose();
     this.extensions = [];
     this._ro.disconnect();
@@ -349,7 +351,15 @@ export class Player {
 
   // ------------------------------------------------------------ the frame loop
   _frame(now) {
-    this._raf = requestAnimationFrame(this._frame);
+    const drawn = this._frameCount;
+    try {
+      this._turn(now);
+    } finally {
+      this._pace(now, this._frameCount !== drawn);     // the next turn: now or, standing still, later (player-pace.js)
+    }
+  }
+
+  _turn(now) {
     const dt = this._lastNow ? Math.min(0.25, Math.max(0, (now - this._lastNow) / 1000)) : 0;
     this._lastNow = now;
     if (!this.root) return;
@@ -519,7 +529,7 @@ export class Player {
 
 // The methods of the other player-*.js modules, installed as the class's own: non-enumerable like a class
 // method, and a name defined twice is an error at load (not a silent override).
-for (const part of [PackBuild, Pose, Labels, Camera, Playback, Picking]) {
+for (const part of [PackBuild, Pose, Labels, Camera, Playback, Picking, Pace]) {
   for (const name of Object.getOwnPropertyNames(part.prototype)) {
     if (name === 'constructor') continue;
     if (Object.prototype.hasOwnProperty.call(Player.prototype, name)) throw new Error(`player: ${name} defined twice`);

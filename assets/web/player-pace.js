@@ -1,0 +1,56 @@
+// The frame loop's pace (player.js): at the display's rate while anything changes, at REST_POLL_MS when
+// nothing has for REST_AFTER_MS, and awake again in the same moment something asks for a frame.
+// Methods of the Player (player.js copies them onto Player.prototype, as the other player-*.js modules).
+//
+// Why: a page standing still — a paused lesson on the projector, a tab behind others, the class between
+// two stops — asked for an animation frame 60 times a second only to find nothing to draw.  On llvmpipe
+// that alone kept 0.13–0.15 of a core of Chromium busy per page (measured: 0.01 with the loop stopped);
+// a school laptop runs the page for the whole 45 minutes.  Resting, the loop still looks 4 times a second,
+// because some extensions notice a change by looking (caption-place.js reads the page's boxes, captions.js
+// and lessons.js the view's height): they see it within REST_POLL_MS, and whatever they change wakes it.
+//
+// What wakes it: anything that sets `_dirty` (every setter of time, view, camera, toggles, a resize, a
+// pack, an extension's use(), `_nextFrame()`), so no caller has to know the loop can rest.
+
+export const REST_AFTER_MS = 1000;   // a second without a drawn frame: the page is standing still
+export const REST_POLL_MS = 250;     // resting, look this often (a change seen within a quarter second)
+
+export class Pace {
+  get _dirty() { return this.__dirty; }
+
+  set _dirty(v) {
+    this.__dirty = v;
+    if (v && this._resting) this._wake();
+  }
+
+  // out of rest now: the next animation frame runs the loop; its dt is 0 (the rest was not play time)
+  _wake() {
+    clearTimeout(this._resting);
+    this._resting = 0;
+    this._lastNow = 0;
+    this._raf = requestAnimationFrame(this._frame);
+  }
+
+  // after each turn of the loop: the next one at the display's rate, or after REST_POLL_MS when nothing
+  // was drawn, played or asked for since REST_AFTER_MS
+  _pace(now, drew) {
+    if (drew || this.playing || this.__dirty || this._afterRender.length) this._busyAt = now;
+    if (!(now - (this._busyAt || 0) >= REST_AFTER_MS)) {
+      this._raf = requestAnimationFrame(this._frame);
+      return;
+    }
+    this._resting = setTimeout(() => {
+      this._resting = 0;
+      this._raf = requestAnimationFrame(this._frame);
+    }, REST_POLL_MS);
+  }
+
+  _stopLoop() {
+    cancelAnimationFrame(this._raf);
+    clearTimeout(this._resting);
+    this._resting = 0;
+  }
+
+  // for tests and the 畫質 line: is the loop resting now
+  get resting() { return !!this._resting; }
+}
