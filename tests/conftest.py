@@ -55,6 +55,7 @@ def _no_chromium_open_in_other_tests(request):
 def pytest_configure(config):
     import webtools
     webtools.SHARE = True
+    webtools.TESTING = True
 
 
 def pytest_sessionfinish(session, exitstatus):
