@@ -36,8 +36,9 @@ CHROMIUM_ARGS = [
 #: what the tests add (tests/conftest.py sets TESTING): the page composited in software, the WebGL picture still
 #: drawn by ANGLE on llvmpipe.  GPU compositing on llvmpipe only draws each frame of the page through the software
 #: rasteriser a second time — measured here on the app at 1600×900: a page load 3.53 → 2.93 s of Chromium's CPU,
-#: and 3 s of play 105 → 175 frames for 8.3 → 6.9 s of CPU.  Chrome runs so itself where GPU compositing is
-#: blocklisted and WebGL is not.  The benches (bench/) keep CHROMIUM_ARGS alone: the player's figures were measured so.
+#: and 3 s of play 105 → 175 frames for 8.3 → 6.9 s of CPU.  (Chrome's GPU blocklist lists compositing and WebGL
+#: apart: a browser can composite in software and still draw WebGL.)  The benches (bench/) keep CHROMIUM_ARGS
+#: alone: the player's figures were measured so.
 TEST_ARGS = ["--disable-gpu-compositing"]
 TESTING = False
 
