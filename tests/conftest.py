@@ -54,8 +54,7 @@ def _no_chromium_open_in_other_tests(request):
 
 def pytest_configure(config):
     import webtools
-    webtools.SHARE = True
-    webtools.TESTING = True
+    webtools.SESSION = True
 
 
 def pytest_sessionfinish(session, exitstatus):

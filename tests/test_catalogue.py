@@ -109,10 +109,8 @@ def test_the_static_page_without_webgl_says_what_to_try_and_keeps_the_text_and_k
     # a Chromium of its own (other flags): the module's shared one closed first — one sync Playwright at a time
     webtools.close_shared()
     from playwright.sync_api import sync_playwright
-    args = webtools.launch_args([a for a in webtools.CHROMIUM_ARGS if a != "--ignore-gpu-blocklist"]
-                                + ["--disable-webgl", "--disable-3d-apis"])
     with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=webtools.CHROMIUM, headless=False, args=args)
+        b = pw.chromium.launch(executable_path=webtools.CHROMIUM, headless=False, args=webtools.launch_args(webgl=False))
         try:
             page = b.new_page(viewport={"width": 1280, "height": 720})
             errors = []

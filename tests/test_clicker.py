@@ -167,10 +167,9 @@ def test_without_webgl_the_class_runs_on_the_servers_stills(app_url, tmp_path):
     # a Chromium of its own (other flags): the module's shared one closed first — one sync Playwright at a time
     close_shared()
     from playwright.sync_api import sync_playwright
-    from webtools import CHROMIUM, CHROMIUM_ARGS, launch_args
-    args = launch_args([a for a in CHROMIUM_ARGS if a != "--ignore-gpu-blocklist"] + ["--disable-webgl", "--disable-3d-apis"])
+    from webtools import CHROMIUM, launch_args
     with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, headless=False, args=args)
+        b = pw.chromium.launch(executable_path=CHROMIUM, headless=False, args=launch_args(webgl=False))
         try:
             page = b.new_page(viewport={"width": 1280, "height": 720})
             errors: list[str] = []

@@ -33,20 +33,25 @@ CHROMIUM_ARGS = [
     "--disable-default-apps", "--disable-sync", "--metrics-recording-only", "--no-default-browser-check",
     "--disable-domain-reliability", "--disable-client-side-phishing-detection",
 ]
-#: what the tests add (tests/conftest.py sets TESTING): the page composited in software, the WebGL picture still
+#: what a pytest session adds (:data:`SESSION`): the page composited in software, the WebGL picture still
 #: drawn by ANGLE on llvmpipe.  GPU compositing on llvmpipe only draws each frame of the page through the software
 #: rasteriser a second time — measured here on the app at 1600×900: a page load 3.53 → 2.93 s of Chromium's CPU,
 #: and 3 s of play 105 → 175 frames for 8.3 → 6.9 s of CPU.  (Chrome's GPU blocklist lists compositing and WebGL
 #: apart: a browser can composite in software and still draw WebGL.)  The benches (bench/) keep CHROMIUM_ARGS
 #: alone: the player's figures were measured so.
 TEST_ARGS = ["--disable-gpu-compositing"]
-TESTING = False
+#: what a browser without WebGL adds (a school browser whose GPU is blocklisted), with the blocklist obeyed
+NO_WEBGL_ARGS = ["--disable-webgl", "--disable-3d-apis"]
+#: in a pytest session (tests/conftest.py sets it): one Chromium shared by the session's tests, launched with
+#: TEST_ARGS; outside one (the benches), a Chromium of its own per block, with CHROMIUM_ARGS alone
+SESSION = False
 
 
-def launch_args(args: list[str] | None = None) -> list[str]:
-    """The flags a browser of these tests is launched with: ARGS (by default CHROMIUM_ARGS), and TEST_ARGS in a
-    pytest session."""
-    return [*(CHROMIUM_ARGS if args is None else args), *(TEST_ARGS if TESTING else [])]
+def launch_args(webgl: bool = True) -> list[str]:
+    """The flags a browser of these tests is launched with: CHROMIUM_ARGS (without WebGL: NO_WEBGL_ARGS in place
+    of ignoring the GPU blocklist), and TEST_ARGS in a pytest session."""
+    base = CHROMIUM_ARGS if webgl else [a for a in CHROMIUM_ARGS if a != "--ignore-gpu-blocklist"] + NO_WEBGL_ARGS
+    return [*base, *(TEST_ARGS if SESSION else [])]
 
 
 def chromium_missing_reason() -> str | None:
@@ -60,8 +65,7 @@ def chromium_missing_reason() -> str | None:
     return None
 
 
-#: the pytest session's one Chromium (tests/conftest.py turns sharing on and closes it at the end)
-SHARE = False
+#: the pytest session's one Chromium (closed by tests/conftest.py at the end)
 _shared: dict = {}
 
 
@@ -88,7 +92,7 @@ def close_shared() -> None:
 def chromium():
     """A Playwright Chromium browser (sync API), closed on exit — or, in a pytest session, the session's one
     Chromium, whose pages and contexts opened inside the block are closed on exit (each test starts clean)."""
-    if SHARE and threading.current_thread() is threading.main_thread():
+    if SESSION and threading.current_thread() is threading.main_thread():
         b = shared_browser()
         before = set(b.contexts)
         try:

@@ -51,6 +51,6 @@ export class Pace {
     this._resting = 0;
   }
 
-  // for tests and the 畫質 line: is the loop resting now
+  // is the loop resting now (the tests read it)
   get resting() { return !!this._resting; }
 }

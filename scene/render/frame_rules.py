@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .last_answers import LastAnswers
+
 FIGURE_M = 1.6        # the height of a standing figure the framing keeps readable (feet to crown), m
 SAFE_TOP = 0.84       # the app's toolbar and badges above this (of the half frame, from the centre)
 SAFE_BOTTOM = -0.66   # the caption band below this
@@ -65,7 +67,7 @@ class Occluders:
         # each box as a plain tuple (numpy scalars are slow to compare one by one) and its footprint's low and
         # high corners ((2, 1, 1, 1): x and y side by side)
         self._boxes = [(tuple(b.tolist()), b[[0, 2]].reshape(2, 1, 1, 1), b[[1, 3]].reshape(2, 1, 1, 1)) for b in self.boxes]
-        self._asked: dict = {}                               # :meth:`blocked`'s last questions → answers
+        self._asked = LastAnswers(8)                         # :meth:`blocked`'s last questions → answers
         self.solid = solid_of(rite)
 
     def hits(self, cams: np.ndarray, pts: np.ndarray, bodies: np.ndarray, solid: bool = True) -> np.ndarray:
@@ -105,8 +107,9 @@ class Occluders:
         # the same question again soon is common (a held shot judged for a window and then for its pieces;
         # two steps of the same people at the same moment): the last few answers are kept
         key = (cams.tobytes(), pts.tobytes(), bodies.tobytes())
-        if key in self._asked:
-            return self._asked[key].copy()
+        kept = self._asked.get(key)
+        if kept is not None:
+            return kept
         h = self.hits(cams, pts, bodies, solid=False)
         out = ((~h).reshape(len(cams), k, n).sum(axis=1) < SEEN_SHARE * k).any(axis=1)
         live = (~out).nonzero()[0]
@@ -114,10 +117,7 @@ class Occluders:
             # the hall and the things only for the cameras the people and the boxes leave a view
             h = h[live] | self.solid.hits(cams[live], pts, ~h[live])
             out[live] = ((~h).reshape(len(live), k, n).sum(axis=1) < SEEN_SHARE * k).any(axis=1)
-        if len(self._asked) >= 8:
-            del self._asked[next(iter(self._asked))]
-        self._asked[key] = out.copy()
-        return out
+        return self._asked.put(key, out)
 
 
 def within(x: np.ndarray, y: np.ndarray, r: float) -> np.ndarray:

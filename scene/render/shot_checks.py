@@ -25,6 +25,7 @@ from .frame_rules import (
     sight_core,
     sight_points,
 )
+from .last_answers import LastAnswers
 
 FOCUS_M = 30.0        # people acting together further apart than this are framed (and judged) apart
 
@@ -35,23 +36,20 @@ def _cross(a: np.ndarray, b) -> np.ndarray:
     return np.array([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0])
 
 
-_last_basis: list = [None, None]      # (pos, foc) bytes → basis: a held shot is asked about again and again
+_last_basis = LastAnswers(1)          # (pos, foc) bytes → basis: a held shot is asked about again and again
 
 
 def _basis(pos, foc):
     """(fwd, right, up) of a camera (read-only: the last one is handed out again, not a copy)."""
     key = np.asarray(pos, float).tobytes() + np.asarray(foc, float).tobytes()
-    if _last_basis[0] == key:
-        return _last_basis[1]
+    kept = _last_basis.get(key)
+    if kept is not None:
+        return kept
     fwd = np.asarray(foc, float) - pos
     fwd /= np.linalg.norm(fwd)
     right = _cross(fwd, (0.0, 0.0, 1.0))
     right /= max(np.linalg.norm(right), 1e-9)
-    out = fwd, right, _cross(right, fwd)
-    for x in out:
-        x.flags.writeable = False
-    _last_basis[:] = key, out
-    return out
+    return _last_basis.put(key, (fwd, right, _cross(right, fwd)))
 
 
 def project(v: np.ndarray, pts: np.ndarray, aspect: float = ASPECT) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -279,15 +277,11 @@ def passes_many(world, pos: np.ndarray, foc: np.ndarray, ang: np.ndarray, c: Che
     return ok
 
 
-_last_bases: list = [None, None]      # the cameras' bytes → their frames: a window asks every check of the same ones
+_last_bases = LastAnswers(1)          # the cameras' bytes → their frames: a window asks every check of the same ones
 
 
 def _bases(pos: np.ndarray, foc: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """:func:`bases`, the last ones handed out again (read-only)."""
     key = pos.tobytes() + foc.tobytes()
-    if _last_bases[0] != key:
-        out = bases(pos, foc)
-        for x in out:
-            x.flags.writeable = False
-        _last_bases[:] = key, out
-    return _last_bases[1]
+    kept = _last_bases.get(key)
+    return kept if kept is not None else _last_bases.put(key, bases(pos, foc))

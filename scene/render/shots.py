@@ -45,6 +45,7 @@ from .frame_rules import (
     sight_core,
     sight_points,
 )
+from .last_answers import LastAnswers
 from .shot_checks import (
     FOCUS_M,
     checks,
@@ -140,7 +141,7 @@ class _Rig:
         tan = tv / margin
         self.inv_up, self.inv_down = 1.0 / (tan * (FIT_CENTRE + FIT_HALF)), -1.0 / (tan * (FIT_HALF - FIT_CENTRE))
         self.inv_th, self.centre = 1.0 / (tv * ASPECT), tan * FIT_CENTRE
-        self.fits: dict = {}          # the last fits (points' bytes → read-only (pos, foc)): one in 13 comes again
+        self.fits = LastAnswers(64)   # the last fits (points' bytes → (pos, foc)): one in 13 comes again
 
 
 _RIGS: dict = {}
@@ -162,8 +163,9 @@ def _fit_all(pts: np.ndarray, b: np.ndarray, e: np.ndarray, a: np.ndarray, margi
     operations in the same order whatever the layout: the planes are (P, C) for speed.)"""
     rig = _rig(b, e, a, margin)
     key = pts.tobytes()
-    if key in rig.fits:
-        return rig.fits[key]
+    kept = rig.fits.get(key)
+    if kept is not None:
+        return kept
     f0 = (pts.min(0) + pts.max(0)) / 2
     focal = [np.full(len(b), f0[k]) for k in range(3)]                  # (C,) each
     rel = [pts[:, k:k + 1] - f0[k] for k in range(3)]                   # (P, 1): the same for every camera
@@ -193,12 +195,7 @@ def _fit_all(pts: np.ndarray, b: np.ndarray, e: np.ndarray, a: np.ndarray, margi
         y -= my
         dist = distance(x, y, z)
     foc = np.column_stack(focal)
-    out = foc + rig.d * dist[:, None], foc
-    out[0].flags.writeable = out[1].flags.writeable = False
-    if len(rig.fits) >= 64:
-        del rig.fits[next(iter(rig.fits))]
-    rig.fits[key] = out
-    return out
+    return rig.fits.put(key, (foc + rig.d * dist[:, None], foc))
 
 
 def frame(world: _World, feet: np.ndarray, extra: np.ndarray, prev_bearing: float | None,
