@@ -88,6 +88,10 @@ def cmd_check(args: argparse.Namespace) -> None:
     report, total = [], 0
     for spec in specs:
         rite = load_rite(spec, args.seed)
+        if args.mutate:
+            from .mutation import print_mutation
+            print_mutation(rite, args.section, args.json, args.quiet)
+            continue
         if args.coverage:
             from .coverage import print_coverage
             print_coverage(rite, args.json)
@@ -100,7 +104,7 @@ def cmd_check(args: argparse.Namespace) -> None:
                 print(f.line())
             print(f"{len(found)} finding(s) under {spec or rite.reading.name} "
                   f"({len(rite.spans)} steps, rules: {', '.join(rules)})")
-    if args.coverage:
+    if args.coverage or args.mutate:
         return
     if args.json:
         dump(report[0] if len(report) == 1 else {"findings": [f for r in report for f in
@@ -157,6 +161,13 @@ def register_check(sub) -> None:
     chk.add_argument("--rule", default=None, help="only these rule families (comma-separated)")
     chk.add_argument("--coverage", action="store_true",
                      help="instead of the findings: per section the clauses, those acted, those checked, the rest")
+    chk.add_argument("--mutate", action="store_true",
+                     help="instead of the findings: seed errors into every acted clause (a dropped 興, a 拜 acted as "
+                          "a 揖, the wrong man, a place 10 尺 off …) and report the share the checker kills, per "
+                          "section and operator, with the survivors (scene.rite.grammar.mutate)")
+    chk.add_argument("--section", type=int, action="append", default=None, metavar="N",
+                     help="with --mutate: only this section (repeatable)")
+    chk.add_argument("--quiet", action="store_true", help="with --mutate: no progress line")
     chk.set_defaults(func=cmd_check)
     add_json(chk)
     add_reading(chk)

@@ -50,7 +50,9 @@ def _intervals(mask: np.ndarray, times: np.ndarray, values: np.ndarray) -> Itera
 
 def sampled(rite: Rite, hz: float = 10.0) -> dict[str, np.ndarray]:
     """The people of the whole rite at ``hz`` (what :func:`audit` reads; the grammar's body rules share it)."""
-    times = np.arange(0.0, rite.duration, 1.0 / hz)
+    # (a mutation run's view of a few sections: scene.rite.grammar.mutate.windowed)
+    t0, t1 = getattr(rite, "window", None) or (0.0, rite.duration)
+    times = np.arange(t0, t1, 1.0 / hz)
     data = rite.sample(times, objects=False)
     data["times"] = times
     return data

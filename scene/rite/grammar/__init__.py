@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 OLD_RULES = ("posture", "facing", "stairs", "forms", "motion", "group", "order", "ji", "things", "world")
 #: the clause families: every clause of the text (scene.text.clauses) held to its verb, negations, subject,
 #: object, order and group words (:mod:`.coverage`, which also measures what is checked)
-CLAUSE_RULES = ("verb", "negation", "subject", "object", "sequence", "every")
+CLAUSE_RULES = ("verb", "postures", "facings", "places", "negation", "subject", "object", "sequence", "every")
 RULES = OLD_RULES + CLAUSE_RULES
 
 

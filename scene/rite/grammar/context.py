@@ -104,6 +104,10 @@ class Ctx:
         self._role = rite._role.tracks
         self._visible = rite._visible.tracks
         self.sections = {s.n: s for s in self.chor.sections}
+        #: the time the rules look at: the whole rite, or the sections a mutation run looks at
+        #: (:func:`.mutate.windowed`, whose ``spans`` are those sections' alone)
+        self.window: tuple[float, float] = getattr(rite, "window", None) or (0.0, rite.duration)
+        self.windowed = getattr(rite, "window", None) is not None
 
     # ---------------------------------------------------------------- steps
     def step_of(self, span: StepSpan) -> chor.Step:

@@ -23,7 +23,8 @@ from . import predicates as pr
 from .clausedata import ClauseData
 from .clausedata import load as load_data
 from .context import Ctx, Finding
-from .words import FACINGS, GROUPS
+from .facing import PLACE_END
+from .words import FACINGS, GROUPS, PLACES
 
 if TYPE_CHECKING:
     from ..timeline import Rite
@@ -33,7 +34,9 @@ if TYPE_CHECKING:
 Reach = dict[Any, Any]
 
 #: the families whose failures are findings of ``python -m scene check``
-FAMILIES = ("verb", "negation", "subject", "object", "sequence", "every")
+FAMILIES = ("verb", "postures", "facings", "places", "negation", "subject", "object", "sequence", "every")
+#: the posture words, held together as the clause's sequence of postures (:func:`.predicates.posture_sequence`)
+POSTURE_WORDS = "坐興拜揖立"
 
 
 @dataclass(frozen=True)
@@ -278,6 +281,8 @@ def _per_actor(ctx: Ctx, n: int, cl: Clause, ws: _Windows, ev: _Eval) -> None:
     in_name = _in_names(full)
     skip_to = -1
     seen = set()
+    poses: list[tuple[str, pr.Span]] = []
+    placed: set[str] = set()
     if text.startswith("辯") and text[1:2] in "拾乃取卒":
         return                  # 辯拾取矢, 辯乃…: "when all have done it", said of the acts before
     for k, c in enumerate(text):
@@ -303,16 +308,23 @@ def _per_actor(ctx: Ctx, n: int, cl: Clause, ws: _Windows, ev: _Eval) -> None:
                 ev.results.append(("negation", f"negation:不{word}", ok, w.aid, det))
             continue
         if c in "面" and k >= 1:
-            face = next((f for f in FACINGS if text.endswith(f, 0, k + 1)), None)
-            if face:
+            face = facing_at(text, k)
+            # 席賓南面, 席主人於阼階上西面: the way a mat is laid (the layout's), not a facing of the one laying it
+            if face and not _of_a_mat(text, k):
                 ok, det = pr.facing_test(ctx, face, w)
-                ev.results.append(("facing", f"facing:{face}", ok, w.aid, det))
+                ev.results.append(("facings", f"facings:{face}", ok, w.aid, det))
             continue
+        place = _place_word(text, k)
+        if place and place not in placed and (not ev.actors or ws.aid in ev.actors):
+            placed.add(place)
+            ok, det = pr.at_place(ctx, place, text[k + len(place):k + len(place) + 2], w)
+            ev.results.append(("places", f"places:{place}", ok, w.aid, det))
         r = pr.verb_test(ctx, c, full, i, w)
-        if r is not None and c not in seen:
+        if r is not None and c in POSTURE_WORDS:
+            poses.append((c, w))        # held as one sequence, in the text's order, after the loop
+        elif r is not None and c not in seen:
             seen.add(c)
-            fam = "posture" if c in "坐拜揖興立" else "verb"
-            ev.results.append((fam, f"{fam}:{c}", r[0], w.aid, r[1]))
+            ev.results.append(("verb", f"verb:{c}", r[0], w.aid, r[1]))
         if c in pr.TAKE + pr.PUT + "以" and k + 1 < len(text):
             thing = _thing(text, k)
             if thing and (c != "以" or (text[k + 2:k + 3] and text[k + 2:k + 3] in "降升出入適")):
@@ -326,6 +338,11 @@ def _per_actor(ctx: Ctx, n: int, cl: Clause, ws: _Windows, ev: _Eval) -> None:
                 if people:
                     ok, det = pr.person_there(ctx, people, w)
                     ev.results.append(("object", f"object:{c}{nm}", ok, w.aid, det))
+    if poses:
+        used = ctx.__dict__.setdefault("_posture_used", {}).setdefault(ws.aid, set())
+        ok, det = pr.posture_sequence(ctx, ws.aid, poses, used)
+        words = "".join(c for c, _ in poses)
+        ev.results.append(("postures", f"postures:{words}", ok, ws.aid, det))
     every = next((w for w in ("辯", "皆") if w in text[1:]), None)
     # the group must be named here (a carried subject may not be the one the 皆 gathers)
     group = (ev.subject in GROUPS or "、" in ev.subject) and (cl.named or ev.subject != cl.subject)
@@ -342,6 +359,41 @@ def _per_actor(ctx: Ctx, n: int, cl: Clause, ws: _Windows, ev: _Eval) -> None:
         if not any(r[1] == name for r in ev.results):
             ev.results.append(("every", name, not missing, "", f"{len(missing)} of {len(vis)} not: "
                                f"{', '.join(missing)}" if missing else ""))
+
+
+#: place words the clause puts a man at, longest first (西階上 before 西階)
+_PLACE_WORDS = tuple(sorted((w for w in PLACES if w not in ("賓席", "主人席", "楹")), key=len, reverse=True))
+
+
+def _place_word(text: str, k: int) -> str | None:
+    """The place word starting at ``text[k]`` where the clause puts him there: after 于 / 於 / 適 / 至 / 就, or
+    a 階上 (賓西階上北面拜) — not a way (自X, 由X), a level (當X), a thing looked at, carried or washed (視侯,
+    奉豐, 拜洗: 洗 the washing, 中 the middle of a thing, 入門左 past the gate)."""
+    w = next((w for w in _PLACE_WORDS if text.startswith(w, k)), None)
+    if w is None or (k > 0 and text[k - 1] in "自由當視其以奉") or text[k + len(w):k + len(w) + 1] in ("端", "外"):
+        return None             # (西序端: the end of the 序, no place of the layout; 門外: another house's gate)
+    if k > 1 and text[k - 1] in "于於" and text[k - 2] in pr.THINGS + "洗尊篚席楅中豐侯乏":
+        return None             # 洗于阼階東南, 設楅于中庭: where a thing is, not where he is
+    if w in ("西階上", "阼階上") or (k > 0 and text[k - 1] in "于於適至就" and w != "中"):
+        return w
+    return None
+
+
+def _of_a_mat(text: str, k: int) -> bool:
+    """Whether the facing word ending at ``text[k]`` tells how a mat is laid (乃席賓南面 …)."""
+    head = text[:k]
+    j = head.rfind("席")
+    return (j >= 0 and head[j + 1:].startswith(("賓", "主人", "大夫", "眾賓", "工", "遵者"))
+            and not any(c in head[j + 1:] for c in "升降坐拜揖取奠受"))
+
+
+def facing_at(text: str, k: int) -> str | None:
+    """The facing word ending at the 面 ``text[k]`` (without its 面): the longest, except after a place word,
+    whose side the first of two directions is (西階之東北面: 之東, then 北面; 堂西南面: 堂西, then 南面)."""
+    face = next((f for f in FACINGS if text.endswith(f, 0, k + 1)), None)
+    if face and len(face) == 3 and k >= 3 and text[k - 3] in PLACE_END:
+        return face[1:]
+    return face
 
 
 def _present(ctx: Ctx, aid: str) -> bool:
@@ -398,7 +450,8 @@ def evaluate(ctx: Ctx) -> dict[int, list[_Eval]]:
     cached = getattr(ctx, "_clause_eval", None)
     if cached is None:
         data = load_data()
-        cached = {n: _evaluate_section(ctx, n, data) for n in sorted(ctx.sections)}
+        cached = {n: _evaluate_section(ctx, n, data) for n in sorted(ctx.sections)
+                  if n in ctx.spans_by_section or not ctx.windowed}
         ctx._clause_eval = cached
     return cached
 

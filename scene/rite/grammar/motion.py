@@ -43,9 +43,8 @@ def check(ctx: Ctx) -> list[Finding]:
                 out += _passes(ctx, span, aid, m.group(1), m.group(2), m.group(0))
             if "鉤楹" in words or "由楹內" in words or "由楹外" in words:
                 out += _pillar(ctx, span, aid, "由楹外" if "由楹外" in words else ("鉤楹" if "鉤楹" in words else "由楹內"))
-            gone: re.Match[str] | None = None
-            for _m in _GO.finditer(words):
-                pass
+            goes = list(_GO.finditer(words))        # the last 適X / 至X / 就X of his words
+            gone = goes[-1] if goes else None
             if gone is not None and span.do in ("walk", "enter", "ascend", "descend", "take", "set_down"):
                 out += _arrives(ctx, span, aid, gone.group(1), gone.group(0))
             if ("反位" in words or "復位" in words) and span.do == "walk":

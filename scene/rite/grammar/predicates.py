@@ -254,8 +254,103 @@ def _verb_test_more(ctx: Ctx, c: str, text: str, i: int, w: Span) -> tuple[bool,
     return None
 
 
+#: what each posture word leaves him in: 坐 kneeling, 興 up from kneeling, 拜 a bow, 揖 a salute, 立 standing
+_STATE = {"坐": "sit", "拜": "bow", "揖": "salute", "立": "stand"}
+
+
+#: a rise may end the step before the one that cites its 興 (…坐取爵 | 興): looked for this far back — seconds
+RISE_LOOKBACK_S = 3.0
+
+
+def posture_sequence(ctx: Ctx, aid: str, words: list[tuple[str, Span]], used: set[float]) -> tuple[bool, str]:
+    """The clause's posture words, each a change of his posture, in the text's order, within his steps that
+    cite them: 卒爵興坐奠爵 needs a kneel, a rise from it, a kneel again — a 興 is not held by a rise of a
+    later step, nor a 坐 by one before.  A change one word has used (``used``: the times, over the clauses
+    in text order) holds no other.  Walking counts as standing.  In a standard form, whose step acts words up
+    to those the next step cites, his next step counts too (卒射…南面揖: the 揖 opens the retire)."""
+    form = any(sp.do in FORM_DOS for _, w in words for sp in w.spans)
+    a = min(t0 for _, w in words for t0, _ in w.ivs)
+    b = max(t1 for _, w in words for _, t1 in (w.ext if form else w.ivs)) + EPS
+    states: list[tuple[float, str]] = []
+    for t, p in ctx.postures(aid, a - RISE_LOOKBACK_S, b):
+        p = "stand" if p == "walk" else p
+        if not states or states[-1][1] != p:
+            states.append((t, p))
+    # only a rise may be found before his step (the posture in force at its start counts for the others)
+    j = 0 if words[0][0] == "興" else max(0, next((k for k, (t, _) in enumerate(states) if t > a), len(states)) - 1)
+    got: list[float] = []
+    for n, (c, ww) in enumerate(words):
+        if c == "興":
+            # a rise: from kneeling to standing — or, right after the clause's 拜 (a 拜 is made kneeling: 答拜興),
+            # from the bow to standing
+            rise_from = ("sit", "bow") if n > 0 and words[n - 1][0] == "拜" else ("sit",)
+            k = next((k for k in range(max(j, 1), len(states)) if states[k - 1][1] in rise_from and
+                      states[k][1] == "stand" and states[k][0] not in used and (n == 0 or states[k][0] >= a)), None)
+        else:
+            k = next((k for k in range(j, len(states)) if states[k][1] == _STATE[c] and
+                      (states[k][0] not in used or c in "坐立")), None)
+        if k is None:
+            seq = " → ".join(f"{p} {t:.1f}" for t, p in states)
+            want = "".join(w for w, _ in words)
+            return False, f"no {c} after the one before it ({want}): postures {seq} s"
+        if c == "立":
+            # 立 (立飲, 疑立, 立于X): standing as his act ends, not only standing at some moment of it
+            end = max(ww.ends())
+            if ctx.posture(aid, end - 0.05) == "sit":
+                return False, f"kneeling as his act ends at {end:.1f} s ({''.join(w for w, _ in words)})"
+        got.append(states[k][0])
+        j = k if c in "坐立" else k + 1 if c in "拜揖" else k
+    used.update(t for t, (c, _) in zip(got, words) if c not in "坐立")
+    return True, ""
+
+
+#: the standard forms: one step acts a whole routine of words (scene/rite/forms), each at its own moment
+FORM_DOS = ("approach", "retire", "shoot", "pick_arrows", "forfeit", "count", "collect_arrows")
+#: how long a facing of a standard form must be held — seconds (a turn passing through it is not a facing)
+FACING_HELD_S = 0.5
+
+
+#: places where many stand at once, in a row (三耦…適堂西: six men and the 眾賓 behind them) — 尺
+AT_PLACE = {"堂西": 30.0, "堂東": 30.0}
+
+
+def at_place(ctx: Ctx, word: str, after: str, w: Span) -> tuple[bool, str]:
+    """He is at the place the clause names (within the motion rule's reach of it: 5 尺 at a 階上, 7 尺 most
+    places, 14 at the 堂西 or the 侯) at some moment of his act in the steps that cite it; a side of it (X之東,
+    洗南, 西階前) is farther: 8 尺 more."""
+    from .motion import NEAR, NEAR_DEFAULT
+    from .words import PLACES
+    ps = [p for pid in PLACES[word] if (p := ctx.place(pid)) is not None]
+    if not ps:
+        return True, "no such place in this layout"
+    # a side of it (X之東, 洗南, 西階前) — but not a facing that follows the place (西階上北面)
+    side = bool(after) and (after[0] in "之前下外當" or (after[0] in "東西南北" and after[1:2] != "面"))
+    r = AT_PLACE.get(word, NEAR.get(word, NEAR_DEFAULT)) + (8.0 if side else 0.0)
+    best = 1e9
+    for sp in w.spans:
+        a, b = sp.act_of(w.aid) or (sp.start_s, sp.end_s)
+        _, xyz = ctx.path(w.aid, a, b, 0.25)
+        for p in ps:
+            best = min(best, float(np.min(np.hypot(xyz[:, 0] - p[0], xyz[:, 1] - p[1]))))
+    return best <= r, f"{best:.1f} 尺 from the {word} at the nearest (within {r:.0f})"
+
+
 def facing_test(ctx: Ctx, word: str, w: Span) -> tuple[bool, str]:
+    """He faces as the word says when his act ends; in a standard form, which acts many words each at its own
+    moment (當階北面揖 … 南面 at the 物), at some moment of the form, held ``FACING_HELD_S``."""
     want = FACINGS[word]
+    if any(sp.do in FORM_DOS for sp in w.spans):
+        tk, v = ctx._pos[ctx.index[w.aid]]
+        held = 0.0
+        for a, b in w.ivs:
+            ts = np.arange(a, b + 0.25, 0.25)
+            ok = np.array([angle_diff(h, want) <= FACING_TOLERANCE_DEG for h in np.interp(ts, tk, v[:, 3]) % 360.0])
+            run = best = 0
+            for x in ok:
+                run = run + 1 if x else 0
+                best = max(best, run)
+            held = max(held, best * 0.25)
+        return held >= FACING_HELD_S, f"facing {word} ({want:.0f}° ± {FACING_TOLERANCE_DEG:.0f}) for {held:.2f} s of the form"
     hs = [ctx.heading(w.aid, t) for t in w.ends()]
     best = min(angle_diff(h, want) for h in hs)
     return best <= FACING_TOLERANCE_DEG, f"heading {hs[0]:.0f}° (wants {want:.0f}°)"

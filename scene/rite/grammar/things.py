@@ -208,7 +208,7 @@ def _counters(ctx: Ctx) -> list[Finding]:
                                f"{total} ({'+'.join(map(str, vals))}) at {t:.1f} s", "shihuozhe", t))
     # the 筭 stay with the 中: in it, or laid beside it (中西 / its right and left)
     if "zhong" in ctx.rite.object_ids:
-        ts = np.arange(0.0, ctx.rite.duration, 5.0)
+        ts = np.arange(*ctx.window, 5.0)
         laid = [p for p in piles if p != "counters.hand"]     # in the 釋獲者's hand: where he goes, they go
         s = ctx.rite.sample(ts, objects=["zhong", *laid])
         oz = s["object_xyz_m"][:, 0, :2] / ctx.chi
@@ -247,7 +247,7 @@ def _arrows(ctx: Ctx) -> list[Finding]:
         for (t, k, v), nxt in zip(evs, evs[1:] + [(ctx.rite.duration + 1, "", None)]):
             if k == "held":
                 held.setdefault(v, []).append((t, nxt[0]))
-    ts = np.arange(0.0, ctx.rite.duration, 2.0) + 0.05
+    ts = np.arange(*ctx.window, 2.0) + 0.05
     shown: dict[str, int] = {}              # a holding's words → the 矢 they show
     for aid in ctx.rite.actor_ids:
         iv = held.get(aid, [])

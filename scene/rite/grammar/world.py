@@ -22,7 +22,7 @@ def _flights(ctx: Ctx) -> list[tuple[float, float, str]]:
             continue
         sts = sorted((t, v) for t, k, v in o.events if k == "state")
         for (t, v), nxt in zip(sts, sts[1:] + [(ctx.rite.duration, "")]):
-            if v == "in flight":
+            if v == "in flight" and ctx.window[0] <= t < ctx.window[1]:
                 out.append((t, nxt[0], oid))
     return out
 
@@ -78,7 +78,7 @@ def _furniture(ctx: Ctx) -> list[Finding]:
     """A walker's body does not pass over small furniture standing on the ground (he may walk up to it:
     the first and last 2 尺 of each walk are his coming to or leaving the thing he acts on)."""
     out = []
-    ts = np.arange(0.0, ctx.rite.duration, 0.25)
+    ts = np.arange(*ctx.window, 0.25)
     ground = [oid for oid in GROUND_OBJECTS if oid in ctx.rite.object_ids]
     s = ctx.rite.sample(ts, objects=ground)
     xyz = s["actor_xyz_m"] / ctx.chi
