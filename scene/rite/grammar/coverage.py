@@ -315,7 +315,7 @@ def _per_actor(ctx: Ctx, n: int, cl: Clause, ws: _Windows, ev: _Eval) -> None:
                 ev.results.append(("facings", f"facings:{face}", ok, w.aid, det))
             continue
         place = _place_word(text, k)
-        if place and place not in placed and (not ev.actors or ws.aid in ev.actors):
+        if place and place not in placed and (not ev.actors or ws.aid in ev.actors) and not _of_a_mat(text, k):
             placed.add(place)
             ok, det = pr.at_place(ctx, place, text[k + len(place):k + len(place) + 2], w)
             ev.results.append(("places", f"places:{place}", ok, w.aid, det))
@@ -372,8 +372,9 @@ def _place_word(text: str, k: int) -> str | None:
     w = next((w for w in _PLACE_WORDS if text.startswith(w, k)), None)
     if w is None or (k > 0 and text[k - 1] in "自由當視其以奉") or text[k + len(w):k + len(w) + 1] in ("端", "外"):
         return None             # (西序端: the end of the 序, no place of the layout; 門外: another house's gate)
-    if k > 1 and text[k - 1] in "于於" and text[k - 2] in pr.THINGS + "洗尊篚席楅中豐侯乏":
-        return None             # 洗于阼階東南, 設楅于中庭: where a thing is, not where he is
+    if (k > 1 and text[k - 1] in "于於" and text[k - 2] in pr.THINGS + "洗尊篚席楅中豐侯乏"
+            and text[k - 3:k - 2] not in tuple(pr.PUT + "取受")):
+        return None             # 洗于阼階東南, 設楅于中庭: where a thing is, not where he is (奠爵于篚: both)
     if w in ("西階上", "阼階上") or (k > 0 and text[k - 1] in "于於適至就" and w != "中"):
         return w
     return None

@@ -62,6 +62,9 @@ TAKES = "取受執挾搢飲實酌"
 OFF_CHI = 10.0
 #: the pace of the walk to a misplaced spot and back — 尺 per second (an ordinary walk, ~1 m/s)
 PACE = 5.0
+#: a dropped 興: still kneeling this long after his last step on the clause ends — seconds (more than the
+#: predicates' allowance for what a step leaves, 0.5 s)
+LATE_S = 1.0
 #: the people of a clause that get mutants (the first and the last of a group stand for it)
 MAX_ACTORS = 2
 
@@ -217,9 +220,13 @@ def _clause_mutants(ctx: Ctx, n: int, ev: Any, in_name: frozenset[int], ops: Seq
     def add(op: str, word: str, aid: str, w: tuple[float, float, float, float, int], other: str = "",
             at: int | None = None) -> None:
         if op in ops:
-            if at is not None:                  # the step that acts this very word
-                w = (_windows(ev, aid, reach, cl.start + at) or [w])[0]
-            out.append(Mutant(op, n, cl.start, text, word, aid, w[0], w[1], (w[4],), other, w[2], w[3]))
+            steps = (w[4],)
+            if at is not None:                  # the steps that act this very word, taken together
+                ws = _windows(ev, aid, reach, cl.start + at) or [w]
+                w = (min(x[0] for x in ws), max(x[1] for x in ws), min(x[2] for x in ws), max(x[3] for x in ws),
+                     ws[0][4])
+                steps = tuple(x[4] for x in ws)
+            out.append(Mutant(op, n, cl.start, text, word, aid, w[0], w[1], steps, other, w[2], w[3]))
 
     for aid in chosen:
         wins = _windows(ev, aid)
@@ -253,9 +260,10 @@ def _clause_mutants(ctx: Ctx, n: int, ev: Any, in_name: frozenset[int], ops: Seq
         at = next((k for k, c in words if c in "于於適位上前下"), None)
         if at is not None:
             add("place-off", "位", aid, w, at=at)
-    if any(c in POSTURE_OF for _, c in words) and "wrong-actor" in ops:
+    first = next((k for k, c in words if c in POSTURE_OF), None)
+    if first is not None and "wrong-actor" in ops:
         aid = chosen[0]
-        wins = _windows(ev, aid)
+        wins = _windows(ev, aid, reach, cl.start + first)     # the step of his act that the wrong man does
         other = _bystander(ctx, n, ev, aid, wins[0]) if wins else None
         if other and wins:
             add("wrong-actor", "", aid, wins[0], other)
@@ -354,10 +362,12 @@ class _Edits:
             # posture again, is the one before it (a 興 dropped: he stays kneeling until his next change)
             ts, vs = self.posture[k]
             if m.word == "興":
+                # he stays kneeling past the end of his steps on the clause: rising, if at all, only with a
+                # later act (the false pass the third reading found: a 興 held by the next step's rise)
                 i = next((i for i in range(1, len(ts)) if t0 - 0.5 <= ts[i] <= t1 + 0.5 and vs[i - 1] == "sit"
                           and vs[i] in ("stand", "walk")), None)
                 if i is not None:
-                    self.posture[k] = _run_edit(self.posture[k], i, "sit")
+                    self.posture[k] = _step_edit(self.posture[k], float(ts[i]), t1 + LATE_S, lambda v: "sit")
             else:
                 want = POSTURE_OF[m.word]
                 # every run of it in force over the step (坐奠爵遂拜: the kneel before the bow and after it)
@@ -366,12 +376,16 @@ class _Edits:
                     self.posture[k] = _run_edit(self.posture[k], i, keep)
                     ts, vs = self.posture[k]
         elif op == "swap-posture":
+            # every 拜 of his over the steps made a 揖 (or the other way), for as long as it lasts
             a, b = ("bow", "salute") if m.word == "拜" else ("salute", "bow")
-            self.posture[k] = _step_edit(self.posture[k], t0, t1, lambda v: b if v == a else v)
+            ts, vs = self.posture[k]
+            while (i := _run_over(ts, vs, t0, t1, lambda v: v == a)) is not None:
+                self.posture[k] = _run_edit(self.posture[k], i, b)
+                ts, vs = self.posture[k]
         elif op == "add-posture":
             # the act done kneeling (立, 不坐) or with a bow (不拜): over the act itself, after his walk to it
             bad = "bow" if m.word == "不拜" else "sit"
-            self.posture[k] = _step_edit(self.posture[k], m.a0, m.a1, lambda v: bad)
+            self.posture[k] = _step_edit(self.posture[k], min(m.a0, m.a1 - 1.0), m.a1, lambda v: bad)
         elif op == "face-away":
             self.pos[k] = _linear_edit(self.pos[k], t0, t1, np.array([0.0, 0.0, 0.0, 180.0]), 0.0)
         elif op == "place-off":
@@ -508,7 +522,7 @@ def spread(muts: Sequence[Mutant], gap: int = STEP_GAP) -> list[list[Mutant]]:
     """One section's mutants in groups whose steps are ``gap`` or more apart."""
     groups: list[list[Mutant]] = []
     for m in sorted(muts, key=lambda m: m.steps[0]):
-        g = next((g for g in groups if m.steps[0] - g[-1].steps[0] >= gap), None)
+        g = next((g for g in groups if m.steps[0] - max(g[-1].steps) >= gap), None)
         if g is None:
             groups.append([m])
         else:
@@ -517,7 +531,11 @@ def spread(muts: Sequence[Mutant], gap: int = STEP_GAP) -> list[list[Mutant]]:
 
 
 def _owner(f: Finding, group: list[Mutant]) -> Mutant:
-    """The mutant of the group a new finding is the effect of: the nearest at or before its step (its time)."""
+    """The mutant of the group a new finding is the effect of: the one of the clause it cites, else the nearest
+    at or before its step (its time)."""
+    same = [m for m in group if m.clause == f.phrase]
+    if len(same) == 1:
+        return same[0]
     if f.step is not None:
         before = [m for m in group if m.steps[0] <= f.step]
         if before:
