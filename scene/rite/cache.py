@@ -25,7 +25,7 @@ import numpy as np
 
 from .. import settings
 from ..build_once import building, lock_file
-from ..paths import ASSETS, PACKAGE, SEEDS
+from ..paths import ASSETS, PACKAGE, SEEDS, source_name
 from ..paths import cache_dir as _cache_path
 
 if TYPE_CHECKING:
@@ -154,7 +154,7 @@ def rite_key(reading: Reading, seed: int | None, layers: Iterable[str] = PURE_LA
         [PACKAGE / "paths.py"]
     for f in files:
         try:
-            h.update(str(f.relative_to(PACKAGE.parent)).encode())
+            h.update(source_name(f).encode())      # the same in a checkout and a wheel
             h.update(f.read_bytes())
         except (OSError, ValueError):
             h.update(b"?")
