@@ -53,6 +53,6 @@ def source_name(f: Path) -> str:
 
 
 def cache_dir() -> Path:
-    """The cache folder: ``XIANGSHELI_CACHE``, else ``$XDG_CACHE_HOME/xiangsheli-scene`` (``~/.cache``)."""
+    """The cache folder: ``XIANGSHELI_CACHE``, else the platform's user cache folder (:func:`.settings.cache_dir`)."""
     from .settings import cache_dir as _cache_dir
     return _cache_dir()
