@@ -53,6 +53,13 @@ def source_name(f: Path) -> str:
 
 
 def cache_dir() -> Path:
-    """The cache folder: ``XIANGSHELI_CACHE``, else the platform's user cache folder (:func:`.settings.cache_dir`)."""
+    """The cache folder (compiled rites, scene packs, font subsets).
+
+    Returns
+    -------
+    pathlib.Path
+        ``XIANGSHELI_CACHE`` when set, else the platform's user cache folder for ``xiangsheli-scene``
+        (:func:`scene.settings.cache_dir`).
+    """
     from .settings import cache_dir as _cache_dir
     return _cache_dir()

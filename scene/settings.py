@@ -8,6 +8,7 @@ long-running server that changes one sees the change), each with its default and
 ``XIANGSHELI_PACK_BUDGET_MB``  the disk the scene packs may take together (MB, default 300)
 ``XIANGSHELI_MSAA``            the stills' multisampling (samples, default 4)
 ``XIANGSHELI_SKIP_GLPROBE``    any non-empty value: trust OpenGL without probing it in a child process
+``XIANGSHELI_PROGRESS``        ``1``: draw the commands' progress even off a terminal; ``0``: never (scene/progress.py)
 =============================  =======================================================================
 """
 from __future__ import annotations

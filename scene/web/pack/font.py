@@ -90,8 +90,6 @@ def write_font(out_path, extra: str = "") -> list[Path]:
     characters the TC font lacks (髤 旜 …) go into a second subset of the fallback (Noto Sans SC),
     ``<stem>-fallback<suffix>`` beside it (CSS: list both in one ``font-family``).  OpenType (.otf),
     or WOFF2 when ``brotli`` is importable and ``out_path`` ends in .woff2.  Returns the files written."""
-    from ...fonts import cmap as _cmap
-    from ...fonts import fallback_font_path, font_path
     out = Path(out_path)
     flavor = None
     if out.suffix.lower() == ".woff2":
@@ -101,6 +99,14 @@ def write_font(out_path, extra: str = "") -> list[Path]:
         except ImportError:
             out = out.with_suffix(".otf")
     out.parent.mkdir(parents=True, exist_ok=True)
+    from ... import progress
+    with progress.phase("the CJK font subset"):
+        return _write_font(out, flavor, extra)
+
+
+def _write_font(out: Path, flavor: str | None, extra: str) -> list[Path]:
+    from ...fonts import cmap as _cmap
+    from ...fonts import fallback_font_path, font_path
     want = {ord(ch) for ch in font_chars(extra)}
     main = font_path()
     have = _cmap(main)
