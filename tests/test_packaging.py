@@ -80,3 +80,17 @@ def test_the_cache_is_the_platforms_user_cache_unless_told(monkeypatch, tmp_path
         assert settings.cache_dir() == tmp_path / "xdg" / "xiangsheli-scene"
         monkeypatch.delenv("XDG_CACHE_HOME")
         assert settings.cache_dir() == Path(os.path.expanduser("~/.cache/xiangsheli-scene"))
+
+
+def test_every_way_to_start_the_app_takes_the_apps_flags():
+    """``python -m scene app`` and ``python -m scene.web.app`` (which used to exit 0 without a word) reach the
+    app's own checks, as ``python app.py`` and the console script ``xiangsheli`` (scene.launch) do: a port out of
+    range is the app's one line, exit 2; ``--help`` lists the app's flags."""
+    env = {**os.environ, "XIANGSHELI_SKIP_GLPROBE": "1"}
+    for argv in (["-m", "scene", "app"], ["-m", "scene.web.app"], ["app.py"]):
+        r = subprocess.run([sys.executable, *argv, "--port", "99999"], cwd=ROOT, capture_output=True, text=True,
+                           timeout=300, env=env)
+        assert r.returncode == 2 and "--port 99999: outside 0–65535" in r.stderr, (argv, r.stdout, r.stderr)
+    r = subprocess.run([sys.executable, "-m", "scene", "app", "--help"], cwd=ROOT, capture_output=True, text=True,
+                       timeout=300, env=env)
+    assert r.returncode == 0 and "--presenter-key" in r.stdout and "--reading" in r.stdout, r.stdout + r.stderr
