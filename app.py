@@ -1,13 +1,10 @@
-"""鄉射禮 — the browser app. ``python app.py`` serves it on http://127.0.0.1:8080/ (trame: --host,
---port, --server, --timeout; ``--reading`` the reading new tabs open with; ``--presenter-key`` at least 12
-characters; ``--allow-host NAME`` another host name the page may be asked for — addresses and this machine's
-names need none; ``--host ''`` is refused: 0.0.0.0 listens on every interface)."""
+"""鄉射禮 — the browser app from a checkout: ``python app.py`` serves it on http://127.0.0.1:8080/.
+
+The same as the installed console script ``xiangsheli`` and ``python -m scene app`` (:mod:`scene.launch`):
+``--help`` lists the flags."""
 import sys
 
-from scene.render import glprobe
+from scene.launch import main
 
 if __name__ == "__main__":
-    glprobe.configure()
-    glprobe.start()          # the OpenGL probe (a child process, ~1 s) first: it runs while the app imports
-    from scene.web.app import main
     sys.exit(main())

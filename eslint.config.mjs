@@ -14,4 +14,9 @@ export default [
       "no-unused-vars": ["error", { args: "after-used", argsIgnorePattern: "^_", caughtErrors: "none" }],
     },
   },
+  {
+    // the page's unit tests under Node's test runner (tests/js, run by tests/test_js_units.py)
+    files: ["tests/js/**/*.mjs"],
+    languageOptions: { ecmaVersion: 2022, sourceType: "module", globals: { ...globals.node } },
+  },
 ];

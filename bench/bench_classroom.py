@@ -1,5 +1,5 @@
 """A classroom on one server: one presenter tab (Chromium), one follower tab (Chromium) and N headless
-viewers (websocket clients speaking trame's protocol, :mod:`scene.wsviewer`) for S seconds.
+viewers (websocket clients speaking trame's protocol, :mod:`scene.web.wsviewer`) for S seconds.
 
 The presenter jumps to the next stage every few seconds (PageDown) and plays in between. For each
 jump: the time from the presenter's keydown (in the page) to its arrival at every viewer. Also: errors
@@ -24,8 +24,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT))
 
-from scene.wsviewer import classroom  # noqa: E402
 from webtools import READY, chromium, free_port, rss_mb, start_app  # noqa: E402
+
+from scene.web.wsviewer import classroom  # noqa: E402
 
 
 def drive(url: str, seconds: float, every: float, out: dict, go: threading.Event) -> None:

@@ -50,10 +50,9 @@ def main(argv=None) -> int:
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args(argv)
     w, h = (int(x) for x in a.size.split("x"))
-    from scene.timeline import build_rite
-
-    from scene import webpack
     from scene.render import shots
+    from scene.rite.timeline import build_rite
+    from scene.web import pack as webpack
     tmp = None
     pack = Path(a.pack) if a.pack else None
     if pack is None:

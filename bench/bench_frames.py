@@ -52,7 +52,7 @@ def main(argv=None) -> int:
     ap.add_argument("--height", type=int, default=720)
     ap.add_argument("--json", type=Path, help="write every step's figures here")
     a = ap.parse_args(argv)
-    from scene.timeline import build_rite
+    from scene.rite.timeline import build_rite
     t0 = time.time()
     rule = needs(build_rite())
     t_audit = time.time() - t0

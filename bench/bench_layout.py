@@ -8,9 +8,8 @@ from __future__ import annotations
 import statistics
 import time
 
-from scene.readings import PRESETS
-
-from scene import layout
+from scene.geometry import layout
+from scene.geometry.readings import PRESETS
 
 
 def main(repeats: int = 51) -> None:

@@ -80,7 +80,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         pack = Path(a.pack) if a.pack else Path(tmp) / "pack"
         if not a.pack:
-            from scene import webpack
+            from scene.web import pack as webpack
             t0 = time.perf_counter()
             webpack.write_pack(pack)
             print(f"pack build: {time.perf_counter() - t0:.1f} s")

@@ -122,7 +122,7 @@ FPS_JS = """(seconds) => new Promise((resolve) => {
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--pack", type=Path, help="a pack folder (default: write one with scene.webpack)")
+    ap.add_argument("--pack", type=Path, help="a pack folder (default: write one with scene.web.pack)")
     ap.add_argument("--stage", type=int, default=21, help="the busy stage to play (section number)")
     ap.add_argument("--size", default="1280x720")
     ap.add_argument("--seconds", type=float, default=5.0)
@@ -150,7 +150,7 @@ def main(argv=None) -> int:
         if shipped.current() is not None:
             a.pack = shipped.PREBUILT / f"pack-{shipped.READING}"
     if a.pack is None:
-        from scene import webpack
+        from scene.web import pack as webpack
         tmp = tempfile.TemporaryDirectory(prefix="xsl-bench-pack-")
         t = time.perf_counter()
         webpack.write_pack(Path(tmp.name))

@@ -34,7 +34,7 @@ def cold_still(out: Path) -> float:
 
 
 def main() -> None:
-    from scene import glprobe
+    from scene.render import glprobe
     glprobe.configure()
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
@@ -43,7 +43,7 @@ def main() -> None:
         print(f"cold still 1920x1080 (whole process): {first:.2f} s first, {second:.2f} s with the compiled rite "
               f"cached (target ≤ 2.5 s)")
 
-        from scene import meshes, stills
+        from scene.render import meshes, stills
         t0 = time.perf_counter()
         studio = stills.Studio(None, SIZE)
         setup = time.perf_counter() - t0

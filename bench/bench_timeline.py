@@ -8,8 +8,9 @@ import statistics
 import time
 
 import numpy as np
-from scene.readings import DEFAULT
-from scene.timeline import Rite
+
+from scene.geometry.readings import DEFAULT
+from scene.rite.timeline import Rite
 
 
 def main() -> None:

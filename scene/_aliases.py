@@ -1,5 +1,6 @@
 """The flat names of the first version (``scene.timeline``, ``scene.layout`` …) as aliases of the
-modules that now live in the layer packages, so scripts written against them keep working.
+modules that now live in the layer packages, so scripts written against them keep working — until
+:data:`REMOVED_IN`: each import of an old name warns (``DeprecationWarning``) with the new import to write.
 
 An alias *is* the module (the same object in ``sys.modules``), not a copy: patching
 ``scene.stills.X`` patches ``scene.render.stills.X``.  Nothing is imported until asked for,
@@ -12,6 +13,10 @@ import importlib.abc
 import importlib.machinery
 import sys
 import types
+import warnings
+
+#: the version that drops the old names (the warning says so, so that a script's author can plan)
+REMOVED_IN = "0.3"
 
 #: old flat name → the module it now is
 ALIASES: dict[str, str] = {
@@ -54,7 +59,11 @@ class _Alias(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         return importlib.machinery.ModuleSpec(fullname, self)
 
     def create_module(self, spec: importlib.machinery.ModuleSpec) -> types.ModuleType:
-        real = importlib.import_module(ALIASES[spec.name.rpartition(".")[2]])
+        new = ALIASES[spec.name.rpartition(".")[2]]
+        # stacklevel 2: the import machinery's own frames are skipped, so the warning names the script's line
+        warnings.warn(f"{spec.name} is deprecated and goes in xiangsheli-scene {REMOVED_IN}: "
+                      f"import {new} instead", DeprecationWarning, stacklevel=2)
+        real = importlib.import_module(new)
         self._specs[real.__name__] = real.__spec__
         return real
 

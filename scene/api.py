@@ -93,21 +93,45 @@ def _add_field(block, key: str, value) -> None:
 
 def to_pyvista(t: float | None = None, stage: str | int | None = None, reading: str | None = "zheng", *,
                roof: bool = True, shadows: bool = False):
-    """One moment of the rite as a ``pv.MultiBlock`` of two blocks, ``"static"`` (the set: court, 堂, roof,
-    range, furniture) and ``"dynamic"`` (the cast and every object in view), each a MultiBlock of PolyData
-    named by part id (``hall.west_steps``, ``actor.bin``, ``object.jue``, ``arrow.bin.3`` …), in metres.
+    """One moment of the rite as a ``pyvista.MultiBlock``, cut into one block per part.
 
-    ``stage`` (a section number or id) and ``t`` (seconds) read as the ``still`` command reads them: ``t`` from
-    the stage's start, the stage's representative moment without it; without a stage, ``t`` from the rite's
-    start (0 when both are omitted).  ``reading`` is a preset (``zheng``…) or a reading TOML.  ``roof=False``
-    leaves out both slopes of the roof (to look into the 堂 from above); ``shadows`` adds the planar shadows,
-    one block ``shadows`` in each set.
+    Parameters
+    ----------
+    t : float, optional
+        Seconds: from the start of ``stage`` when one is given (default: the stage's representative moment, as
+        ``python -m scene still`` picks it), else from the rite's start (default 0).
+    stage : int or str, optional
+        A section number (1–51, or ``"§21"``) or a section id (``"sanou_she"``).
+    reading : str, optional
+        A preset (``"zheng"``, ``"wu1991"`` …), a reading TOML file, or ``preset,key=value,…``; default
+        ``"zheng"``.
+    roof : bool, default True
+        False leaves out both slopes of the roof (to look into the 堂 from above).
+    shadows : bool, default False
+        Add the planar shadows, one block ``shadows`` in each set.
 
-    Field data: on the whole, ``reading``, ``stage`` (§n and id), ``t`` (s), ``court_bounds_m`` (x0 x1 y0 y1)
-    and ``layout`` (the layout with
-    every place's source, derivation and status, as JSON); on each part drawn from a place of the layout, its
-    ``place``, ``name``, ``source``, ``derivation`` and ``status``; every part keeps the cell array ``part``
-    and ``part_ids`` as the meshes have them.
+    Returns
+    -------
+    pyvista.MultiBlock
+        Two blocks, ``"static"`` (the set: court, 堂, roof, range, furniture) and ``"dynamic"`` (the cast and
+        every object in view), each a MultiBlock of PolyData named by part id (``hall.west_steps``,
+        ``actor.bin``, ``object.jue``, ``arrow.bin.3`` …), in metres, +x east, +y north, +z up.  Field data on
+        the whole: ``reading``, ``stage`` (§n and id), ``t`` (s), ``court_bounds_m`` (x0 x1 y0 y1) and
+        ``layout`` (every place's source, derivation and status, as JSON); on each part drawn from a place of
+        the layout: its ``place``, ``name``, ``source``, ``derivation`` and ``status``.  Every part keeps the
+        cell arrays ``part`` and ``part_ids`` as the meshes have them.
+
+    Raises
+    ------
+    ValueError
+        ``t`` is not a finite number, or the stage is not one of the rite's.
+
+    Examples
+    --------
+    >>> import scene
+    >>> mb = scene.to_pyvista(stage=21)                # doctest: +SKIP
+    >>> mb["dynamic"]["actor.bin"].n_points > 0        # doctest: +SKIP
+    True
     """
     pv = _pv()
     from .render.meshes import build_dynamic, build_static
@@ -159,11 +183,23 @@ def _whole(batch, scale: float):
 
 def plotter(t: float | None = None, stage: str | int | None = None, reading: str | None = "zheng", *,
             roof: bool = True, notebook: bool | None = None, **plotter_kw):
-    """A ``pv.Plotter`` showing :func:`to_pyvista` in the cast's colours, lit, the camera over the court.
+    """A ``pyvista.Plotter`` showing :func:`to_pyvista` in the cast's colours, the camera over the court.
 
-    In a notebook (``notebook=None``: detected by pyvista) the jupyter backend is ``trame`` when pyvista's trame
-    support is installed, else pyvista's default; ``plotter_kw`` go to ``pv.Plotter`` (``off_screen``,
-    ``window_size`` …).  Call ``.show()`` on the result."""
+    Parameters
+    ----------
+    t, stage, reading, roof
+        As :func:`to_pyvista`.
+    notebook : bool, optional
+        Plot in a Jupyter notebook; None (the default) detects one.  In a notebook the jupyter backend is
+        ``trame`` when pyvista's trame support is installed (the extra ``[notebook]``), else pyvista's default.
+    **plotter_kw
+        Passed to ``pyvista.Plotter`` (``off_screen``, ``window_size`` …).
+
+    Returns
+    -------
+    pyvista.Plotter
+        Call ``.show()`` on it, or ``.screenshot(path)`` off-screen.
+    """
     pv = _pv()
     mb = to_pyvista(t, stage, reading, roof=roof)
     if notebook is None:

@@ -42,7 +42,24 @@ LESSONS = ASSETS / "lessons"
 ROOT = ASSETS.parent
 
 
+def source_name(f: Path) -> str:
+    """The name a hash of sources gives ``f``: ``assets/…``, ``seeds/…`` or ``scene/…`` — the same in a checkout
+    (where assets/ sits beside the package) and in a wheel (where it is scene/assets/), so a key made from a
+    checkout's files is the key of a wheel's."""
+    for root, name in ((ASSETS, "assets"), (SEEDS, "seeds"), (PACKAGE, "scene")):   # the data first: inside scene/ in a wheel
+        if f.is_relative_to(root):
+            return f"{name}/{f.relative_to(root).as_posix()}"
+    return f.name
+
+
 def cache_dir() -> Path:
-    """The cache folder: ``XIANGSHELI_CACHE``, else ``$XDG_CACHE_HOME/xiangsheli-scene`` (``~/.cache``)."""
+    """The cache folder (compiled rites, scene packs, font subsets).
+
+    Returns
+    -------
+    pathlib.Path
+        ``XIANGSHELI_CACHE`` when set, else the platform's user cache folder for ``xiangsheli-scene``
+        (:func:`scene.settings.cache_dir`).
+    """
     from .settings import cache_dir as _cache_dir
     return _cache_dir()

@@ -2,12 +2,13 @@
 long-running server that changes one sees the change), each with its default and what a bad value means.
 
 =============================  =======================================================================
-``XIANGSHELI_CACHE``           the cache folder (else ``$XDG_CACHE_HOME/xiangsheli-scene``, ``~/.cache``)
+``XIANGSHELI_CACHE``           the cache folder (else the platform's user cache folder, :func:`cache_dir`)
 ``XIANGSHELI_NO_CACHE``        any non-empty value: build the rite, the bake and the sun map afresh
 ``XIANGSHELI_NO_SHIPPED``      any non-empty value: ignore the products shipped in ``assets/prebuilt/``
 ``XIANGSHELI_PACK_BUDGET_MB``  the disk the scene packs may take together (MB, default 300)
 ``XIANGSHELI_MSAA``            the stills' multisampling (samples, default 4)
 ``XIANGSHELI_SKIP_GLPROBE``    any non-empty value: trust OpenGL without probing it in a child process
+``XIANGSHELI_PROGRESS``        ``1``: draw the commands' progress even off a terminal; ``0``: never (scene/progress.py)
 =============================  =======================================================================
 """
 from __future__ import annotations
@@ -21,10 +22,15 @@ MSAA = 4
 
 
 def cache_dir() -> Path:
-    """The cache folder: ``XIANGSHELI_CACHE``, else ``$XDG_CACHE_HOME/xiangsheli-scene`` (``~/.cache``)."""
-    base = os.environ.get("XIANGSHELI_CACHE") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "xiangsheli-scene")
-    return Path(base)
+    """The cache folder: ``XIANGSHELI_CACHE``, else the platform's user cache folder for ``xiangsheli-scene``
+    (platformdirs: ``$XDG_CACHE_HOME/xiangsheli-scene`` or ``~/.cache/xiangsheli-scene`` on Linux, as before;
+    ``~/Library/Caches/xiangsheli-scene`` on macOS; ``%LOCALAPPDATA%\\xiangsheli-scene\\Cache`` on Windows —
+    where a user's tools look for, and clean, caches)."""
+    base = os.environ.get("XIANGSHELI_CACHE")
+    if base:
+        return Path(base)
+    from platformdirs import user_cache_dir
+    return Path(user_cache_dir("xiangsheli-scene", appauthor=False))
 
 
 def no_cache() -> bool:

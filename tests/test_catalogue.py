@@ -14,7 +14,7 @@ P = "window.__xslPlayer"
 
 @pytest.fixture(scope="module")
 def page_url(tmp_path_factory):
-    from scene import webpack
+    from scene.web import pack as webpack
     pack = tmp_path_factory.mktemp("catalogue") / "pack"
     webpack.write_pack(pack)
     webpack.write_font(pack / "font" / "cjk.otf")

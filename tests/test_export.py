@@ -365,7 +365,7 @@ def test_shadows_are_their_own_nodes(tmp_path, scene_meshes):
 
 
 def test_export_module_imports_no_vtk():
-    code = ("import sys; from scene import export; export.build_gltf('zheng', '3'); "
+    code = ("import sys; from scene.web import export; export.build_gltf('zheng', '3'); "
             "bad = [m for m in sys.modules if m.split('.')[0] in ('vtk', 'vtkmodules', 'pyvista')]; "
             "print(bad); sys.exit(1 if bad else 0)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)

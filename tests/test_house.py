@@ -66,15 +66,25 @@ def test_every_layer_says_what_it_may_import():
         assert "May import" in importlib.import_module(f"scene.{layer}").__doc__, layer
 
 
-def test_flat_names_are_the_same_modules():
+def test_flat_names_are_the_same_modules_and_warn_with_the_new_import():
+    import sys
+    import warnings
     for old, new in ALIASES.items():
-        a = importlib.import_module(f"scene.{old}")
+        sys.modules.pop(f"scene.{old}", None)          # imported before (another test): the finder runs again
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            exec(compile(f"import scene.{old}", "a_users_script.py", "exec"), {})   # as a script imports it
+        a = sys.modules[f"scene.{old}"]
         b = importlib.import_module(new)
         assert a is b, old
         assert b.__spec__.name == new          # the alias does not take over the module's own spec
-    from scene.choreography import load  # noqa: F401
-    from scene.layout import build_layout  # the names the README and the rite authors' guide show
-    from scene.timeline import Rite, build_rite  # noqa: F401
+        msgs = [str(w.message) for w in seen if issubclass(w.category, DeprecationWarning)]
+        assert any(f"scene.{old} is deprecated" in m and f"import {new}" in m and "0.3" in m for m in msgs), (old, msgs)
+        # the warning points at the importer's line, not at the import machinery
+        assert [w.filename for w in seen if "deprecated" in str(w.message)] == ["a_users_script.py"], old
+    from scene.geometry.layout import build_layout  # the names the README and the rite authors' guide show
+    from scene.rite.choreography import load  # noqa: F401
+    from scene.rite.timeline import Rite, build_rite  # noqa: F401
     assert build_layout("zheng")["hall.tang"].status
 
 

@@ -106,7 +106,7 @@ def test_a_lesson_plays_and_page_down_goes_to_the_next_stop(tmp_path, rite, pack
 
 @pytest.fixture(scope="module")
 def pack_dir(tmp_path_factory):
-    from scene import webpack
+    from scene.web import pack as webpack
     pack = tmp_path_factory.mktemp("lessons") / "pack"
     webpack.write_pack(pack)
     webpack.write_font(pack / "font" / "cjk.otf")

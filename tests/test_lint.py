@@ -42,5 +42,5 @@ def test_eslint_reports_nothing_on_assets_web():
         if shutil.which("npm") is None:
             pytest.skip("node/npm missing: tests/run.sh installs them (Debian nodejs, npm)")
         pytest.fail("eslint is not installed: run `npm ci` (tests/run.sh does)")
-    got = _run([str(eslint), "--max-warnings", "0", "assets/web"])
+    got = _run([str(eslint), "--max-warnings", "0", "assets/web", "tests/js"])
     assert got.returncode == 0, got.stdout[-4000:] + got.stderr[-2000:]

@@ -24,6 +24,8 @@ def test_the_shipped_products_are_current():
     assert rec is not None, "assets/prebuilt/KEY.json is missing: python -m scene.web.pack.shipped --write"
     assert rec["source_keys"] == shipped.source_keys(), \
         "assets/prebuilt/ is stale (the sources changed): python -m scene.web.pack.shipped --write"
+    assert rec["font_key"] == store.font_key(), \
+        "the shipped font is stale (its characters or the font files changed): python -m scene.web.pack.shipped --write"
     for folder in ("pack-zheng", "webfont"):
         assert store.verify(shipped.PREBUILT / folder) is None
     from scene.geometry import readings
@@ -99,7 +101,8 @@ def test_the_directors_track_is_read_from_what_ships_and_built_when_it_cannot_be
 
 def test_stale_or_damaged_products_are_not_used(empty_cache, monkeypatch, tmp_path, caplog):
     """Other sources (an edited checkout) or a damaged file: the pack is built, never copied."""
-    monkeypatch.setattr(shipped, "source_keys", lambda: {"pack": "not-these", "font": "not-these"})
+    monkeypatch.setattr(shipped, "source_keys", lambda: {"pack": "not-these"})
+    monkeypatch.setattr(store, "font_key", lambda: "not-these")
     assert store.existing("zheng") is None
     assert shipped.font_key() is None
     shipped._current.clear()
@@ -117,6 +120,43 @@ def test_stale_or_damaged_products_are_not_used(empty_cache, monkeypatch, tmp_pa
         assert shipped.fill_pack(store.normalise("zheng"), None, got) is False
     assert "damaged" in caplog.text and not any(got.iterdir())
     assert shipped.pack_for(store.normalise("xiang"), None) is None       # another reading: never shipped
+
+
+def test_the_keys_name_files_as_a_wheel_does(tmp_path, monkeypatch):
+    """A wheel holds assets/ and seeds/ inside scene/; a checkout beside it: either way a file is named
+    assets/…, seeds/… or scene/… in a key (issue 44: the wheel's scene/seeds/… never matched the checkout's)."""
+    from scene import paths
+    wheel = tmp_path / "site-packages" / "scene"
+    monkeypatch.setattr(paths, "PACKAGE", wheel)
+    monkeypatch.setattr(paths, "ASSETS", wheel / "assets")
+    monkeypatch.setattr(paths, "SEEDS", wheel / "seeds")
+    assert paths.source_name(wheel / "assets" / "rite" / "a.toml") == "assets/rite/a.toml"
+    assert paths.source_name(wheel / "seeds" / "jing.txt") == "seeds/jing.txt"
+    assert paths.source_name(wheel / "web" / "app.py") == "scene/web/app.py"
+    checkout = tmp_path / "clone"
+    monkeypatch.setattr(paths, "PACKAGE", checkout / "scene")
+    monkeypatch.setattr(paths, "ASSETS", checkout / "assets")
+    monkeypatch.setattr(paths, "SEEDS", checkout / "seeds")
+    assert paths.source_name(checkout / "assets" / "rite" / "a.toml") == "assets/rite/a.toml"
+    assert paths.source_name(checkout / "seeds" / "jing.txt") == "seeds/jing.txt"
+    assert paths.source_name(checkout / "scene" / "web" / "app.py") == "scene/web/app.py"
+
+
+def test_the_font_key_is_the_font_and_the_characters_not_a_version(monkeypatch):
+    """What changes the subset changes its key (another character, other font bytes); fontTools' version,
+    which a fresh install resolves anew, does not."""
+    import importlib.metadata
+
+    from scene.web.pack import font
+    chars = font.font_chars()
+    key = font.font_key(chars)
+    assert font.font_key(chars + "\u4e00\u9fa5") != key
+    real = importlib.metadata.version
+    monkeypatch.setattr(importlib.metadata, "version", lambda name: "99.0" if name.lower() == "fonttools" else real(name))
+    assert font.font_key(chars) == key
+    files = font.font_files()
+    monkeypatch.setattr(font, "font_files", lambda: files[:1])
+    assert font.font_key(chars) != key
 
 
 @pytest.mark.slow

@@ -7,7 +7,6 @@ GL probe that passed is remembered while nothing it depends on changes, one that
 from __future__ import annotations
 
 import concurrent.futures
-import hashlib
 import json
 import multiprocessing
 import os
@@ -31,7 +30,7 @@ def cache(tmp_path, monkeypatch):
     return tmp_path
 
 
-def test_the_font_key_is_the_hash_of_its_characters_and_is_remembered(cache, monkeypatch, tmp_path):
+def test_the_font_key_is_the_hash_of_its_files_and_characters_and_is_remembered(cache, monkeypatch, tmp_path):
     from scene.web.pack import font
     extra = tmp_path / "extra.toml"
     extra.write_text('name = "鄉射"\n', encoding="utf-8")
@@ -45,7 +44,7 @@ def test_the_font_key_is_the_hash_of_its_characters_and_is_remembered(cache, mon
         return real(extra_chars)
     monkeypatch.setattr(font, "font_chars", chars)
     key = store.font_key()
-    assert key == hashlib.sha256(real().encode()).hexdigest()[:12] and len(calls) == 1
+    assert key == font.font_key(real()) and len(calls) == 1      # the font files' bytes and the characters
     assert store.font_key() == key and len(calls) == 1           # unchanged sources: none is read
     extra.write_text('name = "鄉射禮"\n', encoding="utf-8")      # a source changes (size and mtime)
     assert store.font_key() == key and len(calls) == 2           # read again; 禮 is in the seeds already

@@ -7,6 +7,7 @@ Every failure the user can cause prints one line naming what was wrong and exits
 """
 from __future__ import annotations
 
+import argparse
 import sys
 from collections.abc import Sequence
 
@@ -17,14 +18,50 @@ from .common import Parser, fail
 COMMAND_MODULES = (geometry, rite, render, web, printed, review)
 
 
+def version() -> str:
+    """The installed distribution's version (a checkout on ``PYTHONPATH`` without one: ``0+unknown``)."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as _version
+    try:
+        return _version("xiangsheli-scene")
+    except PackageNotFoundError:
+        return "0+unknown"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    from ..geometry.readings import ReadingError
-    from ..render.glprobe import GLUnavailable
+    args_in = list(sys.argv[1:] if argv is None else argv)
+    if args_in[:1] == ["app"]:
+        # the app's flags are trame's parser's (--port, --host, --server …), not ours: handed over whole
+        from ..launch import main as launch
+        return launch(args_in[1:])
     p = Parser(prog="python -m scene", description="鄉射禮 reconstruction from the text")
+    p.add_argument("--version", action="version", version=f"xiangsheli-scene {version()}")
     sub = p.add_subparsers(dest="cmd", required=True, parser_class=Parser)
+    # listed for --help only: `app …` never reaches this parser (above)
+    sub.add_parser("app", help="start the browser app (the flags of app.py and xiangsheli: app --help)",
+                   add_help=False)
     for mod in COMMAND_MODULES:
         mod.register(sub)
-    args = p.parse_args(argv)
+    # every command takes --quiet too (after its name, where a user writes it)
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress lines (none either when standard "
+                   "error is not a terminal)")
+    for sp in sub.choices.values():
+        if sp.prog.split()[-1] != "app" and not any("--quiet" in a.option_strings for a in sp._actions):
+            sp.add_argument("--quiet", action="store_true", default=argparse.SUPPRESS,
+                            help="no progress lines")
+    args = p.parse_args(args_in)
+    from .. import progress
+    if progress.wanted(args.quiet):
+        progress.enable()
+    try:
+        return _run(args)
+    finally:
+        progress.disable()
+
+
+def _run(args: argparse.Namespace) -> int:
+    from ..geometry.readings import ReadingError
+    from ..render.glprobe import GLUnavailable
     try:
         args.func(args)
     except (ReadingError, ValueError, KeyError, GLUnavailable) as exc:

@@ -77,5 +77,18 @@ def _build(reading: Reading) -> Layout:
 
 
 def build_layout(reading: Reading | str | None = None) -> Layout:
-    """All places under a reading (a preset name, a TOML path, a Reading or None)."""
+    """Every place of the hall, the court and the range under a reading, each with its provenance.
+
+    Parameters
+    ----------
+    reading : str or Reading or None
+        As :func:`scene.geometry.readings.get` takes it; None is the default reading.
+
+    Returns
+    -------
+    Layout
+        Places by id (``layout["hall.tang"]``): position and size in 尺, facing, the sentence that fixes it
+        (``source``), the arithmetic (``derivation``) and whether the text states it, it is derived or it is
+        assumed (``status``).
+    """
     return _build(readings_mod.get(reading))

@@ -328,7 +328,23 @@ def load_toml(path: str | Path) -> Reading:
 
 
 def get(spec: str | Reading | None) -> Reading:
-    """A preset name, a TOML path, a Reading, or None (the default)."""
+    """The reading a name, a file or a value stands for.
+
+    Parameters
+    ----------
+    spec : str or Reading or None
+        A preset name (``"zheng"``, ``"xiang"`` …: ``python -m scene readings`` lists them), the path of a
+        reading TOML file, a :class:`Reading` (returned as it is), or None for the default (``zheng``).
+
+    Returns
+    -------
+    Reading
+
+    Raises
+    ------
+    ReadingError
+        An unknown name, a file that is not a reading (one line, naming what is wrong).
+    """
     if spec is None:
         return DEFAULT
     if isinstance(spec, Reading):
@@ -352,8 +368,22 @@ def get(spec: str | Reading | None) -> Reading:
 
 
 def from_query(text: str) -> Reading:
-    """A reading from a URL's ``reading=`` value: a preset, then ``key=value`` changes, comma-separated
-    (``xiang``, ``zheng,bu_chi=8,dafu_present=false``). Bad parts give a one-line :class:`ReadingError`."""
+    """A reading from a URL's ``reading=`` value (and ``--reading``): a preset, then ``key=value`` changes.
+
+    Parameters
+    ----------
+    text : str
+        Comma-separated: ``xiang``, ``zheng,bu_chi=8,dafu_present=false``; without a preset, ``zheng``'s.
+
+    Returns
+    -------
+    Reading
+
+    Raises
+    ------
+    ReadingError
+        An unknown preset or key, or a value of the wrong kind (one line).
+    """
     parts = [p.strip() for p in str(text).split(",") if p.strip()]
     if not parts or "=" in parts[0]:
         parts.insert(0, "zheng")

@@ -78,16 +78,28 @@ def write_sheets(rite, aids: list[str], out: Path, fmt: str, jobs: int = 2,
     ix = RoleIndex(rite)
     fonts = print_fonts(rite.reading.title + rite.reading.name)
     _WORK.update(rite=rite, ix=ix, out=out, fmt=fmt, fonts=fonts)
+    from .. import progress
     rows: list[tuple[str, int, int]] = []
-    if jobs > 1 and len(aids) > 1:
-        import multiprocessing as mp
-        with mp.get_context("fork").Pool(jobs) as pool:
-            pending = pool.map_async(_one, aids, chunksize=1)
+    with progress.phase("role sheets", total=len(aids) + (1 if call else 0)) as ph:
+        if jobs > 1 and len(aids) > 1:
+            import multiprocessing as mp
+            with mp.get_context("fork").Pool(jobs) as pool:
+                pending = pool.imap(_one, aids, chunksize=1)        # the workers start now, in order
+                if call:
+                    rows.append(_call(rite, ix, out, fmt, fonts, call_sheet))
+                    ph.advance()
+                done = []
+                for row in pending:                                  # counted as each booklet is written
+                    done.append(row)
+                    ph.advance()
+                rows = done + rows
+        else:
+            for a in aids:
+                rows.append(_one(a))
+                ph.advance()
             if call:
                 rows.append(_call(rite, ix, out, fmt, fonts, call_sheet))
-            rows = pending.get() + rows
-    else:
-        rows = [_one(a) for a in aids] + ([_call(rite, ix, out, fmt, fonts, call_sheet)] if call else [])
+                ph.advance()
     return rows
 
 
@@ -102,12 +114,15 @@ def _call(rite, ix, out, fmt, fonts, call_sheet) -> tuple[str, int, int]:
 
 def write_book(rite, out: Path, fmt: str) -> tuple[int, int]:
     """The book of plans; returns (pages, bytes)."""
+    from .. import progress
     from .book import book
     from .canvas import write_pdf
     from .fonts import print_fonts
     from .html import write_html
-    pages = book(rite)
+    with progress.phase("the book of plans: a plan for each stage"):
+        pages = book(rite)
     fonts = print_fonts(rite.reading.title + rite.reading.name)
     name = f"鄉射禮 禮圖 — the book of plans ({rite.reading.name})"
-    (write_pdf if fmt == "pdf" else write_html)(pages, out, name, fonts=fonts)
+    with progress.phase(f"writing its {len(pages)} pages"):
+        (write_pdf if fmt == "pdf" else write_html)(pages, out, name, fonts=fonts)
     return len(pages), out.stat().st_size

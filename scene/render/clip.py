@@ -62,11 +62,13 @@ def export_clip(out: str | Path, stage, view: str = "overview", size: tuple[int,
                                         ffmpeg_log_level="error")
         else:
             writer = imageio.get_writer(str(out), mode="I", duration=1000.0 / fps, loop=0)
-        with writer:
+        from .. import progress
+        with writer, progress.phase(f"the clip's frames (§{st.n})", total=n) as ph:
             for k in range(n):
                 t = st.start_s + length * k / (n - 1)
                 writer.append_data(studio.render(t, view, labels=labels, caption=caption, stage=st,
                                                  subtitle=subtitle_at(cues, starts, t)).image)
+                ph.advance()
     finally:
         studio.close()
     return n

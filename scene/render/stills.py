@@ -88,16 +88,19 @@ def export_stills(out_dir: str | Path, views_: Sequence[str] = ("overview",), si
     rite = studio.rite
     chosen = list(rite.stages) if stages is None else [find_stage(rite, s) for s in stages]
     done = []
+    from .. import progress as shown
     try:
-        for st in chosen:
-            t = representative_t(rite, st)
-            for v in views_:
-                still = studio.render(t, v, labels=labels, caption=caption, stage=st)
-                f = out_dir / file_name(st, v if len(views_) > 1 else None)
-                save_png(still.image, f)
-                done.append((st, v, f, still))
-                if progress:
-                    progress(st, v, f)
+        with shown.phase("stills", total=len(chosen) * len(views_)) as ph:
+            for st in chosen:
+                t = representative_t(rite, st)
+                for v in views_:
+                    still = studio.render(t, v, labels=labels, caption=caption, stage=st)
+                    f = out_dir / file_name(st, v if len(views_) > 1 else None)
+                    save_png(still.image, f)
+                    done.append((st, v, f, still))
+                    ph.advance()
+                    if progress:
+                        progress(st, v, f)
     finally:
         studio.close()
     write_index(out_dir, done, rite, views_)

@@ -97,11 +97,16 @@ def _shipped(rite, key: str, make: Callable[..., T]) -> T | None:
 def load(rite, build: Callable[[], T], kind: type[T]) -> T:
     """The track of ``rite``: shipped, cached or built (``build()``); ``kind`` is its type (``kind(t, v,
     ease)`` makes one of arrays; the cache entry's check)."""
+    from .. import progress
+
+    def built() -> T:
+        with progress.phase(f"the director's track ({rite.reading.name})"):
+            return build()
     key = None if settings.no_cache() else track_key(rite)
     if key is None:
-        return build()
+        return built()
     got = _shipped(rite, key, kind)
     if got is not None:
         return got
     from ..rite import cache
-    return cache.entry(f"director-{rite.reading.name}", key, build, kind, "a director's track")
+    return cache.entry(f"director-{rite.reading.name}", key, built, kind, "a director's track")

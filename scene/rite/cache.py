@@ -23,9 +23,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
-from .. import settings
+from .. import progress, settings
 from ..build_once import building, lock_file
-from ..paths import ASSETS, PACKAGE, SEEDS
+from ..paths import ASSETS, PACKAGE, SEEDS, source_name
 from ..paths import cache_dir as _cache_path
 
 if TYPE_CHECKING:
@@ -154,7 +154,7 @@ def rite_key(reading: Reading, seed: int | None, layers: Iterable[str] = PURE_LA
         [PACKAGE / "paths.py"]
     for f in files:
         try:
-            h.update(str(f.relative_to(PACKAGE.parent)).encode())
+            h.update(source_name(f).encode())      # the same in a checkout and a wheel
             h.update(f.read_bytes())
         except (OSError, ValueError):
             h.update(b"?")
@@ -212,7 +212,20 @@ _rites: dict[tuple[Reading, int | None], Rite] = {}
 
 
 def load_rite(reading: Reading | str | None = None, seed: int | None = None) -> Rite:
-    """The compiled rite under a reading, from the disk cache when its inputs are unchanged."""
+    """The compiled rite under a reading, from the disk cache when its inputs are unchanged.
+
+    Parameters
+    ----------
+    reading : str or Reading or None
+        As :func:`scene.geometry.readings.get` takes it.
+    seed : int, optional
+        The shooting's seed (who hits, how often); default: the reading's.
+
+    Returns
+    -------
+    Rite
+        Its 51 stages, every step's tracks and the shooting; ``rite.pose_at(t)`` evaluates a moment.
+    """
     from ..geometry import readings
     from .timeline import Rite, build_rite
     r = readings.get(reading)
@@ -224,7 +237,11 @@ def load_rite(reading: Reading | str | None = None, seed: int | None = None) -> 
         _rites[memo] = built
         return built
     key = rite_key(r, seed)
-    rite = entry(f"rite-{r.name}", key, lambda: build_rite(r, seed), Rite, "a compiled rite")
+
+    def build() -> Rite:
+        with progress.phase(f"compiling the rite ({r.name})"):
+            return build_rite(r, seed)
+    rite = entry(f"rite-{r.name}", key, build, Rite, "a compiled rite")
     rite.cache_key = key
     _rites[memo] = rite
     return rite

@@ -546,3 +546,10 @@ def _abandon(service: Service, out_dir: Path, code: int) -> None:
     sys.stdout.flush()
     sys.stderr.flush()
     os._exit(code)
+
+
+if __name__ == "__main__":
+    # ``python -m scene.web.app`` used to import this module and exit without a word: it starts the app, as
+    # ``xiangsheli`` and ``python app.py`` do (scene.launch)
+    from ..launch import main as _launch
+    sys.exit(_launch())

@@ -2,8 +2,8 @@
 without the 大夫) and the default scene pack — to show that a change of the code's *shape* changed
 nothing a user sees.
 
-It uses only the public names that the README and ``assets/rite/README.md`` show (``scene.timeline``,
-``scene.layout``, ``scene.webpack``), so it also proves those names keep working.
+It uses only the public names that the docs and ``assets/rite/README.md`` show (``scene.rite.timeline``,
+``scene.geometry.layout``, ``scene.web.pack``; the old flat names are aliases that warn: test_house).
 
     python tests/golden/snapshot.py --write     # after a deliberate change of the rite or the pack
     python -m pytest tests/test_golden.py       # compares against tests/golden/snapshot.json
@@ -41,8 +41,8 @@ def _h(obj) -> str:
 
 
 def layouts() -> dict[str, str]:
-    from scene.layout import build_layout
-    from scene.readings import PRESETS
+    from scene.geometry.layout import build_layout
+    from scene.geometry.readings import PRESETS
     out = {}
     for name in PRESETS:
         lay = build_layout(name)
@@ -51,7 +51,7 @@ def layouts() -> dict[str, str]:
 
 
 def rite(reading: str) -> dict[str, str]:
-    from scene.timeline import build_rite
+    from scene.rite.timeline import build_rite
     r = build_rite(reading)
     d = r.director
     out = {f"rite/{reading}/stages": _h([list(vars(s).values()) for s in r.stages]),
@@ -67,7 +67,7 @@ def rite(reading: str) -> dict[str, str]:
 
 
 def pack() -> dict[str, str]:
-    from scene.webpack import build_pack
+    from scene.web.pack import build_pack
     manifest, data = build_pack("zheng")
     manifest.pop("key")          # a hash of the code's bytes: it changes with any edit, by design
     out = {f"pack/zheng/{k}": _h(v) for k, v in manifest.items()}

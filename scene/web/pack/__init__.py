@@ -61,6 +61,13 @@ def build_pack(reading=None, seed: int | None = None, *, rite=None, director=Non
 
     ``director(rite)``, when given, starts the director's track elsewhere (another process: it is most of
     the pack's work) and returns a function that waits for it; the pack is the same either way."""
+    from ... import progress
+    from ...geometry import readings
+    with progress.phase(f"the scene pack ({readings.get(reading).name}): meshes, the light bake, the tracks"):
+        return _build_pack(reading, seed, rite=rite, director=director)
+
+
+def _build_pack(reading, seed: int | None, *, rite, director) -> tuple[dict[str, Any], bytes]:
     from ...geometry import readings
     from ...render import meshes
     from ...rite.cache import load_rite

@@ -7,13 +7,34 @@ from pathlib import Path
 
 
 def font_sources() -> list[Path]:
-    """The files whose characters the font covers: seeds/*, assets/**/*.toml, assets/web/*.js|html|css,
-    scene/**/*.py and app.py."""
-    from ...paths import ASSETS, PACKAGE, ROOT, SEEDS
-    files = sorted(SEEDS.glob("*")) + sorted(ASSETS.rglob("*.toml"))
+    """The files whose characters the font covers: seeds/*.txt, assets/**/*.toml, assets/web/*.js|html|css and
+    scene/**/*.py — the same set in a checkout and a wheel (the checkout's app.py, a launcher that shows
+    nothing, is not among them: a wheel has none, and the font it asked for would differ)."""
+    from ...paths import ASSETS, PACKAGE, SEEDS
+    files = sorted(SEEDS.glob("*.txt")) + sorted(ASSETS.rglob("*.toml"))
     for ext in ("js", "html", "css"):
         files += sorted((ASSETS / "web").glob(f"*.{ext}"))
-    return files + sorted(PACKAGE.rglob("*.py")) + [ROOT / "app.py"]     # app.py: the checkout's only
+    # a wheel's scene/ holds assets/ and seeds/: their files are listed above, not again
+    return files + sorted(f for f in PACKAGE.rglob("*.py") if not f.is_relative_to(ASSETS) and not f.is_relative_to(SEEDS))
+
+
+def font_files() -> list[Path]:
+    """The font files the subset is cut from: Noto Sans TC, and Noto Sans SC for what TC lacks."""
+    from ...fonts import fallback_font_path, font_path
+    return [Path(p) for p in (font_path(), fallback_font_path()) if p]
+
+
+def font_key(chars: str | None = None) -> str:
+    """What the subset is made from, as bytes: the hash of the font files and the characters (``chars``,
+    default :func:`font_chars`).  Not the fontTools version: the subsetter's output for the same font and
+    characters is what tests/test_shipped.py compares to what ships, and a version bump that kept it is no
+    reason to subset again on every machine."""
+    import hashlib
+    h = hashlib.sha256()
+    for f in font_files():
+        h.update(f.name.encode() + b"\0" + hashlib.sha256(f.read_bytes()).digest())
+    h.update((font_chars() if chars is None else chars).encode())
+    return h.hexdigest()[:12]
 
 
 def font_chars(extra: str = "") -> str:
@@ -69,8 +90,6 @@ def write_font(out_path, extra: str = "") -> list[Path]:
     characters the TC font lacks (髤 旜 …) go into a second subset of the fallback (Noto Sans SC),
     ``<stem>-fallback<suffix>`` beside it (CSS: list both in one ``font-family``).  OpenType (.otf),
     or WOFF2 when ``brotli`` is importable and ``out_path`` ends in .woff2.  Returns the files written."""
-    from ...fonts import cmap as _cmap
-    from ...fonts import fallback_font_path, font_path
     out = Path(out_path)
     flavor = None
     if out.suffix.lower() == ".woff2":
@@ -80,6 +99,14 @@ def write_font(out_path, extra: str = "") -> list[Path]:
         except ImportError:
             out = out.with_suffix(".otf")
     out.parent.mkdir(parents=True, exist_ok=True)
+    from ... import progress
+    with progress.phase("the CJK font subset"):
+        return _write_font(out, flavor, extra)
+
+
+def _write_font(out: Path, flavor: str | None, extra: str) -> list[Path]:
+    from ...fonts import cmap as _cmap
+    from ...fonts import fallback_font_path, font_path
     want = {ord(ch) for ch in font_chars(extra)}
     main = font_path()
     have = _cmap(main)

@@ -5,7 +5,7 @@ the page could draw (on a slow school laptop half a minute, five times the secon
 depend only on the program's own sources, so they are made once, by whoever changes the sources, and ship
 in ``assets/prebuilt/``:
 
-    assets/prebuilt/KEY.json            {"source_keys": {pack, font}, "font_key", "pack", "director", "built_with"}
+    assets/prebuilt/KEY.json            {"source_keys": {pack}, "font_key", "pack", "director", "built_with"}
     assets/prebuilt/pack-zheng/         scene.json, scene.bin, MANIFEST.json (sizes and sha256)
     assets/prebuilt/webfont/            cjk.otf, cjk-fallback.otf, MANIFEST.json
     assets/prebuilt/director-zheng/     track.npz: the director's track at full precision (the pack's is
@@ -13,15 +13,17 @@ in ``assets/prebuilt/``:
                                         cache keys it, Python's minor and numpy's versions included
                                         (scene.render.track_store)
 
-**The keys** are sha256 hashes of the bytes of everything each product is made from: the pack's
-(:func:`pack_sources`: the seeds, every TOML of ``assets/``, every module of ``scene/``) and the font's
-(:func:`font_sources`: those, the page's scripts, HTML and CSS, and ``app.py``; with the versions of the
-packages whose output is in it: OpenCC converts the 简 it covers, the font packages give the glyphs).  A
-start whose sources give a shipped key copies that product into the cache (verified against its manifest
-first) instead of building it; any other start — an edited checkout, a user reading, a seed — builds as
-before, with one log line.  Python's and numpy's versions are recorded
-(``built_with``), not keyed: the pack is the same arithmetic on any of them, and ``tests/test_shipped.py``
-checks on this machine that a fresh build is byte-identical to what ships.
+**The keys** are sha256 hashes of the bytes of what each product is made from, each file named by its path
+in the package (:func:`scene.paths.source_name`: ``assets/…``, ``seeds/…``, ``scene/…``), so that a checkout
+and an installed wheel compute the same key (issue 44: the wheel's ``scene/seeds/…`` never matched).  The
+pack's (:func:`pack_sources`: the seeds, every TOML of ``assets/``, every module of ``scene/``); the font's
+(:func:`.font.font_key`: the bytes of the font files and the characters the subset covers — what changes its
+output, not the version strings of fontTools or the font packages, which changed the key on every fresh
+install).  A start whose sources give a shipped key copies that product into the cache (verified against its
+manifest first) instead of building it; any other start — an edited checkout, a user reading, a seed — builds
+as before, with one log line.  Python's, numpy's and fontTools' versions are recorded (``built_with``), not
+keyed: the pack is the same arithmetic on any of them, and ``tests/test_shipped.py`` checks on this machine
+that a fresh build is byte-identical to what ships.
 
 ``XIANGSHELI_NO_SHIPPED=1`` ignores them (the benches measure what an edited checkout pays).
 Made with ``python -m scene.web.pack.shipped --write`` (``--check`` says whether they are current).
@@ -38,7 +40,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from ... import settings
-from ...paths import ASSETS, PACKAGE, SEEDS
+from ...paths import ASSETS, PACKAGE, SEEDS, source_name
 
 log = logging.getLogger("xiangsheli.packs")
 
@@ -46,25 +48,16 @@ PREBUILT = ASSETS / "prebuilt"
 KEY_FILE = "KEY.json"
 #: the only reading (and seed) that ships built: the default the app opens
 READING, SEED = "zheng", None
-#: packages whose versions change the font subset's bytes
+#: packages whose versions are recorded with the font subset (not keyed: :func:`.font.font_key`)
 FONT_PACKAGES = ("opencc-purepy", "pylopdf-fonts-zh-tw", "pylopdf-fonts-zh-cn", "fonttools")
 
 
 def pack_sources() -> list[Path]:
     """Every file the shipped pack is made from, in a fixed order: the seeds, the TOML of ``assets/`` (the
-    rite, the cast, the lessons …) and every module of ``scene/``."""
-    return sorted(SEEDS.glob("*.txt")) + sorted(ASSETS.rglob("*.toml")) + sorted(PACKAGE.rglob("*.py"))
-
-
-def font_sources() -> list[Path]:
-    """Every file whose characters the font subset covers (as :func:`.font.font_sources`): the pack's, the
-    page's scripts, HTML and CSS, and ``app.py``."""
-    web = ASSETS / "web"
-    files = pack_sources()
-    for ext in ("js", "html", "css"):
-        files += sorted(web.glob(f"*.{ext}"))
-    app = PACKAGE.parent / "app.py"
-    return files + ([app] if app.is_file() else [])
+    rite, the cast, the lessons …) and every module of ``scene/`` (in a wheel, assets/ is inside scene/: its
+    files once)."""
+    code = [f for f in PACKAGE.rglob("*.py") if not f.is_relative_to(ASSETS) and not f.is_relative_to(SEEDS)]
+    return sorted(SEEDS.glob("*.txt")) + sorted(ASSETS.rglob("*.toml")) + sorted(code)
 
 
 def _versions(names) -> dict[str, str]:
@@ -77,21 +70,19 @@ def _versions(names) -> dict[str, str]:
     return out
 
 
-def _hash(files: list[Path], packages) -> str:
-    h = hashlib.sha256(json.dumps(_versions(packages), sort_keys=True).encode())
+def _hash(files: list[Path]) -> str:
+    h = hashlib.sha256()
     for f in files:
         try:
-            rel = f.relative_to(PACKAGE.parent) if f.is_relative_to(PACKAGE.parent) else Path(f.name)
-            h.update(rel.as_posix().encode() + b"\0" + f.read_bytes() + b"\0")
+            h.update(source_name(f).encode() + b"\0" + f.read_bytes() + b"\0")
         except OSError:
             h.update(b"?")
     return h.hexdigest()[:24]
 
 
 def source_keys() -> dict[str, str]:
-    """The hashes the products are keyed by (a few tens of ms: no conversion): ``pack`` of the pack's
-    sources, ``font`` of the font's sources and the packages that change its glyphs."""
-    return {"pack": _hash(pack_sources(), ()), "font": _hash(font_sources(), FONT_PACKAGES)}
+    """The hashes the shipped pack is keyed by (a few tens of ms: no conversion): ``pack`` of its sources."""
+    return {"pack": _hash(pack_sources())}
 
 
 def _key_record() -> dict | None:
@@ -106,23 +97,26 @@ _current: dict[str, bool] = {}
 
 
 def current(kind: str = "pack") -> dict | None:
-    """The key record when the shipped ``kind`` ("pack" or "font") was made from exactly these sources."""
+    """The key record when the shipped ``kind`` ("pack" or "font") was made from exactly these sources (the
+    font: these font files and characters, :func:`.store.font_key`)."""
     if settings.no_shipped():                           # benches and tests: what an edited checkout pays
         return None
     rec = _key_record()
     if rec is None:
         return None
     if kind not in _current:
-        _current.update({k: rec["source_keys"].get(k) == v for k, v in source_keys().items()})
-        for k in ("pack", "font"):
-            if not _current[k]:
-                log.info("the shipped %s is stale (its sources changed): it will be built", k)
+        if kind == "pack":
+            _current["pack"] = rec["source_keys"].get("pack") == source_keys()["pack"]
+        else:
+            from .store import font_key as key_now
+            _current["font"] = rec.get("font_key") == key_now()
+        if not _current[kind]:
+            log.info("the shipped %s is stale (its sources changed): it will be built", kind)
     return rec if _current.get(kind) else None
 
 
 def font_key() -> str | None:
-    """The font subset's key when the shipped one is current (so a first start need not read every source
-    to learn it), else None."""
+    """The shipped font subset's key when it is this machine's (its font files and characters), else None."""
     rec = current("font")
     key = rec.get("font_key") if rec else None
     return key if isinstance(key, str) else None
@@ -183,6 +177,7 @@ def write(out: Path = PREBUILT) -> dict:
     from ...rite.timeline import build_rite
     from . import build_pack, dumps, write_font
     from .font import font_chars
+    from .font import font_key as content_font_key
     from .store import write_manifest
     r = readings.get(READING)
     keys = source_keys()
@@ -199,7 +194,7 @@ def write(out: Path = PREBUILT) -> dict:
     write_font(tmp / "webfont" / "cjk.otf")
     write_manifest(tmp / "webfont")
     rec = {"source_keys": keys,
-           "font_key": hashlib.sha256(font_chars().encode()).hexdigest()[:12],
+           "font_key": content_font_key(font_chars()),
            "pack": {"reading": READING, "seed": SEED, "bytes": len(data) + len(dumps(manifest))},
            "director": track_store.write_shipped(tmp, r.name, tr, track_store.key_for(r, SEED)),
            "built_with": {"python": ".".join(map(str, sys.version_info[:3])), "numpy": np.__version__,
@@ -230,8 +225,10 @@ def main(argv=None) -> int:
     if rec is None:
         print("assets/prebuilt/: missing (python -m scene.web.pack.shipped --write)")
         return 1
-    now = source_keys()
-    stale = [k for k, v in now.items() if rec["source_keys"].get(k) != v]
+    from .store import font_key as key_now
+    now = {**source_keys(), "font": key_now()}
+    was = {**rec["source_keys"], "font": rec.get("font_key")}
+    stale = [k for k, v in now.items() if was.get(k) != v]
     if stale:
         print(f"assets/prebuilt/: the {' and the '.join(stale)} {'are' if len(stale) > 1 else 'is'} stale "
               f"(the sources changed): python -m scene.web.pack.shipped --write")

@@ -66,7 +66,9 @@ def write_reviews(out: Path, fonts: list[Path], reading=None, seed: int | None =
     rite = load_rite(reading, seed)
     def urls(fs):
         return [f"../{f.relative_to(out).as_posix()}" for f in fs]
-    pages = section_pages(rite, urls(fonts), "../index.html?stage={n}")
+    from ... import progress
+    with progress.phase(f"the scholar's reports of the {len(rite.stages)} sections"):
+        pages = section_pages(rite, urls(fonts), "../index.html?stage={n}")
     have = _font_chars(fonts)
     missing = {c for text in pages.values() for c in text if ord(c) > 0x2E7F and ord(c) not in have}
     if missing and fonts:

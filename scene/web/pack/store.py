@@ -317,21 +317,20 @@ def build_elsewhere(reading, protect: list[str], seed: int | None = None) -> str
 
 
 def font_key() -> str:
-    """The font subset's key, the hash of :func:`~scene.web.pack.font.font_chars`. Reading and converting
-    every source takes a few tenths of a second, so the key is remembered in the cache with the size and
-    mtime of each source (and OpenCC's version): a start whose sources are unchanged reads none of them."""
+    """The font subset's key (:func:`.font.font_key`: the bytes of the font files and the characters the
+    sources show).  Reading and converting every source takes a few tenths of a second, so the key is
+    remembered in the cache with the size and mtime of each source and font file (and OpenCC's version, which
+    converts the characters): a start whose files are unchanged reads none of them."""
     from importlib.metadata import PackageNotFoundError, version
 
-    from .font import font_chars, font_sources
-    known = shipped.font_key()                      # current shipped products know it: no source is read
-    if known is not None:
-        return known
+    from .font import font_files, font_sources
+    from .font import font_key as content_key
     try:
         cc = version("opencc-purepy")
     except PackageNotFoundError:
         cc = "?"
     stats = []
-    for f in font_sources():
+    for f in font_sources() + font_files():
         try:
             st = f.stat()
             stats.append([str(f), st.st_size, st.st_mtime_ns])
@@ -344,7 +343,7 @@ def font_key() -> str:
             return got["key"]
     except (OSError, ValueError, KeyError, TypeError):
         pass
-    key = hashlib.sha256(font_chars().encode()).hexdigest()[:12]
+    key = content_key()
     try:
         from ...atomic import write_text
         write_text(memo, json.dumps({"opencc": cc, "files": stats, "key": key}, allow_nan=False))
