@@ -3,29 +3,10 @@ the share the checker kills, per section and operator, beside the coverage's old
 (``scene.rite.grammar.mutate``)."""
 from __future__ import annotations
 
-import sys
-import time
-
 from .common import dump
 
 
-def _progress(quiet: bool):
-    """A progress line on a terminal's stderr (nothing when it is not a terminal, or with --quiet)."""
-    if quiet or not sys.stderr.isatty():
-        return None
-    t0 = time.monotonic()
-
-    def show(done: int, total: int) -> None:
-        el = time.monotonic() - t0
-        left = el / done * (total - done) if done else 0.0
-        sys.stderr.write(f"\r  mutants: {done}/{total} checks, {el:.0f} s, ~{left:.0f} s left ")
-        if done == total:
-            sys.stderr.write("\n")
-        sys.stderr.flush()
-    return show
-
-
-def print_mutation(rite, sections: list[int] | None, as_json: bool, quiet: bool = False) -> None:
+def print_mutation(rite, sections: list[int] | None, as_json: bool) -> None:
     from ..rite.grammar.context import Ctx
     from ..rite.grammar.coverage import summary
     from ..rite.grammar.mutate import run
@@ -34,7 +15,9 @@ def print_mutation(rite, sections: list[int] | None, as_json: bool, quiet: bool 
         bad = [n for n in sections if n not in known]
         if bad:
             raise ValueError(f"--section {bad[0]}: the sections are {min(known)}–{max(known)}")
-    rep = run(rite, sections=sections, progress=_progress(quiet or as_json))
+    from .. import progress
+    with progress.phase("seeded errors checked", total=None) as ph:
+        rep = run(rite, sections=sections, progress=lambda done, total: ph.advance(1, f"seeded errors: group {done} of {total}"))
     cov = summary(Ctx(rite))
     want = set(sections) if sections else set(cov)
     old_checked = sum(cov[n]["checked"] for n in cov if n in want)

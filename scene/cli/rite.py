@@ -90,7 +90,7 @@ def cmd_check(args: argparse.Namespace) -> None:
         rite = load_rite(spec, args.seed)
         if args.mutate:
             from .mutation import print_mutation
-            print_mutation(rite, args.section, args.json, args.quiet)
+            print_mutation(rite, args.section, args.json)
             continue
         if args.coverage:
             from .coverage import print_coverage
@@ -167,7 +167,6 @@ def register_check(sub) -> None:
                           "section and operator, with the survivors (scene.rite.grammar.mutate)")
     chk.add_argument("--section", type=int, action="append", default=None, metavar="N",
                      help="with --mutate: only this section (repeatable)")
-    chk.add_argument("--quiet", action="store_true", help="with --mutate: no progress line")
     chk.set_defaults(func=cmd_check)
     add_json(chk)
     add_reading(chk)

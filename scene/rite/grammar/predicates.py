@@ -175,7 +175,9 @@ def verb_test(ctx: Ctx, c: str, text: str, i: int, w: Span) -> tuple[bool, str] 
     if c == "進" and prev not in "少" and nxt not in "諸":
         # 進 / 退: he moves (in his steps, or by the end of his next: 揖進 then the approach)
         best = 0.0
-        for a, b in w.ext:
+        # only a salute or bow step (揖進: the salute, then the approach that walks) is moved by his next step;
+        # a man who 以進 in his own step and stays where he is has not gone forward (third reading X8)
+        for a, b in (w.ext if all(sp.do in ("salute", "bow") for sp in w.spans) else w.ivs):
             _, xyz = ctx.path(w.aid, a, b, 0.5)
             best = max(best, float(np.max(np.linalg.norm(xyz[:, :2] - xyz[0, :2], axis=1))))
         return best >= MOVE, f"moved {best:.1f} 尺"
