@@ -201,6 +201,13 @@ def _evaluate_section(ctx: Ctx, n: int, data: ClauseData) -> list[_Eval]:
             out.append(ev)
             continue
         named = cl.named or data.subject_for(n, cl) is not None
+        if actors and not mine and data.not_acted_reason(n, cl):
+            # his act is not shown (clauses.toml says why: off-site, …); the steps that cite it are others'
+            # (the 相 waiting while it happens elsewhere), not his act done by them
+            ev.reason = data.not_acted_reason(n, cl)
+            ev.spans = over
+            out.append(ev)
+            continue
         if actors and not mine and not named:
             # the subject is only carried forward and the text has changed it unnamed (主人拜送坐祭立飲: the
             # 眾賓之長 kneels and drinks): the steps that cite the clause say who; their tracks are held to it
