@@ -260,7 +260,8 @@ def _verb_test_more(ctx: Ctx, c: str, text: str, i: int, w: Span) -> tuple[bool,
 _STATE = {"坐": "sit", "拜": "bow", "揖": "salute", "立": "stand"}
 
 
-#: a rise may end the step before the one that cites its 興 (…坐取爵 | 興): looked for this far back — seconds
+#: a rise, a bow or a salute may end the step before the one that cites its word (…坐取爵 | 興; a form's last
+#: 揖 | 揖退), if no word before has used it: looked for this far back — seconds
 RISE_LOOKBACK_S = 3.0
 
 
@@ -278,8 +279,9 @@ def posture_sequence(ctx: Ctx, aid: str, words: list[tuple[str, Span]], used: se
         p = "stand" if p == "walk" else p
         if not states or states[-1][1] != p:
             states.append((t, p))
-    # only a rise may be found before his step (the posture in force at its start counts for the others)
-    j = 0 if words[0][0] == "興" else max(0, next((k for k, (t, _) in enumerate(states) if t > a), len(states)) - 1)
+    # only a change (興, 拜, 揖) may be found before his step, and only by the first word: the act that ends the
+    # step before (…搢三挾一个揖 | 揖退: the form's last salute); a kneel or a stand counts as in force at its start
+    j = 0 if words[0][0] in "興拜揖" else max(0, next((k for k, (t, _) in enumerate(states) if t > a), len(states)) - 1)
     got: list[float] = []
     for n, (c, ww) in enumerate(words):
         if c == "興":
