@@ -45,7 +45,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .context import Ctx, Finding
-from .words import FACINGS
 
 if TYPE_CHECKING:
     from ..timeline import Rite
@@ -220,7 +219,7 @@ def _clause_mutants(ctx: Ctx, n: int, ev: Any, in_name: frozenset[int], ops: Seq
     def add(op: str, word: str, aid: str, w: tuple[float, float, float, float, int], other: str = "",
             at: int | None = None) -> None:
         if op in ops:
-            steps = (w[4],)
+            steps: tuple[int, ...] = (w[4],)
             if at is not None:                  # the steps that act this very word, taken together
                 ws = _windows(ev, aid, reach, cl.start + at) or [w]
                 w = (min(x[0] for x in ws), max(x[1] for x in ws), min(x[2] for x in ws), max(x[3] for x in ws),
@@ -474,8 +473,9 @@ def changes(rite: Rite, m: Mutant) -> bool:
     such a mutant is *inert*, left out of the score and counted apart)."""
     ed = _Edits(rite)
     ed.apply(m)
-    for new, old in ((ed.pos, rite._actors.tracks), (ed.posture, rite._posture.tracks),
-                     (ed.holding, rite._holding.tracks)):
+    pairs: list[tuple[list[Any], list[Any]]] = [(ed.pos, rite._actors.tracks), (ed.posture, rite._posture.tracks),
+                                                (ed.holding, rite._holding.tracks)]
+    for new, old in pairs:
         for (t1, v1), (t0, v0) in zip(new, old):
             if t1 is t0 and v1 is v0:
                 continue
@@ -511,7 +511,8 @@ def windowed(rite: Rite, section: int) -> Rite:
     r = copy.copy(rite)
     r.spans = [sp for sp in rite.spans if sp.section == section]
     r._span_starts = np.array([sp.start_s for sp in r.spans])
-    r.window = (max(0.0, min(sp.start_s for sp in r.spans) - MARGIN_S),
+    # (read by the rules through getattr: Ctx.window, audit.sampled)
+    r.window = (max(0.0, min(sp.start_s for sp in r.spans) - MARGIN_S),  # type: ignore[attr-defined]
                 min(rite.duration, max(sp.end_s for sp in r.spans) + MARGIN_S))
     r.cache_key = None
     r.__dict__.pop("_grammar_ctx", None)

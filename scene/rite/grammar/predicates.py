@@ -356,8 +356,8 @@ def facing_test(ctx: Ctx, word: str, w: Span) -> tuple[bool, str]:
             held = max(held, best * 0.25)
         return held >= FACING_HELD_S, f"facing {word} ({want:.0f}° ± {FACING_TOLERANCE_DEG:.0f}) for {held:.2f} s of the form"
     hs = [ctx.heading(w.aid, t) for t in w.ends()]
-    best = min(angle_diff(h, want) for h in hs)
-    return best <= FACING_TOLERANCE_DEG, f"heading {hs[0]:.0f}° (wants {want:.0f}°)"
+    off = min(angle_diff(h, want) for h in hs)
+    return off <= FACING_TOLERANCE_DEG, f"heading {hs[0]:.0f}° (wants {want:.0f}°)"
 
 
 def negation_test(ctx: Ctx, what: str, w: Span) -> tuple[bool, str]:
