@@ -104,7 +104,7 @@ def _kneel_span(ctx: Ctx, span: StepSpan, aid: str) -> tuple[int, int] | None:
                 and not ctx.means(sg.subject, aid, span.section, span.start_s):
             return None
         for j in range(sg.start, sg.end):
-            if text[j] in "興立":
+            if text[j] in "興立" and text[j - 1] != "不":
                 return i, j
             if text[j] in MOVE_CHARS or text[j] == "坐" and j > i:
                 return None
@@ -205,8 +205,8 @@ def _rise(ctx: Ctx) -> list[Finding]:
                 continue
             mine = [sg for sg in ph.segments(a.section, j, text[j:b_end])
                     if sg.subject is None or ctx.means(sg.subject, aid, a.section, tb0)]
-            if not any("興" in sg.text for sg in mine):
-                continue
+            if not any(text[i] == "興" and text[i - 1] != "不" for sg in mine for i in range(sg.start, sg.end)):
+                continue            # (工不興, 不興取奠觶: a 興 the text denies asks no rise)
             probe = (b.start_s + tb0) / 2 if b.do in ("walk", "ascend", "descend") else tb0 + 0.05
             if b.do in ("rise",) or ctx.posture(aid, probe) != "sit":
                 continue
