@@ -18,7 +18,7 @@ import { StillPlayer, webglAvailable } from './still-view.js';
 
 const VIEWS = ['auto', 'overview', 'hall', 'range', 'plan', 'archer', 'target', 'guest'];
 const PARAMS = ['stage', 't', 'view', 'reading', 'classroom', 'present', 'follow', 'key', 'lesson', 'palette', 'keys',
-  'quality'];
+  'quality', 'lang'];
 // the address as the tab opened it: loading a reading rewrites the address (it follows the moment), and the
 // stage and t of the link must still be read from what was asked, not from the rewritten address
 const ASKED = location.search;
@@ -137,6 +137,7 @@ function linkParams() {
   p.set('t', String(Number((s.t - (st ? st.start : 0)).toFixed(2))));
   p.set('view', s.view || get('view'));
   if (get('reading_q') && get('reading_q') !== 'zheng') p.set('reading', get('reading_q'));
+  if (get('lang') === 'simp') p.set('lang', 'simp');
   if (get('classroom')) p.set('classroom', '1');
   if (role) p.set(role, '1');
   if (roles && roles.on) p.set('palette', PALETTE_NAME);
@@ -191,6 +192,10 @@ function readParams() {
   if (q.has('quality') && !['auto', 'fast', 'high'].includes(q.get('quality'))) {
     out.problems.push(`quality=${q.get('quality')} is not auto, fast or high`);
   }
+  if (q.has('lang')) {
+    if (!['simp', 'trad'].includes(q.get('lang'))) out.problems.push(`lang=${q.get('lang')} is not simp or trad`);
+    else out.lang = q.get('lang');
+  }
   if (q.has('classroom')) {
     if (!['1', '0', 'true', 'false'].includes(q.get('classroom'))) out.problems.push(`classroom=${q.get('classroom')} is not 1 or 0`);
     else out.classroom = ['1', 'true'].includes(q.get('classroom'));
@@ -198,7 +203,10 @@ function readParams() {
   return out;
 }
 
+// the one meaning of a link's moment (docs/classroom.md), the app's and the site's: stage=N alone is the
+// section's start; t=S with stage is S seconds into that section; t alone is S seconds into the rite
 function applyParams(p) {
+  if (p.lang && p.lang !== get('lang')) { set('lang', p.lang); applyLang(); }
   if (p.stage) player.gotoStage(p.stage);
   if (p.t !== undefined) player.setTime((p.stage ? stageOf(p.stage).start : 0) + p.t);
   if (p.view) player.setView(p.view);
@@ -478,8 +486,11 @@ async function boot() {
   }
   const again = readParams();           // stage/t are checked against the pack of the reading in force
   applyParams(again);
+  // ?lesson=NAME: its first stop's moment, held (it wins over stage and t)
+  const lessonProblem = tours.openLink(ASKED);
+  if (lessonProblem) p.problems.push(lessonProblem);
   if (p.problems.length) say(`Link not understood: ${p.problems.join('; ')}. Showing the default instead.`);
-  if (!again.stage && again.t === undefined) player.gotoStage(manifest.stages[0].n);
+  if (!again.stage && again.t === undefined && !tours.lesson) player.gotoStage(manifest.stages[0].n);
   lastStage = -1;
   onState(player.state());
   T.state.watch(['xsl_live'], (live) => follow(live));

@@ -89,11 +89,6 @@ export function lessons(opts = {}) {
       for (const L of loadOwn()) if (!this.list.some((x) => x.name === L.name)) this.list.push(L);
       this._fillPicker();
       if (open) { this.lesson = this.list.find((x) => x.name === open) || null; this.pick.value = this.lesson ? open : ''; }
-      const want = new URLSearchParams(this._asked ?? (this._asked = location.search)).get('lesson');
-      if (want && !this._started) {
-        this._started = true;
-        if (!this.open(want) && opts.onError) opts.onError(`lesson=${want}: no such lesson (${this.list.map((L) => L.name).join(', ')})`);
-      }
       this._show();
     },
     _fillPicker() {
@@ -143,16 +138,26 @@ export function lessons(opts = {}) {
       this._say(`editing your copy "${copy.title}"; the shipped lesson stays as it is`);
       return copy;
     },
-    open(name) {
+    // ?lesson=NAME (app and site alike, called once the page has applied its other parameters): the lesson's
+    // first stop, held at its very moment (nothing plays before the class starts: Space plays the stop's
+    // span and stops at its end, PageDown goes to stop 2).  Returns a problem to show, or ''.
+    openLink(search = location.search) {
+      const want = new URLSearchParams(search).get('lesson');
+      if (!want) return '';
+      if (!this.open(want, { hold: true })) return `lesson=${want}: no such lesson (${this.list.map((L) => L.name).join(', ')})`;
+      return '';
+    },
+    open(name, how = {}) {
       const L = this.list.find((x) => x.name === name);
       this.lesson = L || null;
       this.pick.value = L ? L.name : '';
       this.i = -1;
-      if (L) this.go(0);
+      if (L) this.go(0, how);
       this._show();
       return !!L;
     },
-    go(i) {
+    // a stop: its moment and camera, and its span [t, t + play] played at its speed (hold: wait for Space)
+    go(i, { hold = false } = {}) {
       const L = this.lesson;
       if (!L || !L.stops.length) return;
       i = Math.max(0, Math.min(L.stops.length - 1, i));
@@ -162,9 +167,15 @@ export function lessons(opts = {}) {
       p.setTime(s.t);
       if (s.camera) { if (this.director) this.director.disable(); p.applyCamera(s.camera); }
       else if (s.view === 'auto' && this.director) this.director.enable();
+      else if (s.view === 'auto') p.setView(p.viewOrder && p.viewOrder[0] || 'overview');
       else p.setView(s.view || 'overview');
       this.playUntil = null;
-      if (s.play) { p.setSpeed ? p.setSpeed(s.speed || 8) : (p.speed = s.speed || 8); this.playUntil = s.t + s.play; this.stopPlay = s.play; p.play(); }
+      this.armed = false;
+      if (s.play) {
+        p.setSpeed(s.speed || 8);
+        this.playUntil = s.t + s.play; this.stopPlay = s.play;
+        if (hold) this.armed = true; else p.play();
+      }
       this._show();
     },
     current() { return this.lesson && this.i >= 0 ? this.lesson.stops[this.i] : null; },
@@ -288,7 +299,9 @@ export function lessons(opts = {}) {
         if (this.cap.style.bottom !== want) this.cap.style.bottom = want;
       }
       // a stop plays its span once: paused (Space) or stepped past, the teacher's own play is not cut short
-      if (this.playUntil !== null && (!this.player.playing || T < this.playUntil - this.stopPlay - 1)) this.playUntil = null;
+      if (this.armed && this.player.playing) this.armed = false;        // held at the stop: Space plays its span
+      if (this.playUntil !== null && !this.armed &&
+          (!this.player.playing || T < this.playUntil - this.stopPlay - 1)) this.playUntil = null;
       if (this.playUntil !== null && T >= this.playUntil) { this.player.pause(); this.playUntil = null; }
       return false;
     },
