@@ -10,7 +10,7 @@ import { classroom } from './classroom.js';
 import { evidence } from './evidence.js';
 import { sound } from './sound.js';
 import { palette, PALETTE_NAME } from './palette.js';
-import { qualityControl, store as storeQuality } from './quality-ui.js';
+import { qualityControl, store as storeQuality, stored as storedQuality } from './quality-ui.js';
 import { installKeys } from './keys.js';
 import { simplifier } from './simp.js';
 import { catalogue } from './inspector.js';
@@ -470,9 +470,17 @@ async function boot() {
     roles = player.use(palette({ onChange: () => { if (manifest) writeUrl(true); } }));
   }
   // the 畫質 select (per browser): the address already follows the moment, so a reload comes back to it
+  // (a Vuetify select bound to quality_pick: the line is quality-ui.js's, the choice is stored and reloads here)
   if (gl) qualityUi = qualityControl(player, {
-    select: () => document.getElementById('xsl-quality'), info: () => document.getElementById('xsl-quality-info'),
+    select: null, info: () => document.getElementById('xsl-quality-info'),
     reload: () => { if (manifest) writeUrl(true); location.reload(); },
+  });
+  set('quality_pick', storedQuality());
+  T.state.watch(['quality_pick'], (v) => {
+    if (!['auto', 'fast', 'high'].includes(v) || v === storedQuality()) return;
+    storeQuality(v);
+    if (manifest) writeUrl(true);
+    location.reload();
   });
   await player.load(get('xsl_default_pack'));
   manifest = player.pack;

@@ -15,6 +15,8 @@
 //     and once more when a menu hands the focus back to its field).
 // Shift+K (classroom.js) still turns the single-character keys off and on.
 
+import { closeAll } from './listbox.js';
+
 const TEXT_TYPES = new Set(['text', 'number', 'search', 'email', 'url', 'password', 'tel', 'date', 'time',
   'datetime-local', 'month', 'week']);
 
@@ -32,7 +34,7 @@ export function isTextEntry(el) {
 // a control the pointer uses and that should not keep the focus afterwards
 function controlOf(el) {
   if (!el || !el.closest) return null;
-  return el.closest('button, select, input, [role="button"], [role="tab"], [role="switch"], [role="combobox"], ' +
+  return el.closest('button, select, xsl-select, input, [role="button"], [role="tab"], [role="switch"], [role="combobox"], ' +
     '[role="option"], .v-btn, .v-list-item, .v-field, .v-selection-control');
 }
 
@@ -42,6 +44,7 @@ const SPACE = (ev) => ev.key === ' ' || ev.key === 'Spacebar' || ev.code === 'Sp
 // to its followers).  Returns {dispose, handle} (handle: the same decision for a synthetic event, for tests).
 export function installKeys({ player, after = null, root = window } = {}) {
   let pointerAt = -1e9;
+  let pointerFocused = null;       // the control the pointer last gave the focus to
 
   function handle(ev) {
     if (!player || ev.defaultPrevented) return false;
@@ -49,13 +52,19 @@ export function installKeys({ player, after = null, root = window } = {}) {
     const tg = ev.target;
     if (isTextEntry(tg)) return false;
     const ctl = controlOf(tg);
-    if (ctl && (SPACE(ev) || ev.key === 'Enter') && tg.matches && tg.matches(':focus-visible') &&
-        performance.now() - pointerAt > 800) return false;          // a keyboard user working this control
+    // a keyboard user working this control keeps Space and Enter (one the pointer gave the focus to does not,
+    // even once a key has made it :focus-visible — then a later Space chose an option of an open list)
+    const byPointer = tg === pointerFocused || performance.now() - pointerAt <= 800;
+    if (ctl && (SPACE(ev) || ev.key === 'Enter') && tg.matches && tg.matches(':focus-visible') && !byPointer) return false;
     if (ev.key === 'Tab' || ev.key === 'Enter') return false;
     const done = player.handleKey(ev);
     if (done) {
       ev.preventDefault();
       ev.stopPropagation();
+      // an open drop-down closes (the key went to the rite): ours (listbox.js), and a Vuetify select's menu,
+      // which closes when its field, opened with the pointer, gives the focus back
+      closeAll();
+      if (ctl && tg.blur && byPointer) tg.blur();
       if (after) { try { after(ev); } catch (e) { console.error(e); } }
     }
     return done;
@@ -84,6 +93,7 @@ export function installKeys({ player, after = null, root = window } = {}) {
   const onChange = (ev) => { if (recent() && !isTextEntry(ev.target)) setTimeout(giveBack, 0); };
   // a menu (Vuetify's select) hands the focus back to its field a moment after the choice
   const onFocus = (ev) => {
+    pointerFocused = recent() ? ev.target : null;
     if (recent() && pointerInMenu && !isTextEntry(ev.target) && controlOf(ev.target) &&
         !ev.target.closest('.v-overlay, [role="listbox"], [role="menu"]')) setTimeout(giveBack, 0);
   };

@@ -12,6 +12,7 @@
 // this browser (localStorage, at each edit) and is there again after a reload; 存 writes TOML and 開 reads
 // it back (lesson-toml.js), the same lesson; a bad file gets one line.
 import { lessonToml, readLesson, LessonFileError } from './lesson-toml.js';
+import './listbox.js';
 
 export { lessonToml };
 export const STORE_KEY = 'xsl-lessons';
@@ -48,7 +49,7 @@ export function lessons(opts = {}) {
       const box = el('div', { class: 'xsl-lessons' });
       Object.assign(box.style, { position: 'absolute', top: '8px', right: '110px', zIndex: 20, font: `14px ${FONT}`,
         display: 'flex', gap: '4px' }, opts.toolbarStyle || {});
-      this.pick = el('select', { 'aria-label': 'Lesson 課' });
+      this.pick = el('xsl-select', { 'aria-label': 'Lesson 課' });     // not a native select (listbox.js)
       this.pick.addEventListener('change', () => this.open(this.pick.value));
       this.tools = el('span');
       this.newBtn = el('button', { type: 'button', title: 'A new lesson of your own, from nothing' }, '新');

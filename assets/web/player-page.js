@@ -7,6 +7,7 @@ import { captions } from './captions.js';
 import { captionPlace } from './caption-place.js';
 import { classroom, keysParam } from './classroom.js';
 import { installKeys } from './keys.js';
+import './listbox.js';              // <xsl-select>: the page's drop-downs (no native select: issue 42)
 import { simplifier } from './simp.js';
 import { catalogue } from './inspector.js';
 import { StillPlayer, webglAvailable, NO_WEBGL_SITE } from './still-view.js';

@@ -47,7 +47,7 @@ CLIENT_ONLY = (
     "t", "t_label", "duration", "stage_n", "stage_title", "step_phrase", "playing", "speed",
     "view", "labels", "roof", "dims", "lang", "show_notes", "classroom", "message", "busy", "inspect",
     "text", "nav", "marks", "reading_q", "reading_title", "reading_vals", "reading_preset", "ghost",
-    "right_tab", "link_copied", "fps", "ready", "live_role", "live_seen", "nav_open", "building",
+    "right_tab", "link_copied", "fps", "ready", "live_role", "live_seen", "nav_open", "building", "quality_pick",
 )
 
 
@@ -430,7 +430,7 @@ def build(server, service: Service) -> None:
         "message": "", "busy": "", "inspect": None, "text": None, "nav": [], "marks": [],
         "reading_q": "zheng", "reading_title": "", "reading_vals": {}, "reading_preset": "zheng",
         "ghost": False, "right_tab": "text", "link_copied": False, "fps": 0,
-        "ready": False, "live_role": "", "live_seen": None, "nav_open": True, "building": "",
+        "ready": False, "live_role": "", "live_seen": None, "nav_open": True, "building": "", "quality_pick": "auto",
         # the one shared key: the presenter's last state, pushed to every tab (followers apply it)
         "xsl_live": None,
     })
