@@ -45,9 +45,9 @@ def click_every_control(page) -> None:
     for box in ("#xsl-labels", "#xsl-dims"):
         page.click(box)
         page.click(box)
-    page.click("#xsl-roof")
-    page.select_option("#xsl-roof", "solid")
-    page.select_option("#xsl-roof", "cutaway")
+    for roof in ("實", "剖"):                                  # a Vuetify select (no native select: issue 42)
+        page.click(".v-select:has(#xsl-roof) .v-field")
+        page.locator(".v-overlay--active .v-list-item", has_text=roof).click()
     page.click(".v-select:has(#xsl-speed) .v-field")
     page.locator(".v-overlay--active .v-list-item", has_text="2×").click()
     page.wait_for_function(f"{S}('speed') === 2")
@@ -72,8 +72,8 @@ def click_every_control(page) -> None:
 def open_the_lesson(page) -> None:
     """The last click: the lesson from the picker (it stays over the view in classroom mode), which lands on
     its first stop and keeps the focus for the clicker's keys that follow."""
-    page.click(".xsl-lessons select")
-    page.select_option(".xsl-lessons select", LESSON)
+    page.click(".xsl-lessons xsl-select")                       # the picker's own listbox (listbox.js)
+    page.locator(".xsl-lessons xsl-select [role=option]", has_text="三番射").click()
 
 
 #: measure the page in the first frame where COND holds (after the player drew it), into window.__l45

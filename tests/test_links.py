@@ -6,8 +6,6 @@ One test per parameter and page; each loads the link as a teacher would (a fresh
 shows: the player's public state(), the caption's text, the page's words."""
 from __future__ import annotations
 
-import tomllib
-
 import pytest
 import webtools
 from webtools import OTHER_READING, READY, app_on_free_port, chromium, chromium_missing_reason, machines

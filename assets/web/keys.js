@@ -64,7 +64,11 @@ export function installKeys({ player, after = null, root = window } = {}) {
       // an open drop-down closes (the key went to the rite): ours (listbox.js), and a Vuetify select's menu,
       // which closes when its field, opened with the pointer, gives the focus back
       closeAll();
-      if (ctl && tg.blur && byPointer) tg.blur();
+      if (ctl && byPointer) {
+        // a Vuetify select closes its menu on Tab (the one key its field answers so); then the focus goes back
+        if (tg.closest && tg.closest('.v-select')) tg.dispatchEvent(new KeyboardEvent('keydown', { key: 'Tab', code: 'Tab', bubbles: true }));
+        if (tg.blur) tg.blur();
+      }
       if (after) { try { after(ev); } catch (e) { console.error(e); } }
     }
     return done;

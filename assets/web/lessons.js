@@ -62,6 +62,9 @@ export function lessons(opts = {}) {
       };
       btn('+站', 'Add the current moment and camera as a stop', () => this.addStop());
       btn('改', 'Edit the caption of this stop', () => this.editCaption());
+      // a stop's play span: 起 its start at this moment, 止 its end at this moment (it plays from one to the other)
+      this.startBtn = btn('起', 'This stop starts at this moment (its span keeps its end)', () => this.setStart());
+      this.endBtn = btn('止', 'This stop plays to this moment (the end of its span)', () => this.setEnd());
       btn('↑', 'Move this stop earlier', () => this.move(-1));
       btn('↓', 'Move this stop later', () => this.move(1));
       btn('刪', 'Delete this stop', () => this.remove());
@@ -209,6 +212,33 @@ export function lessons(opts = {}) {
       this.persist();
       this._show();
     },
+    // the span of the current stop, [t, t + play]: 起 moves its start here (the end stays where it was), 止 puts
+    // its end here; an end at or before the start makes it a stop that holds
+    setStart(now = this.player.t) {
+      const s = this.current();
+      if (!s) return null;
+      const L = this._own();
+      const own = L.stops[this.i];
+      const end = own.play ? own.t + own.play : null;
+      own.t = Number(now.toFixed(3));
+      if (end !== null && end - own.t >= 0.1) own.play = Number((end - own.t).toFixed(3));
+      else { delete own.play; delete own.speed; }
+      this.persist();
+      this._show();
+      return own;
+    },
+    setEnd(now = this.player.t) {
+      const s = this.current();
+      if (!s) return null;
+      const L = this._own();
+      const own = L.stops[this.i];
+      if (now - own.t < 0.1) { this._say('the end of a stop comes after its start (起)'); return null; }
+      own.play = Number((now - own.t).toFixed(3));
+      own.speed = own.speed || 8;
+      this.persist();
+      this._show();
+      return own;
+    },
     move(d) {
       const j = this.i + d;
       if (!this.lesson || this.i < 0 || j < 0 || j >= this.lesson.stops.length) return;
@@ -287,6 +317,10 @@ export function lessons(opts = {}) {
       }
       const L = this.lesson;
       this.cap.dataset.stop = L ? `${this.i + 1}/${L.stops.length}` : (this.remote ? `${this.remote.stop}/${this.remote.of}` : '');
+      // the stop's span on the tools (the teacher editing sees what 起 and 止 set)
+      const cur = this.current();
+      this.tools.title = cur ? `stop ${this.i + 1}: ${cur.t.toFixed(1)} s → ${(cur.t + (cur.play || 0)).toFixed(1)} s` : '';
+      this.tools.dataset.span = cur ? `${cur.t}:${cur.t + (cur.play || 0)}` : '';
     },
     onFrame(T) {
       // 4.7 % of the view's height, just above the caption line
