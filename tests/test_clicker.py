@@ -54,7 +54,8 @@ def press_clicker_keys(page, what: str, value_js: str, *, lesson: bool = False, 
     t2 = page.evaluate(f"{PLAYER}.t")
     assert t2 > t1, f"after {what}: → did not step ({t1} → {t2})"
     page.keyboard.press("Space")
-    assert page.evaluate(f"{PLAYER}.playing") is True, f"after {what}: Space did not play"
+    assert page.evaluate(f"{PLAYER}.playing") is True, \
+        f"after {what}: Space did not play (focus on {page.evaluate('document.activeElement.outerHTML.slice(0, 120)')})"
     page.keyboard.press("Space")
     assert page.evaluate(f"{PLAYER}.playing") is False, f"after {what}: Space did not pause"
     assert page.evaluate(value_js) == value, f"{what} changed under the clicker's keys"

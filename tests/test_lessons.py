@@ -221,3 +221,45 @@ def test_a_teachers_own_lesson_saves_opens_and_survives_a_reload(tmp_path, rite,
         assert msg.startswith("bad: stop 1") and "colour" in msg and "\n" not in msg.strip()
         assert page.evaluate(f"{LX}.list.filter((L) => !L.builtin).length") == 2
         assert not errors, errors
+
+
+@pytest.mark.slow
+@pytest.mark.browser
+@pytest.mark.skipif(webtools.chromium_missing_reason() is not None, reason=str(webtools.chromium_missing_reason()))
+def test_the_editor_sets_a_stops_start_and_end(tmp_path, rite, pack_dir):
+    """The teacher gives a stop its play span with the keys and two buttons: → to a moment, 起 (the stop starts
+    here), → further, 止 (it plays to here); 存's TOML holds that span, and the page plays exactly it."""
+    import tomllib
+
+    from scene.web.lessons import load_lesson
+    with webtools.site(pack_dir) as (_, url), webtools.chromium() as b:
+        page = b.new_page(viewport={"width": 1280, "height": 720})
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{url}player.html?lesson=rite_in_ten_minutes")
+        page.wait_for_function("document.body.dataset.ready === '1'", timeout=120_000)
+        page.keyboard.press("PageDown")               # stop 2 (it plays) …
+        page.keyboard.press("Space")                  # … paused
+        for _ in range(3):
+            page.keyboard.press("ArrowRight")
+        start = page.evaluate("window.__xslPlayer.state().t")
+        page.click(".xsl-lessons button:text-is('起')")
+        for _ in range(6):
+            page.keyboard.press("ArrowRight")
+        end = page.evaluate("window.__xslPlayer.state().t")
+        assert end > start + 1
+        page.click(".xsl-lessons button:text-is('止')")
+        with page.expect_download() as dl:
+            page.click(".xsl-lessons button:text-is('存')")
+        saved = tmp_path / dl.value.suggested_filename
+        dl.value.save_as(saved)
+        stop = tomllib.loads(saved.read_text("utf-8"))["stop"][1]
+        assert abs(stop["t"] - start) < 0.01 and abs(stop["t"] + stop["play"] - end) < 0.01, (stop, start, end)
+        back = load_lesson(saved, rite)
+        assert abs(back["stops"][1]["t"] - start) < 0.01
+        # the edited stop plays its span and stops at its end
+        page.keyboard.press("PageUp")
+        page.keyboard.press("PageDown")
+        page.wait_for_function("!window.__xslPlayer.state().playing", timeout=60_000)
+        assert abs(page.evaluate("window.__xslPlayer.state().t") - end) < 1.0
+        assert not errors, errors

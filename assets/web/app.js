@@ -12,7 +12,7 @@ import { sound } from './sound.js';
 import { palette, PALETTE_NAME } from './palette.js';
 import { qualityControl, store as storeQuality, stored as storedQuality } from './quality-ui.js';
 import { installKeys } from './keys.js';
-import { simplifier } from './simp.js';
+import { simplifier, simpPage } from './simp.js';
 import { catalogue } from './inspector.js';
 import { StillPlayer, webglAvailable } from './still-view.js';
 
@@ -30,6 +30,7 @@ let roles = null;        // the role palette (palette.js)
 let caps = null;         // the caption line (captions.js)
 let tours = null;        // the lessons (lessons.js)
 let simplify = null;     // 繁 → 简 for this pack's words (simp.js)
+let pageSimp = null;     // 简 for every other word of the page: its controls, tabs, titles, screen-reader text
 let lastPick = null;     // the inspector's thing (shown again when 繁/简 changes)
 let room = null;         // the classroom keys (classroom.js): blank, Shift+K, C / F5 / Esc
 let qualityUi = null;    // the 畫質 select and its line (quality-ui.js)
@@ -121,6 +122,9 @@ function applyLang() {
   if (caps) caps.setLang(simp ? 'simp' : 'trad');
   if (tours) tours.setLang(simp ? 'simp' : 'trad');
   if (player.setLabelText) player.setLabelText(simp ? simplify : null);
+  if (!pageSimp && simplify) pageSimp = simpPage((x) => simplify(x), document.getElementById('app') || document.body);
+  if (pageSimp) pageSimp.set(simp);
+  document.documentElement.lang = simp ? 'zh-Hans' : 'zh-Hant';
   fillNav();
   lastStage = -1;
   onState(player.state());
@@ -507,7 +511,9 @@ async function boot() {
   // a presenter's free camera (orbit, zoom) reaches the followers too, a few times a second
   setInterval(() => { if (role === 'present' && player.free) publish(false); }, 250);
   set('ready', true);
-  installKeys({ player, after: () => publish(false) });
+  // a key that went to the rite closes an open menu of the toolbar (Vuetify's selects: issue 42)
+  const MENUS = ['roof_menu', 'quality_menu', 'speed_menu'];
+  installKeys({ player, after: () => { for (const m of MENUS) if (get(m)) set(m, false); publish(false); } });
   // controls bound to state drive the player (unless the change came from the player itself)
   const w = (keys, fn) => T.state.watch(keys, (...v) => { if (!applying && player) fn(...v); });
   w(['view'], (v) => player.setView(v));

@@ -64,11 +64,7 @@ export function installKeys({ player, after = null, root = window } = {}) {
       // an open drop-down closes (the key went to the rite): ours (listbox.js), and a Vuetify select's menu,
       // which closes when its field, opened with the pointer, gives the focus back
       closeAll();
-      if (ctl && byPointer) {
-        // a Vuetify select closes its menu on Tab (the one key its field answers so); then the focus goes back
-        if (tg.closest && tg.closest('.v-select')) tg.dispatchEvent(new KeyboardEvent('keydown', { key: 'Tab', code: 'Tab', bubbles: true }));
-        if (tg.blur) tg.blur();
-      }
+      if (ctl && byPointer && tg.blur) tg.blur();      // (a Vuetify menu: the app's after() closes it)
       if (after) { try { after(ev); } catch (e) { console.error(e); } }
     }
     return done;
@@ -97,7 +93,10 @@ export function installKeys({ player, after = null, root = window } = {}) {
   const onChange = (ev) => { if (recent() && !isTextEntry(ev.target)) setTimeout(giveBack, 0); };
   // a menu (Vuetify's select) hands the focus back to its field a moment after the choice
   const onFocus = (ev) => {
-    pointerFocused = recent() ? ev.target : null;
+    // (a field the pointer focused stays so when a menu or a script gives it the focus back; the keyboard
+    // moving the focus elsewhere ends it)
+    if (recent()) pointerFocused = ev.target;
+    else if (ev.target !== pointerFocused) pointerFocused = null;
     if (recent() && pointerInMenu && !isTextEntry(ev.target) && controlOf(ev.target) &&
         !ev.target.closest('.v-overlay, [role="listbox"], [role="menu"]')) setTimeout(giveBack, 0);
   };

@@ -214,6 +214,16 @@ export function lessons(opts = {}) {
     },
     // the span of the current stop, [t, t + play]: 起 moves its start here (the end stays where it was), 止 puts
     // its end here; an end at or before the start makes it a stop that holds
+    // a stop's act (the step its caption names, lesson-toml.js) must lie inside its span: an edit that leaves it
+    // out keeps the span the teacher chose and drops the act, saying so
+    _checkAct(own) {
+      if (!own.act) return;
+      const hit = (this.player.steps || []).filter((x) => x.phrase === own.act && x.start >= own.t - 1e-3)
+        .sort((a, b) => a.start - b.start)[0];
+      if (hit && hit.end <= own.t + (own.play || 0) + 1e-3) return;
+      this._say(`stop ${this.i + 1} no longer plays through ${own.act}: that act is no longer named for it`);
+      delete own.act;
+    },
     setStart(now = this.player.t) {
       const s = this.current();
       if (!s) return null;
@@ -223,6 +233,7 @@ export function lessons(opts = {}) {
       own.t = Number(now.toFixed(3));
       if (end !== null && end - own.t >= 0.1) own.play = Number((end - own.t).toFixed(3));
       else { delete own.play; delete own.speed; }
+      this._checkAct(own);
       this.persist();
       this._show();
       return own;
@@ -235,6 +246,7 @@ export function lessons(opts = {}) {
       if (now - own.t < 0.1) { this._say('the end of a stop comes after its start (起)'); return null; }
       own.play = Number((now - own.t).toFixed(3));
       own.speed = own.speed || 8;
+      this._checkAct(own);
       this.persist();
       this._show();
       return own;

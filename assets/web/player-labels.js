@@ -102,6 +102,10 @@ export class Labels {
 
   _updateLabels() {
     if (!this.labelsOn || !this._labels) return;
+    // the names' size follows the view's height (player.js's style; larger in classroom mode): a new size is a
+    // new measure of every label
+    const fs = getComputedStyle(this.overlay).fontSize;
+    if (fs !== this._labelFs) { this._labelFs = fs; this._remeasure = true; }
     if (this._remeasure) this._measureLabels();
     const rules = this._labelRules || (this._labelRules = { avoid: true, apart: true, people: true });
     const cam = this.cam;

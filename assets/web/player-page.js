@@ -8,7 +8,7 @@ import { captionPlace } from './caption-place.js';
 import { classroom, keysParam } from './classroom.js';
 import { installKeys } from './keys.js';
 import './listbox.js';              // <xsl-select>: the page's drop-downs (no native select: issue 42)
-import { simplifier } from './simp.js';
+import { simplifier, simpPage } from './simp.js';
 import { catalogue } from './inspector.js';
 import { StillPlayer, webglAvailable, NO_WEBGL_SITE } from './still-view.js';
 import { evidence } from './evidence.js';
@@ -93,6 +93,7 @@ const dir = gl ? player.use(director()) : null;
 let lang = params.get('lang') === 'simp' ? 'simp' : 'trad';
 if (params.has('lang') && !['simp', 'trad'].includes(params.get('lang'))) problems.push(`lang=${params.get('lang')} (trad, simp)`);
 let simplify = null;
+let pageSimp = null;          // 简 for the page's own words too: controls, titles, screen-reader text (simp.js)
 const Z = (x) => (lang === 'simp' && simplify ? simplify(x) : x);
 const notes = notesPanel({ button: $('xsl-notes-toggle'), box: $('xsl-notes'), params });
 const tours = player.use(lessons({ director: dir, onError: (m) => message(m), simplify: (x) => (simplify ? simplify(x) : x) }));
@@ -199,6 +200,7 @@ function setLang(l) {
   caps.setLang(lang);
   tours.setLang(lang);
   player.setLabelText(lang === 'simp' ? simplify : null);
+  if (simplify) (pageSimp || (pageSimp = simpPage((x) => simplify(x)))).set(lang === 'simp');
   if (player.pack) {
     buildUi();
     shownSection = null;
@@ -266,6 +268,10 @@ function wire() {
   $('xsl-text-toggle').addEventListener('click', () => $('xsl-text').classList.toggle('collapsed'));
   $('xsl-lang').addEventListener('click', () => setLang(lang === 'simp' ? 'trad' : 'simp'));
   $('xsl-info-close').addEventListener('click', () => { $('xsl-info').hidden = true; });
+  $('xsl-quality-why').addEventListener('click', () => {
+    const open = $('xsl-quality-info').classList.toggle('open');
+    $('xsl-quality-why').setAttribute('aria-expanded', String(open));
+  });
   installKeys({ player });
 }
 

@@ -214,16 +214,17 @@ export class Player {
 .xsl-player { background: ${SKY}; }
 .xsl-player .xsl-canvas { display: block; width: 100%; height: 100%; outline: none; touch-action: none; }
 .xsl-player .xsl-labels { position: absolute; left: 0; top: 0; right: 0; bottom: 0; pointer-events: none;
-  overflow: hidden; font-family: ${FONT_FAMILY}; }
+  overflow: hidden; font-family: ${FONT_FAMILY}; font-size: var(--xsl-label-px, 13px); }
+body.xsl-classroom .xsl-player .xsl-labels { font-size: var(--xsl-label-class-px, 24px); }
 .xsl-player .xsl-labels.off { display: none; }
 .xsl-label { position: absolute; left: 0; top: 0; white-space: nowrap; pointer-events: auto; cursor: pointer;
-  font-size: 13px; line-height: 16px; padding: 1px 4px; border-radius: 3px; color: #1e1b18;
+  font-size: 1em; line-height: 1.23; padding: 0.08em 0.3em; border-radius: 3px; color: #1e1b18;
   background: rgba(250, 247, 238, 0.86); border: 1px solid rgba(30, 27, 24, 0.25); visibility: hidden;
   user-select: none; }
 .xsl-label.actor { border-left-width: 4px; }
 .xsl-label.actor.focus { font-weight: 600; background: rgba(255, 252, 240, 0.95); }
-.xsl-label.place { background: rgba(243, 238, 225, 0.7); color: #5b5147; font-size: 12px; border-style: dashed; }
-.xsl-label.dim { background: rgba(255, 255, 255, 0.9); font-size: 12px; color: #1e1b18; }
+.xsl-label.place { background: rgba(243, 238, 225, 0.7); color: #5b5147; font-size: 0.92em; border-style: dashed; }
+.xsl-label.dim { background: rgba(255, 255, 255, 0.9); font-size: 0.92em; color: #1e1b18; }
 .xsl-label.dim.off { display: none; }
 `;
     document.head.appendChild(st);

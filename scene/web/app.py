@@ -48,6 +48,7 @@ CLIENT_ONLY = (
     "view", "labels", "roof", "dims", "lang", "show_notes", "classroom", "message", "busy", "inspect",
     "text", "nav", "marks", "reading_q", "reading_title", "reading_vals", "reading_preset", "ghost",
     "right_tab", "link_copied", "fps", "ready", "live_role", "live_seen", "nav_open", "building", "quality_pick",
+    "roof_menu", "quality_menu", "speed_menu", "quality_info_open",
 )
 
 
@@ -431,6 +432,7 @@ def build(server, service: Service) -> None:
         "reading_q": "zheng", "reading_title": "", "reading_vals": {}, "reading_preset": "zheng",
         "ghost": False, "right_tab": "text", "link_copied": False, "fps": 0,
         "ready": False, "live_role": "", "live_seen": None, "nav_open": True, "building": "", "quality_pick": "auto",
+        "roof_menu": False, "quality_menu": False, "speed_menu": False, "quality_info_open": False,
         # the one shared key: the presenter's last state, pushed to every tab (followers apply it)
         "xsl_live": None,
     })

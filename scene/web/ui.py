@@ -73,15 +73,20 @@ def _view_tools() -> None:
             html.Label("屋頂", **{"for": "xsl-roof"}, classes="xsl-dim ml-1", title="roof")
             v.VSelect(v_model="roof", items=("roof_items", [{"title": t, "value": k} for k, t in ROOF_TITLES.items()]),
                       hide_details=True, density="compact", variant="plain", style="max-width: 84px",
-                      id="xsl-roof", title="roof", classes="xsl-select")
+                      id="xsl-roof", title="roof", classes="xsl-select",
+                      menu=("roof_menu",), update_menu="roof_menu = $event")
             # per browser (localStorage), not shared: app.js keeps quality_pick and reloads at the same moment
             html.Label("畫質", **{"for": "xsl-quality"}, classes="xsl-dim ml-2", title="quality tier")
             v.VSelect(v_model="quality_pick", items=("quality_items", [{"title": t, "value": k} for k, t in QUALITIES]),
                       hide_details=True, density="compact", variant="plain", style="max-width: 96px",
-                      id="xsl-quality", classes="xsl-select",
+                      id="xsl-quality", classes="xsl-select", menu=("quality_menu",),
+                      update_menu="quality_menu = $event",
                       title="quality tier, remembered in this browser: auto (fast on a software GL, high on a GPU), "
                             "fast, high — a change reloads the page at this moment")
-        html.Div(id="xsl-quality-info", classes="xsl-quality-info")
+            # the tier's line on demand (issue 42: it lay across the picture): ⓘ shows it under the transport
+            v.VBtn("ⓘ", click="quality_info_open = !quality_info_open", size="x-small", variant="text",
+                   id="xsl-quality-why", title="the quality tier in use, and why",
+                   aria_pressed=("quality_info_open ? 'true' : 'false'",))
         # presenting / following: in the row of tools (a badge over the view covered its buttons)
         _live_badge("xsl-live")
 
@@ -120,7 +125,8 @@ def _view() -> None:
 
 def _timeline() -> None:
     """The scrubber over the whole rite (a mark per stage, the rounds in red), and the transport under it."""
-    with v.VFooter(v_if="!classroom", app=True, height=84, classes="xsl-footer", id="xsl-timeline"):
+    with v.VFooter(v_if="!classroom", app=True, height=("quality_info_open ? 104 : 84",), classes="xsl-footer",
+                   id="xsl-timeline"):
         with html.Div(classes="xsl-scrub"):
             with html.Div(classes="xsl-marks"):
                 html.Div(v_for="m in marks", key="m.n", classes="xsl-mark",
@@ -139,9 +145,10 @@ def _timeline() -> None:
             html.Label("速", **{"for": "xsl-speed"}, classes="xsl-dim ml-2", title="speed")
             v.VSelect(v_model="speed", items=("speeds", [{"title": f"{s}×", "value": s} for s in SPEEDS]),
                       hide_details=True, density="compact", variant="plain", style="max-width: 80px",
-                      id="xsl-speed", title="speed")
+                      id="xsl-speed", title="speed", menu=("speed_menu",), update_menu="speed_menu = $event")
             html.Div("{{ step_phrase }}", classes="xsl-phrase", id="xsl-phrase")
             html.Div("{{ t_label }}", classes="xsl-time", id="xsl-time")
+        html.Div(v_show="quality_info_open", id="xsl-quality-info", classes="xsl-quality-info")
 
 
 def _text_panel() -> None:
