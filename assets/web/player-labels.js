@@ -150,7 +150,7 @@ export class Labels {
       let y0 = 0, free = false;
       for (let k = 0; k < tries && !free; k++) {
         y0 = Math.round(L.sy - L.h - 3) - k * (L.h + 2);
-        free = !(rules.apart !== false && hits(boxes, x0, y0, x1, y0 + L.h)) && !hits(obstacles, x0, y0, x1, y0 + L.h)
+        free = y0 >= 0 && !(rules.apart !== false && hits(boxes, x0, y0, x1, y0 + L.h)) && !hits(obstacles, x0, y0, x1, y0 + L.h)
           && !hits(acting, x0, y0, x1, y0 + L.h, L.kind === 'actor' ? L.id : '');
       }
       if (!free) continue;

@@ -149,6 +149,15 @@ export class Player {
     this.overlay = document.createElement('div');
     this.overlay.className = 'xsl-labels';
     container.appendChild(this.overlay);
+    // the names' size follows the view's height and classroom mode (CSS): a probe of one character tells when
+    // it changed, and every name is measured and placed again in the next frame
+    const probe = document.createElement('span');
+    probe.textContent = '中';
+    probe.setAttribute('aria-hidden', 'true');
+    Object.assign(probe.style, { position: 'absolute', visibility: 'hidden', left: '0', top: '0', pointerEvents: 'none' });
+    this.overlay.appendChild(probe);
+    this._probeRo = new ResizeObserver(() => { this._remeasure = true; this._labelsNow = true; this._dirty = true; });
+    this._probeRo.observe(probe);
 
     this.scene = new THREE.Scene();
     this.scene.matrixWorldAutoUpdate = true;
@@ -216,6 +225,7 @@ export class Player {
 .xsl-player .xsl-labels { position: absolute; left: 0; top: 0; right: 0; bottom: 0; pointer-events: none;
   overflow: hidden; font-family: ${FONT_FAMILY}; font-size: var(--xsl-label-px, 13px); }
 body.xsl-classroom .xsl-player .xsl-labels { font-size: var(--xsl-label-class-px, 24px); }
+body.xsl-classroom .xsl-player .xsl-view-tool, body.xsl-classroom .xsl-player .xsl-lessons { display: none !important; }
 .xsl-player .xsl-labels.off { display: none; }
 .xsl-label { position: absolute; left: 0; top: 0; white-space: nowrap; pointer-events: auto; cursor: pointer;
   font-size: 1em; line-height: 1.23; padding: 0.08em 0.3em; border-radius: 3px; color: #1e1b18;
@@ -324,6 +334,7 @@ body.xsl-classroom .xsl-player .xsl-labels { font-size: var(--xsl-label-class-px
     for (const x of this.extensions) if (x.dispose) x.dispose();
     this.extensions = [];
     this._ro.disconnect();
+    this._probeRo.disconnect();
     this.clearGhost();
     this._disposePack();
     this.controlsP.dispose(); this.controlsO.dispose();
