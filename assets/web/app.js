@@ -293,9 +293,13 @@ function onQueue(pos) {
 // (rounded, so up to 0.5 ms early), the exporter reads the exact rite — at a start, the ms rounded down
 // falls in the stage before (§21 under xiang was drawn and labelled §20).  One ms on is the same picture.
 function exportTime(t) {
+  // (the player's own pack while the app's is not set yet: a no-WebGL view asks for its first picture while
+  // loading — manifest was null there, 'Cannot read properties of null (reading 'stages')', issue 42)
+  const m = manifest || (player && player.pack);
+  if (!m) return t;
   let start = -1;
-  for (const st of manifest.stages) if (st.start <= t && st.start > start) start = st.start;
-  for (const sp of manifest.steps || []) if (sp.start <= t && sp.start > start) start = sp.start;
+  for (const st of m.stages) if (st.start <= t && st.start > start) start = st.start;
+  for (const sp of m.steps || []) if (sp.start <= t && sp.start > start) start = sp.start;
   return start >= 0 && t - start < 0.001 ? Math.round((start + 0.001) * 1000) / 1000 : t;
 }
 
@@ -438,8 +442,11 @@ function makePlayer(el, quality) {
   if (webglAvailable()) {
     try { return new Player(el, opts); } catch (e) { console.warn(`no 3D view: ${e.message || e}`); }
   }
+  // the remote view (scene/web/remote.py): frames of the same scene rendered on the server as the rite plays
   return new StillPlayer(el, { onState, onError: opts.onError,
-    still: (t, view, labels, roof) => T.trigger('xsl_still', [get('reading_q'), exportTime(t), view, !!labels, roof]) });
+    still: (t, view, labels, roof) => T.trigger('xsl_still', [get('reading_q'), exportTime(t), view, !!labels, roof]),
+    frame: (t, view, camera, labels, roof) => T.trigger('xsl_frame', [get('reading_q') || 'zheng', exportTime(t), view,
+      camera, !!labels, roof]) });
 }
 
 const BUILDING = 'building the scene: a first start compiles the rite, its pack and the font (some seconds) …';

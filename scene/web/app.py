@@ -450,6 +450,8 @@ def build(server, service: Service) -> None:
     server.controller.trigger("xsl_sheet")(service.role_sheet)
     from . import still as still_mod  # the still of the moment for a browser without WebGL
     still_mod.register(server, service)
+    from . import remote as remote_mod  # frames of the scene as it plays, orbit and zoom: the no-WebGL view
+    remote_mod.register(server, service)
 
     @server.controller.trigger("xsl_present")
     def present(payload=None, key=None) -> dict:
