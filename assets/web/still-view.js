@@ -16,8 +16,8 @@
 export const NO_WEBGL_ADVICE = 'This browser gives the page no WebGL, so the 3D view cannot run. ' +
   'Try: turn on hardware acceleration (Chrome/Edge: Settings → System → "Use graphics acceleration"; ' +
   'Firefox: Settings → Performance), or open this address in another browser (Firefox, Chrome, Edge, ' +
-  'Safari), or use the printed sheets (python -m scene sheets / book). Meanwhile the server draws each ' +
-  'moment as a picture below: PageDown / PageUp, → / ← and Space work as usual.';
+  'Safari), or use the printed sheets (python -m scene sheets / book). Meanwhile the server draws the rite ' +
+  'below as it plays (drag to turn the view, the wheel zooms): PageDown / PageUp, → / ← and Space work as usual.';
 
 // the static site has no server to draw stills: the text, the stage list and the keys still work
 export const NO_WEBGL_SITE = 'This browser gives the page no WebGL, so the 3D view cannot run. ' +
