@@ -365,6 +365,8 @@ def test_quality_select_in_the_toolbar_switches_the_tier_at_the_same_moment(page
     page.evaluate("localStorage.removeItem('xsl-quality')")
     assert page.is_visible("#xsl-quality") and page.evaluate("window.trame.state.get('quality_pick')") == "auto"
     page.wait_for_function("document.getElementById('xsl-quality-info').textContent.length > 0")
+    assert not page.is_visible("#xsl-quality-info")          # on demand only (issue 42): ⓘ shows it
+    page.click("#xsl-quality-why")
     line = page.inner_text("#xsl-quality-info")
     assert line.startswith("in use: fast") and "software GL" in line and "llvmpipe" in line.lower(), line
     with page.expect_navigation(timeout=60000):
