@@ -211,10 +211,11 @@ def test_without_webgl_the_class_runs_on_the_servers_stills(app_url, tmp_path):
                 assert words in note, note
             assert "Error creating WebGL context" not in (page.evaluate("window.trame.state.get('message')") or "")
             still = "document.querySelector('img.xsl-nogl-still')"
-            page.wait_for_function(f"{still}.naturalWidth > 0 && {still}.dataset.t", timeout=120000)
+            st = page.evaluate(f"{PLAYER}.stages.filter((s) => s.n === 21 || s.n === 22).map((s) => [s.start, s.end])")
+            # (the remote view may draw the moment before the link's first: the picture of §21 comes next)
+            page.wait_for_function(f"{still}.naturalWidth > 0 && Number({still}.dataset.t) >= {st[0][0]}", timeout=120000)
             size = page.evaluate(f"[{still}.naturalWidth, {still}.naturalHeight]")
             t21 = float(page.evaluate(f"{still}.dataset.t"))
-            st = page.evaluate(f"{PLAYER}.stages.filter((s) => s.n === 21 || s.n === 22).map((s) => [s.start, s.end])")
             assert size == [1280, 720] and st[0][0] <= t21 < st[0][1], (size, t21, st)
             page.keyboard.press("PageDown")
             page.wait_for_function("window.trame.state.get('stage_n') === 22")
