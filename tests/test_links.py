@@ -154,8 +154,7 @@ def test_lesson_opens_its_first_stop_held(request, browser, rite, first_stop, ap
     assert abs(page.evaluate(STATE)["t"] - first_stop["t"]) < 0.01, "the link played on"
     # Space plays the stop's span (and stops at its end), as PageDown's stops do
     page.keyboard.press("Space")
-    page.wait_for_timeout(600)
-    assert page.evaluate(STATE)["t"] > first_stop["t"] + 0.5
+    page.wait_for_function(f"{STATE}.t > {first_stop['t'] + 0.5}", timeout=15_000)
     assert not message(page, app) and not page.errors
     page.close()
 

@@ -44,7 +44,8 @@ const SPACE = (ev) => ev.key === ' ' || ev.key === 'Spacebar' || ev.code === 'Sp
 // to its followers).  Returns {dispose, handle} (handle: the same decision for a synthetic event, for tests).
 export function installKeys({ player, after = null, root = window } = {}) {
   let pointerAt = -1e9;
-  let pointerFocused = null;       // the control the pointer last gave the focus to
+  let tabAt = -1e9;
+  let keyboardFocused = null;      // the control Tab (the keyboard) last gave the focus to
 
   function handle(ev) {
     if (!player || ev.defaultPrevented) return false;
@@ -52,10 +53,11 @@ export function installKeys({ player, after = null, root = window } = {}) {
     const tg = ev.target;
     if (isTextEntry(tg)) return false;
     const ctl = controlOf(tg);
-    // a keyboard user working this control keeps Space and Enter (one the pointer gave the focus to does not,
-    // even once a key has made it :focus-visible — then a later Space chose an option of an open list)
-    const byPointer = tg === pointerFocused || performance.now() - pointerAt <= 800;
-    if (ctl && (SPACE(ev) || ev.key === 'Enter') && tg.matches && tg.matches(':focus-visible') && !byPointer) return false;
+    // a keyboard user working this control (Tab brought the focus to it) keeps Space and Enter; one the pointer
+    // or a menu gave the focus to does not, even once a key has made it :focus-visible (then a later Space chose
+    // an option of an open list, or opened it)
+    const byKeyboard = tg === keyboardFocused && performance.now() - pointerAt > 800;
+    if (ctl && (SPACE(ev) || ev.key === 'Enter') && byKeyboard) return false;
     if (ev.key === 'Tab' || ev.key === 'Enter') return false;
     const done = player.handleKey(ev);
     if (done) {
@@ -64,7 +66,7 @@ export function installKeys({ player, after = null, root = window } = {}) {
       // an open drop-down closes (the key went to the rite): ours (listbox.js), and a Vuetify select's menu,
       // which closes when its field, opened with the pointer, gives the focus back
       closeAll();
-      if (ctl && byPointer && tg.blur) tg.blur();      // (a Vuetify menu: the app's after() closes it)
+      if (ctl && !byKeyboard && tg.blur) tg.blur();      // (a Vuetify menu: the app's after() closes it)
       if (after) { try { after(ev); } catch (e) { console.error(e); } }
     }
     return done;
@@ -93,14 +95,13 @@ export function installKeys({ player, after = null, root = window } = {}) {
   const onChange = (ev) => { if (recent() && !isTextEntry(ev.target)) setTimeout(giveBack, 0); };
   // a menu (Vuetify's select) hands the focus back to its field a moment after the choice
   const onFocus = (ev) => {
-    // (a field the pointer focused stays so when a menu or a script gives it the focus back; the keyboard
-    // moving the focus elsewhere ends it)
-    if (recent()) pointerFocused = ev.target;
-    else if (ev.target !== pointerFocused) pointerFocused = null;
+    // (Tab gives a control to the keyboard; a menu or a script giving the focus back to it keeps that)
+    if (performance.now() - tabAt < 500) keyboardFocused = ev.target;
+    else if (ev.target !== keyboardFocused) keyboardFocused = null;
     if (recent() && pointerInMenu && !isTextEntry(ev.target) && controlOf(ev.target) &&
         !ev.target.closest('.v-overlay, [role="listbox"], [role="menu"]')) setTimeout(giveBack, 0);
   };
-  const onKey = (ev) => { handle(ev); };
+  const onKey = (ev) => { if (ev.key === 'Tab') tabAt = performance.now(); handle(ev); };
   root.addEventListener('keydown', onKey, true);
   document.addEventListener('pointerdown', onPointer, true);
   document.addEventListener('change', onChange, true);
