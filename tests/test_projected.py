@@ -86,7 +86,7 @@ def test_app_classroom_mode_is_the_picture_caption_and_phrase(app_url, tmp_path)
         assert not page.is_visible("#xsl-quality-info")
         page.click("#xsl-quality-why")
         page.wait_for_function("document.getElementById('xsl-quality-info').textContent.startsWith('in use')")
-        assert page.is_visible("#xsl-quality-info")
+        page.wait_for_selector("#xsl-quality-info", state="visible", timeout=5000)
         assert not any(x.startswith("#xsl-quality-info") for x in page.evaluate(OVER_PICTURE, "#xsl-view")), \
             "the 畫質 line over the picture"
         page.keyboard.press("F5")                     # the clicker's "start the show"
