@@ -50,7 +50,8 @@ export function lessons(opts = {}) {
       Object.assign(box.style, { position: 'absolute', top: '8px', right: '110px', zIndex: 20, font: `14px ${FONT}`,
         display: 'flex', gap: '4px' }, opts.toolbarStyle || {});
       this.pick = el('xsl-select', { 'aria-label': 'Lesson 課' });     // not a native select (listbox.js)
-      this.pick.addEventListener('change', () => this.open(this.pick.value));
+      // a lesson chosen opens at its first stop, held, as its link does (Space plays the stop, PageDown the next)
+      this.pick.addEventListener('change', () => this.open(this.pick.value, { hold: true }));
       this.tools = el('span');
       this.newBtn = el('button', { type: 'button', title: 'A new lesson of your own, from nothing' }, '新');
       this.newBtn.addEventListener('click', () => this.newLesson());
