@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import webtools
 from webtools import (
     OTHER_READING,
     READY,
@@ -362,12 +363,14 @@ def test_quality_select_in_the_toolbar_switches_the_tier_at_the_same_moment(page
     tier; 自動 returns to the fast path."""
     open_app(page, app_url, "?stage=21&t=30&view=hall")
     page.evaluate("localStorage.removeItem('xsl-quality')")
-    assert page.is_visible("#xsl-quality") and page.input_value("#xsl-quality") == "auto"
+    assert page.is_visible("#xsl-quality") and page.evaluate("window.trame.state.get('quality_pick')") == "auto"
     page.wait_for_function("document.getElementById('xsl-quality-info').textContent.length > 0")
+    assert not page.is_visible("#xsl-quality-info")          # on demand only (issue 42): ⓘ shows it
+    page.click("#xsl-quality-why")
     line = page.inner_text("#xsl-quality-info")
     assert line.startswith("in use: fast") and "software GL" in line and "llvmpipe" in line.lower(), line
     with page.expect_navigation(timeout=60000):
-        page.select_option("#xsl-quality", "high")
+        webtools.choose_vuetify(page, "#xsl-quality", "高 high")
     page.wait_for_function(READY, timeout=60000)
     page.wait_for_function("window.__xslPlayer && window.__xslPlayer.quality().tier === 'high'", timeout=60000)
     assert page.evaluate("localStorage.getItem('xsl-quality')") == "high"
@@ -378,7 +381,7 @@ def test_quality_select_in_the_toolbar_switches_the_tier_at_the_same_moment(page
                                 " return [s.stage, s.t - p.pack.stages.find((x) => x.n === s.stage).start]; })()")
     assert stage == 21 and abs(into - 30.0) < 1.0, (stage, into, page.url)
     with page.expect_navigation(timeout=60000):
-        page.select_option("#xsl-quality", "auto")
+        webtools.choose_vuetify(page, "#xsl-quality", "自動 auto")
     page.wait_for_function(READY, timeout=60000)
     page.wait_for_function("window.__xslPlayer && window.__xslPlayer.quality().tier === 'fast'", timeout=60000)
     page.evaluate("localStorage.removeItem('xsl-quality')")

@@ -158,8 +158,7 @@ def test_the_static_page_every_control_then_the_clickers_keys(page_url):
             assert page.evaluate(value_js) == value, f"{what} changed under the clicker's keys"
 
         for sel, value in (("#xsl-speed", "2"), ("#xsl-view", "hall"), ("#xsl-roof", "solid")):
-            page.click(sel)
-            page.select_option(sel, value)
+            webtools.choose(page, sel, value)
             keys(sel, f"document.querySelector('{sel}').value")
         for sel in ("#xsl-labels", "#xsl-dims"):
             page.click(sel)
@@ -167,7 +166,6 @@ def test_the_static_page_every_control_then_the_clickers_keys(page_url):
         for sel in ("#xsl-lang", "#xsl-next-step", "#xsl-stages-toggle", "#xsl-text-toggle"):
             page.click(sel)
             keys(sel, "document.documentElement.lang")
-        page.click(".xsl-lessons select")
-        page.select_option(".xsl-lessons select", "three_rounds_class")
-        keys("the lesson picker", "document.querySelector('.xsl-lessons select').value", lesson=True)
+        webtools.choose(page, ".xsl-lessons xsl-select", "three_rounds_class")
+        keys("the lesson picker", "document.querySelector('.xsl-lessons xsl-select').value", lesson=True)
         assert not errors, errors

@@ -6,6 +6,7 @@ import asyncio
 import threading
 
 import pytest
+import webtools
 from webtools import READY, app_on_free_port, chromium, chromium_missing_reason, machines
 
 KEY = "classroom-test-key"
@@ -99,7 +100,7 @@ OVERLAPS = """(() => {
   if (!b) return {badge: null};
   const r = b.getBoundingClientRect();
   const hits = [];
-  for (const c of document.querySelectorAll('#xsl-tools button, #xsl-tools select, #xsl-tools input, #xsl-tools .v-selection-control, .xsl-lessons select, .xsl-lessons button, #xsl-class-exit, header button, .xsl-caption, .xsl-lesson-caption')) {
+  for (const c of document.querySelectorAll('#xsl-tools button, #xsl-tools select, #xsl-tools input, #xsl-tools .v-selection-control, .xsl-lessons xsl-select, .xsl-lessons button, #xsl-class-exit, header button, .xsl-caption, .xsl-lesson-caption')) {
     if (b.contains(c)) continue;
     const q = c.getBoundingClientRect();
     if (!q.width || !q.height || getComputedStyle(c).display === 'none') continue;
@@ -132,8 +133,7 @@ def test_followers_see_the_lesson_caption_and_the_script_and_badges_cover_nothin
                     p.evaluate(FRAMES)            # the resize handlers (Vuetify's breakpoints) and a layout run
                     got = p.evaluate(OVERLAPS)
                     assert got["badge"] and not got["hits"], f"{w}×{h} {who}: the badge {got['badge']} covers {got['hits']}"
-            pres.click(".xsl-lessons select")
-            pres.select_option(".xsl-lessons select", "three_rounds_class")
+            webtools.choose(pres, ".xsl-lessons xsl-select", "three_rounds_class")
             pres.keyboard.press("PageDown")
             pres.click("#tab-text")
             pres.click("#xsl-lang-simp")

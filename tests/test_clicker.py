@@ -27,9 +27,19 @@ STATE = f"(() => {{ const s = {PLAYER}.state(); return {{stage: s.stage, t: s.t,
 LESSONS = f"{PLAYER}.extensions.find((x) => x.pick)"
 
 
-def press_clicker_keys(page, what: str, value_js: str, *, lesson: bool = False) -> None:
-    """PageDown, → and Space (twice) after a control was used: each has its effect, the control keeps its value."""
+#: a drop-down open on the page: a Vuetify select's menu, or the player's own listbox (listbox.js)
+#: native selects a user can open (Vuetify keeps a hidden one inside its own select, for forms)
+NATIVE_SELECTS = "[...document.querySelectorAll('select')].filter((s) => !s.hidden && s.getClientRects().length).length"
+OPEN_LIST = ("!!(document.querySelector('.v-overlay--active .v-list') || "
+             "document.querySelector('xsl-select[aria-expanded=\"true\"] [role=listbox]:not([hidden])'))")
+
+
+def press_clicker_keys(page, what: str, value_js: str, *, lesson: bool = False, opened: bool = False) -> None:
+    """PageDown, → and Space (twice) after a control was used: each has its effect, the control keeps its value.
+    opened: the control's drop-down was clicked open and left open, as a teacher leaves it (issue 42)."""
     page.wait_for_timeout(150)                       # the control's own events are done
+    if opened:
+        assert page.evaluate(OPEN_LIST), f"{what}: its drop-down is not open"
     value = page.evaluate(value_js)
     before = page.evaluate(STATE)
     stop0 = page.evaluate(f"{LESSONS}.i") if lesson else None
@@ -44,11 +54,12 @@ def press_clicker_keys(page, what: str, value_js: str, *, lesson: bool = False) 
     t2 = page.evaluate(f"{PLAYER}.t")
     assert t2 > t1, f"after {what}: → did not step ({t1} → {t2})"
     page.keyboard.press("Space")
-    assert page.evaluate(f"{PLAYER}.playing") is True, f"after {what}: Space did not play"
+    assert page.evaluate(f"{PLAYER}.playing") is True, \
+        f"after {what}: Space did not play (focus on {page.evaluate('document.activeElement.outerHTML.slice(0, 120)')})"
     page.keyboard.press("Space")
     assert page.evaluate(f"{PLAYER}.playing") is False, f"after {what}: Space did not pause"
     assert page.evaluate(value_js) == value, f"{what} changed under the clicker's keys"
-    assert page.evaluate("document.querySelector('.v-overlay--active .v-list') === null"), f"{what}: a menu opened"
+    assert not page.evaluate(OPEN_LIST), f"{what}: a drop-down is open after the keys"
 
 
 def test_every_control_then_the_clickers_keys(app_url):
@@ -67,12 +78,22 @@ def test_every_control_then_the_clickers_keys(app_url):
         press_clicker_keys(page, "標籤", f"{S}('labels')")
         page.click("#xsl-dims")
         press_clicker_keys(page, "尺寸", f"{S}('dims')")
-        # 屋頂 (a native select): clicked, a value chosen
-        page.click("#xsl-roof")
-        page.select_option("#xsl-roof", "solid")
+        # no native select anywhere in the page: an open one takes every key (issue 42)
+        assert page.evaluate(NATIVE_SELECTS) == 0
+        # 屋頂: its drop-down clicked open and left open, then the keys; then a value chosen, and the keys again
+        page.click(".v-select:has(#xsl-roof) .v-field")
+        press_clicker_keys(page, "屋頂 (open)", f"{S}('roof')", opened=True)
+        page.click(".v-select:has(#xsl-roof) .v-field")
+        page.locator(".v-overlay--active .v-list-item", has_text="實").click()
+        page.wait_for_function(f"{S}('roof') === 'solid'")
         press_clicker_keys(page, "屋頂", f"{S}('roof')")
         assert page.evaluate(f"{S}('roof')") == "solid"
-        # the speed select (Vuetify): opened, 2× chosen from its menu
+        # 畫質 left open: a Space must not choose (a choice reloads the page)
+        page.click(".v-select:has(#xsl-quality) .v-field")
+        press_clicker_keys(page, "畫質 (open)", f"{S}('quality_pick')", opened=True)
+        # the speed select (Vuetify): left open; then opened, 2× chosen from its menu
+        page.click(".v-select:has(#xsl-speed) .v-field")
+        press_clicker_keys(page, "the speed select (open)", f"{S}('speed')", opened=True)
         page.click(".v-select:has(#xsl-speed) .v-field")
         page.locator(".v-overlay--active .v-list-item", has_text="2×").click()
         page.wait_for_function(f"{S}('speed') === 2")
@@ -97,10 +118,18 @@ def test_every_control_then_the_clickers_keys(app_url):
         page.wait_for_function(f"{PLAYER}.state().stage === 20")
         press_clicker_keys(page, "the stage list", "1")
         # the lesson picker: a lesson chosen, then PageDown goes to its next stop (not to another lesson)
-        page.click(".xsl-lessons select")
-        page.select_option(".xsl-lessons select", "three_rounds_class")
+        pick = ".xsl-lessons xsl-select"
+        page.click(pick)                              # left open: the keys go to the rite, no lesson is chosen
+        press_clicker_keys(page, "the lesson picker (open)", f"document.querySelector('{pick}').value", opened=True)
+        page.click(pick)
+        page.locator(f"{pick} [role=option]", has_text="三番射").click()
         page.wait_for_function(f"{LESSONS}.i === 0")
-        press_clicker_keys(page, "the lesson picker", "document.querySelector('.xsl-lessons select').value", lesson=True)
+        press_clicker_keys(page, "the lesson picker", f"document.querySelector('{pick}').value", lesson=True)
+        page.click(pick)                              # open again over a lesson: PageDown goes to its next stop
+        press_clicker_keys(page, "the lesson picker (open, a lesson on)", f"document.querySelector('{pick}').value",
+                           lesson=True, opened=True)
+        page.keyboard.press("PageUp")
+        page.wait_for_function(f"{LESSONS}.i === 1")
         page.keyboard.press("PageUp")                 # back to the first stop, the lesson still open
         page.wait_for_function(f"{LESSONS}.i === 0")
         assert page.evaluate(f"{LESSONS}.lesson && {LESSONS}.lesson.name") == "three_rounds_class"
@@ -182,10 +211,11 @@ def test_without_webgl_the_class_runs_on_the_servers_stills(app_url, tmp_path):
                 assert words in note, note
             assert "Error creating WebGL context" not in (page.evaluate("window.trame.state.get('message')") or "")
             still = "document.querySelector('img.xsl-nogl-still')"
-            page.wait_for_function(f"{still}.naturalWidth > 0 && {still}.dataset.t", timeout=120000)
+            st = page.evaluate(f"{PLAYER}.stages.filter((s) => s.n === 21 || s.n === 22).map((s) => [s.start, s.end])")
+            # (the remote view may draw the moment before the link's first: the picture of §21 comes next)
+            page.wait_for_function(f"{still}.naturalWidth > 0 && Number({still}.dataset.t) >= {st[0][0]}", timeout=120000)
             size = page.evaluate(f"[{still}.naturalWidth, {still}.naturalHeight]")
             t21 = float(page.evaluate(f"{still}.dataset.t"))
-            st = page.evaluate(f"{PLAYER}.stages.filter((s) => s.n === 21 || s.n === 22).map((s) => [s.start, s.end])")
             assert size == [1280, 720] and st[0][0] <= t21 < st[0][1], (size, t21, st)
             page.keyboard.press("PageDown")
             page.wait_for_function("window.trame.state.get('stage_n') === 22")
@@ -197,3 +227,37 @@ def test_without_webgl_the_class_runs_on_the_servers_stills(app_url, tmp_path):
             assert not errors, errors
         finally:
             b.close()
+
+
+def test_the_sites_drop_downs_left_open_then_the_clickers_keys(pack_dir):
+    """The static page (player.html): no native select; each drop-down (speed, view, roof, 畫質, the lesson
+    picker) clicked open and left open, then PageDown, → and Space reach the rite and the list closes with its
+    value unchanged (issue 42: an open native drop-down took the keys, and a later Space chose an option)."""
+    import webtools
+    with webtools.site(pack_dir) as (_, url), chromium() as b:
+        page = b.new_page(viewport={"width": 1280, "height": 720})
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(url + "player.html?stage=3")
+        page.wait_for_function("document.body.dataset.ready === '1'", timeout=120000)
+        assert page.evaluate(NATIVE_SELECTS) == 0
+        for sel in ("#xsl-speed", "#xsl-view", "#xsl-roof", "#xsl-quality", ".xsl-lessons xsl-select"):
+            page.click(sel)
+            assert page.get_attribute(sel, "aria-expanded") == "true"
+            assert page.locator(f"{sel} [role=listbox]").is_visible()
+            press_clicker_keys(page, f"{sel} (open)", f"document.querySelector('{sel}').value", opened=True)
+            assert page.get_attribute(sel, "aria-expanded") == "false"
+        # the listbox still works by pointer and by keyboard: 屋頂 實 chosen with a click, 2× with ↓ and Enter
+        page.click("#xsl-roof")
+        page.locator("#xsl-roof [role=option]", has_text="屋頂 實").click()
+        assert page.evaluate(f"{PLAYER}.state().roof") == "solid"
+        press_clicker_keys(page, "屋頂", "document.querySelector('#xsl-roof').value")
+        page.wait_for_timeout(900)
+        page.focus("#xsl-speed")                      # a keyboard user (Tab) on the speed list
+        page.keyboard.press("ArrowDown")              # opens it on the current 1×
+        assert page.get_attribute("#xsl-speed", "aria-expanded") == "true"
+        page.keyboard.press("ArrowDown")
+        assert page.get_attribute("#xsl-speed", "aria-activedescendant") == "xsl-speed-opt-2"
+        page.keyboard.press("Enter")
+        assert page.evaluate(f"{PLAYER}.state().speed") == 2
+        assert not errors, errors

@@ -30,6 +30,44 @@ def test_the_shipped_lessons_resolve(rite):
     assert "张" in three["stops"][1]["caption_s"] and "張" in three["stops"][1]["caption"]
 
 
+def shipped_stops():
+    import tomllib
+    for f in sorted((ROOT / "assets" / "lessons").glob("*.toml")):
+        for k, st in enumerate(tomllib.loads(f.read_text("utf-8"))["stop"], 1):
+            yield pytest.param(st, id=f"{f.stem}-{k}")
+
+
+@pytest.mark.parametrize("stop", shipped_stops())
+def test_every_shipped_stop_plays_through_the_act_its_caption_names(rite, stop):
+    """Issue 42: a stop names its act (``act``, a phrase of the rite's steps) and plays until that act is over
+    (飲不勝者 ended 128 s before the drink; 迎賓拜至, 主人獻賓, 送賓 stopped before the 拜至, 獻, 再拜).  Read
+    from the file and the compiled rite's steps, not from the loader: the first step with the phrase from the
+    stop's moment on lies inside [t, t + play]."""
+    import math
+    assert stop.get("act"), f"{stop['caption']}: no act named"
+    stage = next(x for x in rite.stages if x.n == stop["stage"])
+    t = math.ceil((stage.start_s + stop.get("t", 0.0)) * 1000 - 1e-6) / 1000
+    end = t + stop.get("play", 0.0)
+    steps = sorted((x for x in rite.spans if x.phrase == stop["act"] and x.start_s >= t - 1e-3),
+                   key=lambda x: (x.start_s, x.index))
+    assert steps, f"{stop['act']}: no step of the rite from §{stage.n} +{stop.get('t', 0)} s on"
+    act = steps[0]
+    assert act.section == stage.n or act.section == stage.n + 1, (act.section, stage.n)
+    assert t - 1e-3 <= act.start_s and act.end_s <= end + 1e-3, \
+        f"{stop['caption']}: the act {act.phrase} [{act.start_s:.1f}, {act.end_s:.1f}] is not inside [{t:.1f}, {end:.1f}]"
+
+
+def test_a_stop_that_ends_before_its_act_is_refused(rite):
+    """飲不勝者 as it shipped (play = 90 from +60 s): the drink (立卒觶) comes 128 s after the stop's end."""
+    from scene.web.lessons import LessonError, load_lesson
+    text = 'title = "x"\n[[stop]]\nstage = 33\nt = 60\ncaption = "飲不勝者"\nplay = 90\nact = "立卒觶"\n'
+    with pytest.raises(LessonError) as e:
+        load_lesson(Path("bad.toml"), rite, text)
+    assert "立卒觶" in str(e.value) and "after the stop's span" in str(e.value)
+    ok = load_lesson(Path("ok.toml"), rite, text.replace("play = 90", "play = 224"))
+    assert ok["stops"][0]["act"] == "立卒觶"
+
+
 @pytest.mark.parametrize("text,words", [
     ('title = "x"\n[[stop]]\nstage = 99\n', ["stop 1", "stage 99"]),
     ('title = "x"\n[[stop]]\nstage = 21\n[[stop]]\nstage = 21\nview = "sideways"\n', ["stop 2", "sideways"]),
@@ -170,7 +208,7 @@ def test_a_teachers_own_lesson_saves_opens_and_survives_a_reload(tmp_path, rite,
         page.wait_for_function("document.body.dataset.ready", timeout=120_000)
         names = page.evaluate(f"{LX}.list.filter((L) => !L.builtin).map((L) => L.name)")
         assert len(names) == 2
-        page.select_option(".xsl-lessons select", names[0])
+        webtools.choose(page, ".xsl-lessons xsl-select", names[0])
         assert page.evaluate(LESSON) == held
         # a bad file: one line, nothing changed
         bad = tmp_path / "bad.toml"
@@ -182,4 +220,46 @@ def test_a_teachers_own_lesson_saves_opens_and_survives_a_reload(tmp_path, rite,
         msg = page.inner_text("#xsl-message")
         assert msg.startswith("bad: stop 1") and "colour" in msg and "\n" not in msg.strip()
         assert page.evaluate(f"{LX}.list.filter((L) => !L.builtin).length") == 2
+        assert not errors, errors
+
+
+@pytest.mark.slow
+@pytest.mark.browser
+@pytest.mark.skipif(webtools.chromium_missing_reason() is not None, reason=str(webtools.chromium_missing_reason()))
+def test_the_editor_sets_a_stops_start_and_end(tmp_path, rite, pack_dir):
+    """The teacher gives a stop its play span with the keys and two buttons: → to a moment, 起 (the stop starts
+    here), → further, 止 (it plays to here); 存's TOML holds that span, and the page plays exactly it."""
+    import tomllib
+
+    from scene.web.lessons import load_lesson
+    with webtools.site(pack_dir) as (_, url), webtools.chromium() as b:
+        page = b.new_page(viewport={"width": 1280, "height": 720})
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{url}player.html?lesson=rite_in_ten_minutes")
+        page.wait_for_function("document.body.dataset.ready === '1'", timeout=120_000)
+        page.keyboard.press("PageDown")               # stop 2 (it plays) …
+        page.keyboard.press("Space")                  # … paused
+        for _ in range(3):
+            page.keyboard.press("ArrowRight")
+        start = page.evaluate("window.__xslPlayer.state().t")
+        page.click(".xsl-lessons button:text-is('起')")
+        for _ in range(6):
+            page.keyboard.press("ArrowRight")
+        end = page.evaluate("window.__xslPlayer.state().t")
+        assert end > start + 1
+        page.click(".xsl-lessons button:text-is('止')")
+        with page.expect_download() as dl:
+            page.click(".xsl-lessons button:text-is('存')")
+        saved = tmp_path / dl.value.suggested_filename
+        dl.value.save_as(saved)
+        stop = tomllib.loads(saved.read_text("utf-8"))["stop"][1]
+        assert abs(stop["t"] - start) < 0.01 and abs(stop["t"] + stop["play"] - end) < 0.01, (stop, start, end)
+        back = load_lesson(saved, rite)
+        assert abs(back["stops"][1]["t"] - start) < 0.01
+        # the edited stop plays its span and stops at its end
+        page.keyboard.press("PageUp")
+        page.keyboard.press("PageDown")
+        page.wait_for_function("!window.__xslPlayer.state().playing", timeout=60_000)
+        assert abs(page.evaluate("window.__xslPlayer.state().t") - end) < 1.0
         assert not errors, errors

@@ -314,3 +314,16 @@ def app_on_free_port(*args: str):
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+def choose(page, sel: str, value: str) -> None:
+    """Pick ``value`` from the page's drop-down ``sel`` as a user does: an <xsl-select> (listbox.js; the player
+    has no native select) clicked open, then its option clicked."""
+    page.click(sel)
+    page.click(f'{sel} [role="option"][data-value="{value}"]')
+
+
+def choose_vuetify(page, sel: str, text: str) -> None:
+    """Pick the item showing ``text`` from the app's Vuetify select whose field has the id ``sel``."""
+    page.click(f".v-select:has({sel}) .v-field")
+    page.locator(".v-overlay--active .v-list-item", has_text=text).first.click()

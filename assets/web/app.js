@@ -10,15 +10,13 @@ import { classroom } from './classroom.js';
 import { evidence } from './evidence.js';
 import { sound } from './sound.js';
 import { palette, PALETTE_NAME } from './palette.js';
-import { qualityControl, store as storeQuality } from './quality-ui.js';
+import { qualityControl, store as storeQuality, stored as storedQuality } from './quality-ui.js';
 import { installKeys } from './keys.js';
-import { simplifier } from './simp.js';
+import { simplifier, simpPage } from './simp.js';
 import { catalogue } from './inspector.js';
 import { StillPlayer, webglAvailable } from './still-view.js';
+import { VIEWS, readParams as readLink } from './app-params.js';
 
-const VIEWS = ['auto', 'overview', 'hall', 'range', 'plan', 'archer', 'target', 'guest'];
-const PARAMS = ['stage', 't', 'view', 'reading', 'classroom', 'present', 'follow', 'key', 'lesson', 'palette', 'keys',
-  'quality'];
 // the address as the tab opened it: loading a reading rewrites the address (it follows the moment), and the
 // stage and t of the link must still be read from what was asked, not from the rewritten address
 const ASKED = location.search;
@@ -30,6 +28,7 @@ let roles = null;        // the role palette (palette.js)
 let caps = null;         // the caption line (captions.js)
 let tours = null;        // the lessons (lessons.js)
 let simplify = null;     // 繁 → 简 for this pack's words (simp.js)
+let pageSimp = null;     // 简 for every other word of the page: its controls, tabs, titles, screen-reader text
 let lastPick = null;     // the inspector's thing (shown again when 繁/简 changes)
 let room = null;         // the classroom keys (classroom.js): blank, Shift+K, C / F5 / Esc
 let qualityUi = null;    // the 畫質 select and its line (quality-ui.js)
@@ -121,6 +120,9 @@ function applyLang() {
   if (caps) caps.setLang(simp ? 'simp' : 'trad');
   if (tours) tours.setLang(simp ? 'simp' : 'trad');
   if (player.setLabelText) player.setLabelText(simp ? simplify : null);
+  if (!pageSimp && simplify) pageSimp = simpPage((x) => simplify(x), document.getElementById('app') || document.body);
+  if (pageSimp) pageSimp.set(simp);
+  document.documentElement.lang = simp ? 'zh-Hans' : 'zh-Hant';
   fillNav();
   lastStage = -1;
   onState(player.state());
@@ -137,6 +139,7 @@ function linkParams() {
   p.set('t', String(Number((s.t - (st ? st.start : 0)).toFixed(2))));
   p.set('view', s.view || get('view'));
   if (get('reading_q') && get('reading_q') !== 'zheng') p.set('reading', get('reading_q'));
+  if (get('lang') === 'simp') p.set('lang', 'simp');
   if (get('classroom')) p.set('classroom', '1');
   if (role) p.set(role, '1');
   if (roles && roles.on) p.set('palette', PALETTE_NAME);
@@ -151,54 +154,17 @@ function writeUrl(force) {
   history.replaceState(null, '', `${location.pathname}?${linkParams().toString()}`);
 }
 
-// validate ?stage=&t=&view=&reading=&classroom= against the pack; problems -> one visible message
+
+// the one meaning of a link's moment (docs/classroom.md), the app's and the site's: stage=N alone is the
+// section's start; t=S with stage is S seconds into that section; t alone is S seconds into the rite
 function readParams() {
-  const q = new URLSearchParams(ASKED);
-  const out = { problems: [] };
-  for (const k of q.keys()) if (!PARAMS.includes(k)) out.problems.push(`unknown parameter '${k}'`);
-  if (q.has('reading')) out.reading = q.get('reading');
-  if (q.has('key')) presenterKey = q.get('key').slice(0, 100);
-  if (q.has('stage')) {
-    const n = Number(q.get('stage'));
-    if (!Number.isInteger(n) || !stageOf(n)) out.problems.push(`stage=${q.get('stage')} is not a section of the rite (1–${manifest.stages.length})`);
-    else out.stage = n;
-  }
-  if (q.has('t')) {
-    const t = Number(q.get('t'));
-    const st = out.stage ? stageOf(out.stage) : null;
-    const max = st ? st.end - st.start : manifest.duration_s;
-    if (q.get('t') === '' || !Number.isFinite(t) || t < 0 || t > max) out.problems.push(`t=${q.get('t')} is not a time within ${st ? '§' + st.n : 'the rite'} (0–${max.toFixed(1)} s)`);
-    else out.t = t;
-  }
-  if (q.has('view')) {
-    if (!VIEWS.includes(q.get('view'))) out.problems.push(`view=${q.get('view')} is not a view (${VIEWS.join(', ')})`);
-    else out.view = q.get('view');
-  }
-  for (const k of ['present', 'follow']) {
-    if (q.has(k)) {
-      if (!['1', '0', 'true', 'false'].includes(q.get(k))) out.problems.push(`${k}=${q.get(k)} is not 1 or 0`);
-      else if (['1', 'true'].includes(q.get(k))) out.role = k;
-    }
-  }
-  if (q.has('present') && q.has('follow')) { out.problems.push('present and follow together'); out.role = ''; }
-  if (q.has('palette')) {
-    if (![PALETTE_NAME, 'cast'].includes(q.get('palette'))) out.problems.push(`palette=${q.get('palette')} is not ${PALETTE_NAME} or cast`);
-    else out.palette = q.get('palette') === PALETTE_NAME;
-  }
-  if (q.has('keys') && !['1', '0', 'on', 'off', 'true', 'false'].includes(q.get('keys'))) {
-    out.problems.push(`keys=${q.get('keys')} is not 0 or 1`);
-  }
-  if (q.has('quality') && !['auto', 'fast', 'high'].includes(q.get('quality'))) {
-    out.problems.push(`quality=${q.get('quality')} is not auto, fast or high`);
-  }
-  if (q.has('classroom')) {
-    if (!['1', '0', 'true', 'false'].includes(q.get('classroom'))) out.problems.push(`classroom=${q.get('classroom')} is not 1 or 0`);
-    else out.classroom = ['1', 'true'].includes(q.get('classroom'));
-  }
+  const out = readLink(ASKED, manifest);
+  if (out.key) presenterKey = out.key;
   return out;
 }
 
 function applyParams(p) {
+  if (p.lang && p.lang !== get('lang')) { set('lang', p.lang); applyLang(); }
   if (p.stage) player.gotoStage(p.stage);
   if (p.t !== undefined) player.setTime((p.stage ? stageOf(p.stage).start : 0) + p.t);
   if (p.view) player.setView(p.view);
@@ -281,9 +247,13 @@ function onQueue(pos) {
 // (rounded, so up to 0.5 ms early), the exporter reads the exact rite — at a start, the ms rounded down
 // falls in the stage before (§21 under xiang was drawn and labelled §20).  One ms on is the same picture.
 function exportTime(t) {
+  // (the player's own pack while the app's is not set yet: a no-WebGL view asks for its first picture while
+  // loading — manifest was null there, 'Cannot read properties of null (reading 'stages')', issue 42)
+  const m = manifest || (player && player.pack);
+  if (!m) return t;
   let start = -1;
-  for (const st of manifest.stages) if (st.start <= t && st.start > start) start = st.start;
-  for (const sp of manifest.steps || []) if (sp.start <= t && sp.start > start) start = sp.start;
+  for (const st of m.stages) if (st.start <= t && st.start > start) start = st.start;
+  for (const sp of m.steps || []) if (sp.start <= t && sp.start > start) start = sp.start;
   return start >= 0 && t - start < 0.001 ? Math.round((start + 0.001) * 1000) / 1000 : t;
 }
 
@@ -426,8 +396,11 @@ function makePlayer(el, quality) {
   if (webglAvailable()) {
     try { return new Player(el, opts); } catch (e) { console.warn(`no 3D view: ${e.message || e}`); }
   }
+  // the remote view (scene/web/remote.py): frames of the same scene rendered on the server as the rite plays
   return new StillPlayer(el, { onState, onError: opts.onError,
-    still: (t, view, labels, roof) => T.trigger('xsl_still', [get('reading_q'), exportTime(t), view, !!labels, roof]) });
+    still: (t, view, labels, roof) => T.trigger('xsl_still', [get('reading_q'), exportTime(t), view, !!labels, roof]),
+    frame: (t, view, camera, labels, roof) => T.trigger('xsl_frame', [get('reading_q') || 'zheng', exportTime(t), view,
+      camera, !!labels, roof]) });
 }
 
 const BUILDING = 'building the scene: a first start compiles the rite, its pack and the font (some seconds) …';
@@ -462,24 +435,35 @@ async function boot() {
     roles = player.use(palette({ onChange: () => { if (manifest) writeUrl(true); } }));
   }
   // the 畫質 select (per browser): the address already follows the moment, so a reload comes back to it
+  // (a Vuetify select bound to quality_pick: the line is quality-ui.js's, the choice is stored and reloads here)
   if (gl) qualityUi = qualityControl(player, {
-    select: () => document.getElementById('xsl-quality'), info: () => document.getElementById('xsl-quality-info'),
+    select: null, info: () => document.getElementById('xsl-quality-info'),
     reload: () => { if (manifest) writeUrl(true); location.reload(); },
+  });
+  set('quality_pick', storedQuality());
+  T.state.watch(['quality_pick'], (v) => {
+    if (!['auto', 'fast', 'high'].includes(v) || v === storedQuality()) return;
+    storeQuality(v);
+    if (manifest) writeUrl(true);
+    location.reload();
   });
   await player.load(get('xsl_default_pack'));
   manifest = player.pack;
   simplify = simplifier(manifest);
   fillNav();
   setReadingState('zheng', manifest.reading.label || '');
-  const p = readParams();
+  const p = readParams();       // (the link's problems are told once, from this first reading)
   if (p.reading && p.reading !== 'zheng') {
     const ok = await loadReading(p.reading);
     if (!ok) p.problems.push(`reading=${p.reading} was not applied`);
   }
   const again = readParams();           // stage/t are checked against the pack of the reading in force
   applyParams(again);
+  // ?lesson=NAME: its first stop's moment, held (it wins over stage and t)
+  const lessonProblem = tours.openLink(ASKED);
+  if (lessonProblem) p.problems.push(lessonProblem);
   if (p.problems.length) say(`Link not understood: ${p.problems.join('; ')}. Showing the default instead.`);
-  if (!again.stage && again.t === undefined) player.gotoStage(manifest.stages[0].n);
+  if (!again.stage && again.t === undefined && !tours.lesson) player.gotoStage(manifest.stages[0].n);
   lastStage = -1;
   onState(player.state());
   T.state.watch(['xsl_live'], (live) => follow(live));
@@ -488,7 +472,9 @@ async function boot() {
   // a presenter's free camera (orbit, zoom) reaches the followers too, a few times a second
   setInterval(() => { if (role === 'present' && player.free) publish(false); }, 250);
   set('ready', true);
-  installKeys({ player, after: () => publish(false) });
+  // a key that went to the rite closes an open menu of the toolbar (Vuetify's selects: issue 42)
+  const MENUS = ['roof_menu', 'quality_menu', 'speed_menu'];
+  installKeys({ player, after: () => { for (const m of MENUS) if (get(m)) set(m, false); publish(false); } });
   // controls bound to state drive the player (unless the change came from the player itself)
   const w = (keys, fn) => T.state.watch(keys, (...v) => { if (!applying && player) fn(...v); });
   w(['view'], (v) => player.setView(v));

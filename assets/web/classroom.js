@@ -25,6 +25,14 @@ export function classroom(opts = {}) {
       if (getComputedStyle(p.container).position === 'static') p.container.style.position = 'relative';
       p.container.append(cover);
       this.cover = cover;
+      // classroom mode shows no control; a moving pointer brings the way out (the page's ×) for a few seconds
+      this._pointer = () => {
+        if (!(opts.isClassroom && opts.isClassroom())) return;
+        document.body.classList.add('xsl-pointer');
+        clearTimeout(this._pointerTimer);
+        this._pointerTimer = setTimeout(() => document.body.classList.remove('xsl-pointer'), 3000);
+      };
+      document.addEventListener('pointermove', this._pointer);
     },
     setBlank(on) { this.blank = !!on; this.cover.style.display = this.blank ? '' : 'none'; },
     setSingleKeys(on) { this.singleKeys = !!on; if (opts.onSingleKeys) opts.onSingleKeys(this.singleKeys); },
@@ -44,6 +52,10 @@ export function classroom(opts = {}) {
       }
       return false;
     },
-    dispose() { this.cover.remove(); },
+    dispose() {
+      this.cover.remove();
+      document.removeEventListener('pointermove', this._pointer);
+      clearTimeout(this._pointerTimer);
+    },
   };
 }

@@ -15,6 +15,8 @@
 //     and once more when a menu hands the focus back to its field).
 // Shift+K (classroom.js) still turns the single-character keys off and on.
 
+import { closeAll } from './listbox.js';
+
 const TEXT_TYPES = new Set(['text', 'number', 'search', 'email', 'url', 'password', 'tel', 'date', 'time',
   'datetime-local', 'month', 'week']);
 
@@ -32,7 +34,7 @@ export function isTextEntry(el) {
 // a control the pointer uses and that should not keep the focus afterwards
 function controlOf(el) {
   if (!el || !el.closest) return null;
-  return el.closest('button, select, input, [role="button"], [role="tab"], [role="switch"], [role="combobox"], ' +
+  return el.closest('button, select, xsl-select, input, [role="button"], [role="tab"], [role="switch"], [role="combobox"], ' +
     '[role="option"], .v-btn, .v-list-item, .v-field, .v-selection-control');
 }
 
@@ -42,6 +44,8 @@ const SPACE = (ev) => ev.key === ' ' || ev.key === 'Spacebar' || ev.code === 'Sp
 // to its followers).  Returns {dispose, handle} (handle: the same decision for a synthetic event, for tests).
 export function installKeys({ player, after = null, root = window } = {}) {
   let pointerAt = -1e9;
+  let tabAt = -1e9;
+  let keyboardFocused = null;      // the control Tab (the keyboard) last gave the focus to
 
   function handle(ev) {
     if (!player || ev.defaultPrevented) return false;
@@ -49,13 +53,20 @@ export function installKeys({ player, after = null, root = window } = {}) {
     const tg = ev.target;
     if (isTextEntry(tg)) return false;
     const ctl = controlOf(tg);
-    if (ctl && (SPACE(ev) || ev.key === 'Enter') && tg.matches && tg.matches(':focus-visible') &&
-        performance.now() - pointerAt > 800) return false;          // a keyboard user working this control
+    // a keyboard user working this control (Tab brought the focus to it) keeps Space and Enter; one the pointer
+    // or a menu gave the focus to does not, even once a key has made it :focus-visible (then a later Space chose
+    // an option of an open list, or opened it)
+    const byKeyboard = tg === keyboardFocused && performance.now() - pointerAt > 800;
+    if (ctl && (SPACE(ev) || ev.key === 'Enter') && byKeyboard) return false;
     if (ev.key === 'Tab' || ev.key === 'Enter') return false;
     const done = player.handleKey(ev);
     if (done) {
       ev.preventDefault();
       ev.stopPropagation();
+      // an open drop-down closes (the key went to the rite): ours (listbox.js), and a Vuetify select's menu,
+      // which closes when its field, opened with the pointer, gives the focus back
+      closeAll();
+      if (ctl && !byKeyboard && tg.blur) tg.blur();      // (a Vuetify menu: the app's after() closes it)
       if (after) { try { after(ev); } catch (e) { console.error(e); } }
     }
     return done;
@@ -84,10 +95,13 @@ export function installKeys({ player, after = null, root = window } = {}) {
   const onChange = (ev) => { if (recent() && !isTextEntry(ev.target)) setTimeout(giveBack, 0); };
   // a menu (Vuetify's select) hands the focus back to its field a moment after the choice
   const onFocus = (ev) => {
+    // (Tab gives a control to the keyboard; a menu or a script giving the focus back to it keeps that)
+    if (performance.now() - tabAt < 500) keyboardFocused = ev.target;
+    else if (ev.target !== keyboardFocused) keyboardFocused = null;
     if (recent() && pointerInMenu && !isTextEntry(ev.target) && controlOf(ev.target) &&
         !ev.target.closest('.v-overlay, [role="listbox"], [role="menu"]')) setTimeout(giveBack, 0);
   };
-  const onKey = (ev) => { handle(ev); };
+  const onKey = (ev) => { if (ev.key === 'Tab') tabAt = performance.now(); handle(ev); };
   root.addEventListener('keydown', onKey, true);
   document.addEventListener('pointerdown', onPointer, true);
   document.addEventListener('change', onChange, true);

@@ -9,7 +9,7 @@
 export class LessonFileError extends Error {}
 
 const VIEWS = ['auto', 'overview', 'hall', 'range', 'plan', 'archer', 'target', 'guest'];
-const STOP_KEYS = new Set(['stage', 'step', 't', 'view', 'camera', 'caption', 'en', 'play', 'speed']);
+const STOP_KEYS = new Set(['stage', 'step', 't', 'view', 'camera', 'caption', 'en', 'play', 'speed', 'act']);
 
 // ---------------------------------------------------------------- writing
 // a TOML basic string: every character TOML forbids raw (", \, the controls, DEL) escaped, lone surrogates
@@ -57,6 +57,7 @@ export function lessonToml(L) {
     out.push(`caption = ${tomlString(s.caption || '')}`);
     if (s.en) out.push(`en = ${tomlString(s.en)}`);
     if (s.play) out.push(`play = ${num(s.play, `${w}: play`)}`, `speed = ${num(s.speed || 8, `${w}: speed`)}`);
+    if (s.act) out.push(`act = ${tomlString(s.act)}`);
   });
   return out.join('\n') + '\n';
 }
@@ -235,6 +236,16 @@ export function readLesson(text, name, pack) {
       const sp = st.speed ?? 8;
       if (!isNum(sp) || sp < 0.5 || sp > 8) throw new LessonFileError(`${where}: speed = ${sp} is not in [0.5, 8]`);
       out.play = st.play; out.speed = sp;
+    }
+    if ('act' in st) {
+      // the act the caption names: the first step with this phrase from t on ends inside [t, t + play]
+      if (typeof st.act !== 'string' || !st.act) throw new LessonFileError(`${where}: act must be a phrase of the rite`);
+      const hit = steps.filter((x) => x.phrase === st.act && x.start >= out.t - 1e-3).sort((a, b) => a.start - b.start)[0];
+      if (!hit) throw new LessonFileError(`${where}: act '${st.act}' is no step of the rite from t on`);
+      if (hit.end > out.t + (out.play || 0) + 1e-3) {
+        throw new LessonFileError(`${where}: act '${st.act}' ends at ${hit.end.toFixed(1)} s, after the stop's span (play = ${Math.ceil(hit.end - out.t)} would hold it)`);
+      }
+      out.act = st.act;
     }
     return out;
   });

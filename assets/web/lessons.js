@@ -12,6 +12,7 @@
 // this browser (localStorage, at each edit) and is there again after a reload; 存 writes TOML and 開 reads
 // it back (lesson-toml.js), the same lesson; a bad file gets one line.
 import { lessonToml, readLesson, LessonFileError } from './lesson-toml.js';
+import './listbox.js';
 
 export { lessonToml };
 export const STORE_KEY = 'xsl-lessons';
@@ -48,8 +49,9 @@ export function lessons(opts = {}) {
       const box = el('div', { class: 'xsl-lessons' });
       Object.assign(box.style, { position: 'absolute', top: '8px', right: '110px', zIndex: 20, font: `14px ${FONT}`,
         display: 'flex', gap: '4px' }, opts.toolbarStyle || {});
-      this.pick = el('select', { 'aria-label': 'Lesson 課' });
-      this.pick.addEventListener('change', () => this.open(this.pick.value));
+      this.pick = el('xsl-select', { 'aria-label': 'Lesson 課' });     // not a native select (listbox.js)
+      // a lesson chosen opens at its first stop, held, as its link does (Space plays the stop, PageDown the next)
+      this.pick.addEventListener('change', () => this.open(this.pick.value, { hold: true }));
       this.tools = el('span');
       this.newBtn = el('button', { type: 'button', title: 'A new lesson of your own, from nothing' }, '新');
       this.newBtn.addEventListener('click', () => this.newLesson());
@@ -61,6 +63,9 @@ export function lessons(opts = {}) {
       };
       btn('+站', 'Add the current moment and camera as a stop', () => this.addStop());
       btn('改', 'Edit the caption of this stop', () => this.editCaption());
+      // a stop's play span: 起 its start at this moment, 止 its end at this moment (it plays from one to the other)
+      this.startBtn = btn('起', 'This stop starts at this moment (its span keeps its end)', () => this.setStart());
+      this.endBtn = btn('止', 'This stop plays to this moment (the end of its span)', () => this.setEnd());
       btn('↑', 'Move this stop earlier', () => this.move(-1));
       btn('↓', 'Move this stop later', () => this.move(1));
       btn('刪', 'Delete this stop', () => this.remove());
@@ -89,11 +94,6 @@ export function lessons(opts = {}) {
       for (const L of loadOwn()) if (!this.list.some((x) => x.name === L.name)) this.list.push(L);
       this._fillPicker();
       if (open) { this.lesson = this.list.find((x) => x.name === open) || null; this.pick.value = this.lesson ? open : ''; }
-      const want = new URLSearchParams(this._asked ?? (this._asked = location.search)).get('lesson');
-      if (want && !this._started) {
-        this._started = true;
-        if (!this.open(want) && opts.onError) opts.onError(`lesson=${want}: no such lesson (${this.list.map((L) => L.name).join(', ')})`);
-      }
       this._show();
     },
     _fillPicker() {
@@ -143,16 +143,26 @@ export function lessons(opts = {}) {
       this._say(`editing your copy "${copy.title}"; the shipped lesson stays as it is`);
       return copy;
     },
-    open(name) {
+    // ?lesson=NAME (app and site alike, called once the page has applied its other parameters): the lesson's
+    // first stop, held at its very moment (nothing plays before the class starts: Space plays the stop's
+    // span and stops at its end, PageDown goes to stop 2).  Returns a problem to show, or ''.
+    openLink(search = location.search) {
+      const want = new URLSearchParams(search).get('lesson');
+      if (!want) return '';
+      if (!this.open(want, { hold: true })) return `lesson=${want}: no such lesson (${this.list.map((L) => L.name).join(', ')})`;
+      return '';
+    },
+    open(name, how = {}) {
       const L = this.list.find((x) => x.name === name);
       this.lesson = L || null;
       this.pick.value = L ? L.name : '';
       this.i = -1;
-      if (L) this.go(0);
+      if (L) this.go(0, how);
       this._show();
       return !!L;
     },
-    go(i) {
+    // a stop: its moment and camera, and its span [t, t + play] played at its speed (hold: wait for Space)
+    go(i, { hold = false } = {}) {
       const L = this.lesson;
       if (!L || !L.stops.length) return;
       i = Math.max(0, Math.min(L.stops.length - 1, i));
@@ -162,9 +172,15 @@ export function lessons(opts = {}) {
       p.setTime(s.t);
       if (s.camera) { if (this.director) this.director.disable(); p.applyCamera(s.camera); }
       else if (s.view === 'auto' && this.director) this.director.enable();
+      else if (s.view === 'auto') p.setView(p.viewOrder && p.viewOrder[0] || 'overview');
       else p.setView(s.view || 'overview');
       this.playUntil = null;
-      if (s.play) { p.setSpeed ? p.setSpeed(s.speed || 8) : (p.speed = s.speed || 8); this.playUntil = s.t + s.play; this.stopPlay = s.play; p.play(); }
+      this.armed = false;
+      if (s.play) {
+        p.setSpeed(s.speed || 8);
+        this.playUntil = s.t + s.play; this.stopPlay = s.play;
+        if (hold) this.armed = true; else p.play();
+      }
       this._show();
     },
     current() { return this.lesson && this.i >= 0 ? this.lesson.stops[this.i] : null; },
@@ -196,6 +212,45 @@ export function lessons(opts = {}) {
       own.caption = String(v); delete own.caption_s;   // the 简 is made again from the 繁 (simp.js)
       this.persist();
       this._show();
+    },
+    // the span of the current stop, [t, t + play]: 起 moves its start here (the end stays where it was), 止 puts
+    // its end here; an end at or before the start makes it a stop that holds
+    // a stop's act (the step its caption names, lesson-toml.js) must lie inside its span: an edit that leaves it
+    // out keeps the span the teacher chose and drops the act, saying so
+    _checkAct(own) {
+      if (!own.act) return;
+      const hit = (this.player.steps || []).filter((x) => x.phrase === own.act && x.start >= own.t - 1e-3)
+        .sort((a, b) => a.start - b.start)[0];
+      if (hit && hit.end <= own.t + (own.play || 0) + 1e-3) return;
+      this._say(`stop ${this.i + 1} no longer plays through ${own.act}: that act is no longer named for it`);
+      delete own.act;
+    },
+    setStart(now = this.player.t) {
+      const s = this.current();
+      if (!s) return null;
+      const L = this._own();
+      const own = L.stops[this.i];
+      const end = own.play ? own.t + own.play : null;
+      own.t = Number(now.toFixed(3));
+      if (end !== null && end - own.t >= 0.1) own.play = Number((end - own.t).toFixed(3));
+      else { delete own.play; delete own.speed; }
+      this._checkAct(own);
+      this.persist();
+      this._show();
+      return own;
+    },
+    setEnd(now = this.player.t) {
+      const s = this.current();
+      if (!s) return null;
+      const L = this._own();
+      const own = L.stops[this.i];
+      if (now - own.t < 0.1) { this._say('the end of a stop comes after its start (起)'); return null; }
+      own.play = Number((now - own.t).toFixed(3));
+      own.speed = own.speed || 8;
+      this._checkAct(own);
+      this.persist();
+      this._show();
+      return own;
     },
     move(d) {
       const j = this.i + d;
@@ -275,6 +330,10 @@ export function lessons(opts = {}) {
       }
       const L = this.lesson;
       this.cap.dataset.stop = L ? `${this.i + 1}/${L.stops.length}` : (this.remote ? `${this.remote.stop}/${this.remote.of}` : '');
+      // the stop's span on the tools (the teacher editing sees what 起 and 止 set)
+      const cur = this.current();
+      this.tools.title = cur ? `stop ${this.i + 1}: ${cur.t.toFixed(1)} s → ${(cur.t + (cur.play || 0)).toFixed(1)} s` : '';
+      this.tools.dataset.span = cur ? `${cur.t}:${cur.t + (cur.play || 0)}` : '';
     },
     onFrame(T) {
       // 4.7 % of the view's height, just above the caption line
@@ -288,7 +347,9 @@ export function lessons(opts = {}) {
         if (this.cap.style.bottom !== want) this.cap.style.bottom = want;
       }
       // a stop plays its span once: paused (Space) or stepped past, the teacher's own play is not cut short
-      if (this.playUntil !== null && (!this.player.playing || T < this.playUntil - this.stopPlay - 1)) this.playUntil = null;
+      if (this.armed && this.player.playing) this.armed = false;        // held at the stop: Space plays its span
+      if (this.playUntil !== null && !this.armed &&
+          (!this.player.playing || T < this.playUntil - this.stopPlay - 1)) this.playUntil = null;
       if (this.playUntil !== null && T >= this.playUntil) { this.player.pause(); this.playUntil = null; }
       return false;
     },

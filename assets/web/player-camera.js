@@ -29,6 +29,11 @@ export class Camera {
     const w = Math.max(1, this.container.clientWidth), h = Math.max(1, this.container.clientHeight);
     if (w === this._w && h === this._h) return;
     this._w = w; this._h = h;
+    // the names scale with the view's height (issue 42: 13 px on a 1080-line projector could not be read past
+    // the front rows): 1.8 % of it (at least 13 px) at a desk, 3.3 % in classroom mode — a character then
+    // subtends 16′ at 8 m from a 2 m-wide picture (1.125 m high: 3.3 % is 37 mm)
+    this.container.style.setProperty('--xsl-label-px', `${Math.max(13, Math.round(0.018 * h))}px`);
+    this.container.style.setProperty('--xsl-label-class-px', `${Math.max(16, Math.round(0.033 * h))}px`);
     this.renderer.setSize(w, h, false);
     this._aspect = w / h;
     this.persp.aspect = this._aspect;

@@ -102,6 +102,10 @@ export class Labels {
 
   _updateLabels() {
     if (!this.labelsOn || !this._labels) return;
+    // the names' size follows the view's height (player.js's style; larger in classroom mode): a new size is a
+    // new measure of every label
+    const fs = getComputedStyle(this.overlay).fontSize;
+    if (fs !== this._labelFs) { this._labelFs = fs; this._remeasure = true; }
     if (this._remeasure) this._measureLabels();
     const rules = this._labelRules || (this._labelRules = { avoid: true, apart: true, people: true });
     const cam = this.cam;
@@ -146,7 +150,7 @@ export class Labels {
       let y0 = 0, free = false;
       for (let k = 0; k < tries && !free; k++) {
         y0 = Math.round(L.sy - L.h - 3) - k * (L.h + 2);
-        free = !(rules.apart !== false && hits(boxes, x0, y0, x1, y0 + L.h)) && !hits(obstacles, x0, y0, x1, y0 + L.h)
+        free = y0 >= 0 && !(rules.apart !== false && hits(boxes, x0, y0, x1, y0 + L.h)) && !hits(obstacles, x0, y0, x1, y0 + L.h)
           && !hits(acting, x0, y0, x1, y0 + L.h, L.kind === 'actor' ? L.id : '');
       }
       if (!free) continue;

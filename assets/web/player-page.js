@@ -7,7 +7,8 @@ import { captions } from './captions.js';
 import { captionPlace } from './caption-place.js';
 import { classroom, keysParam } from './classroom.js';
 import { installKeys } from './keys.js';
-import { simplifier } from './simp.js';
+import './listbox.js';              // <xsl-select>: the page's drop-downs (no native select: issue 42)
+import { simplifier, simpPage } from './simp.js';
 import { catalogue } from './inspector.js';
 import { StillPlayer, webglAvailable, NO_WEBGL_SITE } from './still-view.js';
 import { evidence } from './evidence.js';
@@ -92,6 +93,7 @@ const dir = gl ? player.use(director()) : null;
 let lang = params.get('lang') === 'simp' ? 'simp' : 'trad';
 if (params.has('lang') && !['simp', 'trad'].includes(params.get('lang'))) problems.push(`lang=${params.get('lang')} (trad, simp)`);
 let simplify = null;
+let pageSimp = null;          // 简 for the page's own words too: controls, titles, screen-reader text (simp.js)
 const Z = (x) => (lang === 'simp' && simplify ? simplify(x) : x);
 const notes = notesPanel({ button: $('xsl-notes-toggle'), box: $('xsl-notes'), params });
 const tours = player.use(lessons({ director: dir, onError: (m) => message(m), simplify: (x) => (simplify ? simplify(x) : x) }));
@@ -198,6 +200,7 @@ function setLang(l) {
   caps.setLang(lang);
   tours.setLang(lang);
   player.setLabelText(lang === 'simp' ? simplify : null);
+  if (simplify) (pageSimp || (pageSimp = simpPage((x) => simplify(x)))).set(lang === 'simp');
   if (player.pack) {
     buildUi();
     shownSection = null;
@@ -265,27 +268,38 @@ function wire() {
   $('xsl-text-toggle').addEventListener('click', () => $('xsl-text').classList.toggle('collapsed'));
   $('xsl-lang').addEventListener('click', () => setLang(lang === 'simp' ? 'trad' : 'simp'));
   $('xsl-info-close').addEventListener('click', () => { $('xsl-info').hidden = true; });
+  $('xsl-quality-why').addEventListener('click', () => {
+    const open = $('xsl-quality-info').classList.toggle('open');
+    $('xsl-quality-why').setAttribute('aria-expanded', String(open));
+  });
   installKeys({ player });
 }
 
-// deep link: stage (section number), t (absolute seconds; wins over stage), view, and the toggles
+// deep link (docs/classroom.md; the app reads them the same): stage=N the section's start; t=S with stage, S
+// seconds into that section; t alone, S seconds into the rite; view; reading (this site's one reading);
+// lang=simp; lesson=NAME (applied last: its first stop wins); and the page's own toggles
 function applyParams() {
   const p = params;
+  let stage = null;
   if (p.has('stage')) {
-    if (!player.gotoStage(p.get('stage'))) problems.push(`stage=${p.get('stage')} (sections 1–${player.stages.length})`);
+    stage = player.stages.find((x) => String(x.n) === p.get('stage')) || null;
+    if (!stage || !player.gotoStage(stage.n)) problems.push(`stage=${p.get('stage')} (sections 1–${player.stages.length})`);
   }
-  if (p.has('view')) {
-    if (!player.setView(p.get('view'))) problems.push(`view=${p.get('view')} (${player.viewOrder.join(', ')})`);
+  if (p.has('reading')) {
+    const here = (player.pack.reading || {}).name || 'zheng';
+    if (p.get('reading') !== here) problems.push(`reading=${p.get('reading')} (this site plays the ${here} reading only)`);
   }
   if (p.has('t')) {
     const t = Number(p.get('t'));
-    if (p.get('t').trim() === '' || !Number.isFinite(t) || t < 0 || t > player.duration) {
-      problems.push(`t=${p.get('t')} (0–${Math.floor(player.duration)} s)`);
+    const base = stage ? stage.start : 0, max = stage ? stage.end - stage.start : player.duration;
+    if (p.get('t').trim() === '' || !Number.isFinite(t) || t < 0 || t > max) {
+      problems.push(`t=${p.get('t')} (0–${Math.floor(max)} s${stage ? ` into §${stage.n}` : ''})`);
     } else {
-      player.setTime(t);
-      player._updateStageStep();
-      player._cameraForStage(true);
+      player.setTime(base + t);
     }
+  }
+  if (p.has('view')) {
+    if (!player.setView(p.get('view'))) problems.push(`view=${p.get('view')} (${player.viewOrder.join(', ')})`);
   }
   if (p.has('roof') && !player.setRoof(p.get('roof'))) problems.push(`roof=${p.get('roof')} (cutaway, solid, ghost, none)`);
   if (p.has('palette')) {
@@ -315,6 +329,8 @@ async function main() {
   buildUi();
   if (lang === 'simp') setLang('simp');
   applyParams();
+  const lessonProblem = tours.openLink(location.search);
+  if (lessonProblem) problems.push(lessonProblem);
   for (const r of refused) problems.push(`${String(r).slice(0, 80)} is not a file of this site`);
   if (window.innerWidth >= 1500) $('xsl-stages').hidden = false;
   if (problems.length) message(`ignored: ${problems.join('; ')}`);

@@ -149,6 +149,15 @@ export class Player {
     this.overlay = document.createElement('div');
     this.overlay.className = 'xsl-labels';
     container.appendChild(this.overlay);
+    // the names' size follows the view's height and classroom mode (CSS): a probe of one character tells when
+    // it changed, and every name is measured and placed again in the next frame
+    const probe = document.createElement('span');
+    probe.textContent = '中';
+    probe.setAttribute('aria-hidden', 'true');
+    Object.assign(probe.style, { position: 'absolute', visibility: 'hidden', left: '0', top: '0', pointerEvents: 'none' });
+    this.overlay.appendChild(probe);
+    this._probeRo = new ResizeObserver(() => { this._remeasure = true; this._labelsNow = true; this._dirty = true; });
+    this._probeRo.observe(probe);
 
     this.scene = new THREE.Scene();
     this.scene.matrixWorldAutoUpdate = true;
@@ -214,16 +223,18 @@ export class Player {
 .xsl-player { background: ${SKY}; }
 .xsl-player .xsl-canvas { display: block; width: 100%; height: 100%; outline: none; touch-action: none; }
 .xsl-player .xsl-labels { position: absolute; left: 0; top: 0; right: 0; bottom: 0; pointer-events: none;
-  overflow: hidden; font-family: ${FONT_FAMILY}; }
+  overflow: hidden; font-family: ${FONT_FAMILY}; font-size: var(--xsl-label-px, 13px); }
+body.xsl-classroom .xsl-player .xsl-labels { font-size: var(--xsl-label-class-px, 24px); }
+body.xsl-classroom .xsl-player .xsl-view-tool, body.xsl-classroom .xsl-player .xsl-lessons { display: none !important; }
 .xsl-player .xsl-labels.off { display: none; }
 .xsl-label { position: absolute; left: 0; top: 0; white-space: nowrap; pointer-events: auto; cursor: pointer;
-  font-size: 13px; line-height: 16px; padding: 1px 4px; border-radius: 3px; color: #1e1b18;
+  font-size: 1em; line-height: 1.23; padding: 0.08em 0.3em; border-radius: 3px; color: #1e1b18;
   background: rgba(250, 247, 238, 0.86); border: 1px solid rgba(30, 27, 24, 0.25); visibility: hidden;
   user-select: none; }
 .xsl-label.actor { border-left-width: 4px; }
 .xsl-label.actor.focus { font-weight: 600; background: rgba(255, 252, 240, 0.95); }
-.xsl-label.place { background: rgba(243, 238, 225, 0.7); color: #5b5147; font-size: 12px; border-style: dashed; }
-.xsl-label.dim { background: rgba(255, 255, 255, 0.9); font-size: 12px; color: #1e1b18; }
+.xsl-label.place { background: rgba(243, 238, 225, 0.7); color: #5b5147; font-size: 0.92em; border-style: dashed; }
+.xsl-label.dim { background: rgba(255, 255, 255, 0.9); font-size: 0.92em; color: #1e1b18; }
 .xsl-label.dim.off { display: none; }
 `;
     document.head.appendChild(st);
@@ -323,6 +334,7 @@ export class Player {
     for (const x of this.extensions) if (x.dispose) x.dispose();
     this.extensions = [];
     this._ro.disconnect();
+    this._probeRo.disconnect();
     this.clearGhost();
     this._disposePack();
     this.controlsP.dispose(); this.controlsO.dispose();

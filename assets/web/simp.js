@@ -49,3 +49,80 @@ export function simplifier(pack) {
   fn.table = table;
   return fn;
 }
+
+// 简 for every word the page shows (issue 42: the title, the tabs, the view names, 標籤, 屋頂, 畫質, 聲, 鄭注,
+// 課, 開, 刪 and what a screen reader says stayed 繁): the text of every node under `root` and its title,
+// aria-label, aria-description, alt and placeholder, and the document's title — now and as the page changes
+// them (a MutationObserver), while 简 is on.  Off gives back what each node said, unless the page has written
+// something else there since.  The pack's own 简 texts (the 經, the notes) are made by OpenCC already; going
+// through the table again changes nothing in them.
+const ATTRS = ['title', 'aria-label', 'aria-description', 'alt', 'placeholder', 'aria-valuetext'];
+const SKIP = new Set(['SCRIPT', 'STYLE', 'TEXTAREA', 'CODE', 'PRE']);
+
+export function simpPage(simplify, root = document.body) {
+  const before = new WeakMap();      // node → {text} / element → {attr: text}: what was there in 繁
+  let on = false, obs = null, docTitle = null;
+  const skip = (n) => { const e = n.nodeType === 1 ? n : n.parentElement; return !!e && !!e.closest && !!e.closest('script, style, textarea, code, pre, [data-no-simp]'); };
+  function text(n) {
+    const v = n.nodeValue, s = simplify(v);
+    if (s === v || skip(n)) return;
+    before.set(n, { was: v, now: s });
+    n.nodeValue = s;
+  }
+  function attrs(e) {
+    if (SKIP.has(e.tagName) || skip(e)) return;
+    for (const a of ATTRS) {
+      const v = e.getAttribute(a);
+      if (!v) continue;
+      const s = simplify(v);
+      if (s === v) continue;
+      const m = before.get(e) || {};
+      m[a] = { was: v, now: s };
+      before.set(e, m);
+      e.setAttribute(a, s);
+    }
+  }
+  function walk(n) {
+    if (n.nodeType === 3) { text(n); return; }
+    if (n.nodeType !== 1 || SKIP.has(n.tagName)) return;
+    attrs(n);
+    for (const c of n.childNodes) walk(c);
+  }
+  function set(want) {
+    want = !!want;
+    if (want === on) { if (on) walk(root); return; }
+    on = want;
+    if (on) {
+      docTitle = document.title;
+      document.title = simplify(document.title);
+      walk(root);
+      obs = new MutationObserver((ms) => {
+        for (const m of ms) {
+          if (m.type === 'characterData') text(m.target);
+          else if (m.type === 'attributes') attrs(m.target);
+          else for (const n of m.addedNodes) walk(n);
+        }
+      });
+      obs.observe(root, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ATTRS });
+    } else {
+      if (obs) obs.disconnect();
+      obs = null;
+      if (docTitle !== null && document.title === simplify(docTitle)) document.title = docTitle;
+      const back = (n) => {
+        if (n.nodeType === 3) {
+          const m = before.get(n);
+          if (m && n.nodeValue === m.now) n.nodeValue = m.was;
+          before.delete(n);
+          return;
+        }
+        if (n.nodeType !== 1) return;
+        const m = before.get(n);
+        if (m) for (const [a, x] of Object.entries(m)) if (n.getAttribute(a) === x.now) n.setAttribute(a, x.was);
+        before.delete(n);
+        for (const c of n.childNodes) back(c);
+      };
+      back(root);
+    }
+  }
+  return { set, get on() { return on; } };
+}

@@ -7,12 +7,17 @@
 // →): the latest moment wins, one still at a time.  Above it, one message says what is wrong and what to
 // try.  Extensions that need no 3D (the classroom keys, the lessons, the caption line) work as with the
 // Player; the others are left out.
+//
+// With a server that has a remote view (issue 42: `frame`, the app's `xsl_frame`, scene/web/remote.py) the
+// picture is not one still per step but frames the server renders one after the other while the rite plays:
+// the next is asked as soon as one arrives (the latest moment wins), and a drag on the picture orbits the
+// camera about its focal point, the wheel zooms — each frame then drawn from the teacher's camera.
 
 export const NO_WEBGL_ADVICE = 'This browser gives the page no WebGL, so the 3D view cannot run. ' +
   'Try: turn on hardware acceleration (Chrome/Edge: Settings → System → "Use graphics acceleration"; ' +
   'Firefox: Settings → Performance), or open this address in another browser (Firefox, Chrome, Edge, ' +
-  'Safari), or use the printed sheets (python -m scene sheets / book). Meanwhile the server draws each ' +
-  'moment as a picture below: PageDown / PageUp, → / ← and Space work as usual.';
+  'Safari), or use the printed sheets (python -m scene sheets / book). Meanwhile the server draws the rite ' +
+  'below as it plays (drag to turn the view, the wheel zooms): PageDown / PageUp, → / ← and Space work as usual.';
 
 // the static site has no server to draw stills: the text, the stage list and the keys still work
 export const NO_WEBGL_SITE = 'This browser gives the page no WebGL, so the 3D view cannot run. ' +
@@ -35,7 +40,8 @@ function lastLE(arr, x) {
 }
 
 export class StillPlayer {
-  // opts: {onState, onError, still(t, view, labels, roof) → Promise<url|{error}>}
+  // opts: {onState, onError, still(t, view, labels, roof) → Promise<url|{error}>,
+  //        frame(t, view, camera, labels, roof) → Promise<{jpeg, camera, t, ms}|{error}> (the remote view)}
   constructor(container, opts = {}) {
     this.container = container;
     this.opts = opts;
@@ -75,9 +81,95 @@ export class StillPlayer {
     box.append(this.img);
     container.append(box, this.note, this.status);
     this._want = null; this._busy = false; this._shown = null; this.stills = 0;
-    this._timer = setInterval(() => this._tick(), 250);
+    this._timer = setInterval(() => this._tick(), opts.frame ? 40 : 250);
     this._last = performance.now();
+    this._cam = null;             // the camera of the last frame (the teacher's own once free)
+    this._frameTimes = [];
+    if (opts.frame) this._orbitControls(box);
     window.__xslPlayer = this;
+  }
+
+  // ------------------------------------------------------------ the remote view's camera: orbit and zoom
+  _orbitControls(box) {
+    box.style.cursor = 'grab';
+    box.style.touchAction = 'none';
+    let drag = null;
+    box.addEventListener('pointerdown', (e) => {
+      if (e.button !== 0 || !this._cam) return;
+      drag = { x: e.clientX, y: e.clientY };
+      box.setPointerCapture(e.pointerId);
+    });
+    box.addEventListener('pointermove', (e) => {
+      if (!drag) return;
+      const dx = e.clientX - drag.x, dy = e.clientY - drag.y;
+      drag = { x: e.clientX, y: e.clientY };
+      this.orbit(-dx * 0.006, dy * 0.006);
+    });
+    const up = () => { drag = null; };
+    box.addEventListener('pointerup', up);
+    box.addEventListener('pointercancel', up);
+    box.addEventListener('wheel', (e) => { e.preventDefault(); this.zoom(Math.exp(e.deltaY * 0.001)); }, { passive: false });
+  }
+
+  // turn the camera about its focal point (radians: about the vertical, and up/down), z up
+  orbit(dAz, dEl) {
+    const c = this._cam;
+    if (!c) return;
+    const f = c.focal_point, p = c.position;
+    const o = [p[0] - f[0], p[1] - f[1], p[2] - f[2]];
+    const r = Math.hypot(o[0], o[1], o[2]);
+    const az = Math.atan2(o[1], o[0]) + dAz;
+    const el = Math.min(1.5, Math.max(0.02, Math.asin(Math.max(-1, Math.min(1, o[2] / r))) + dEl));
+    this._setCam(Object.assign({}, c, { parallel: false, view_up: [0, 0, 1],
+      position: [f[0] + r * Math.cos(el) * Math.cos(az), f[1] + r * Math.cos(el) * Math.sin(az), f[2] + r * Math.sin(el)] }));
+  }
+
+  // nearer (k < 1) or farther (k > 1)
+  zoom(k) {
+    const c = this._cam;
+    if (!c) return;
+    const f = c.focal_point, p = c.position;
+    const kk = Math.min(4, Math.max(0.25, k));
+    const r = Math.hypot(p[0] - f[0], p[1] - f[1], p[2] - f[2]);
+    const s = Math.min(600, Math.max(2, r * kk)) / r;
+    this._setCam(Object.assign({}, c, { parallel_scale: (c.parallel_scale || 1) * kk,
+      position: [f[0] + (p[0] - f[0]) * s, f[1] + (p[1] - f[1]) * s, f[2] + (p[2] - f[2]) * s] }));
+  }
+
+  _setCam(c) { this._cam = c; this.free = true; this._changed(); }
+  camera() { return this.opts.frame && this._cam ? JSON.parse(JSON.stringify(this._cam)) : null; }
+  applyCamera(c) { if (this.opts.frame && c && c.position && c.focal_point) this._setCam(JSON.parse(JSON.stringify(c))); }
+
+  // the remote view's loop: the next frame as soon as one has come, while anything changed or the rite plays
+  async _pump() {
+    if (this._pumping) return;
+    this._pumping = true;
+    try {
+      for (;;) {
+        const key = JSON.stringify([this.t.toFixed(3), this.view, this.labelsOn, this.roof, this.free ? this._cam : null]);
+        if (key === this._drawnKey) { await new Promise((r) => setTimeout(r, 40)); continue; }
+        const camera = this.free ? this._cam : null;
+        let res = null;
+        try {
+          res = await this.opts.frame(this.t, this.view, camera, this.labelsOn, this.roof);
+        } catch (e) { res = { error: e.message || String(e) }; }
+        if (!res || res.error) {
+          this.status.textContent = `no frame: ${(res && res.error) || 'the server did not answer'}`;
+          await new Promise((r) => setTimeout(r, 1000));
+          continue;
+        }
+        this.img.src = `data:image/jpeg;base64,${res.jpeg}`;
+        try { await this.img.decode(); } catch (e) { /* drawn when it can be */ }
+        this.img.style.display = '';
+        this.img.dataset.t = String(res.t);
+        this._drawnKey = key;
+        if (!this.free) this._cam = res.camera;
+        this.stills += 1;
+        this._frameTimes.push(performance.now());
+        if (this._frameTimes.length > 120) this._frameTimes.shift();
+        this.status.textContent = '';
+      }
+    } finally { this._pumping = false; }
   }
 
   async load(base) {
@@ -136,7 +228,7 @@ export class StillPlayer {
     if (this.onState) { try { this.onState(this.state()); } catch (e) { console.error(e); } }
     for (const x of this.extensions) if (x.onFrame) { try { x.onFrame(this.t, performance.now(), 0); } catch (e) { /* 3D */ } }
     if (key !== this._wantKey) { this._wantKey = key; this._want = { t: this.t, view: this.view, labels: this.labelsOn, roof: this.roof }; }
-    this._fetch();
+    if (this.opts.frame) { if (this.pack) this._pump(); } else this._fetch();
   }
 
   // one still at a time; the moment asked for last is the one drawn next
@@ -192,15 +284,22 @@ export class StillPlayer {
   }
   nextStep() { const i = lastLE(this.stepStarts, this.t + 1e-3) + 1; if (i < this.steps.length) this.setTime(this.steps[i].start); }
   prevStep() { const i = lastLE(this.stepStarts, this.t - 0.3); this.setTime(i >= 0 ? this.steps[i].start : 0); }
-  setView(v) { if (v !== 'auto' && !this.viewOrder.includes(v)) return false; this.view = v; this._changed(); return true; }
+  setView(v) {
+    if (v !== 'auto' && !this.viewOrder.includes(v)) return false;
+    this.view = v; this.free = false; this._changed();
+    return true;
+  }
   setLabels(on) { this.labelsOn = !!on; this._changed(); }
   setRoof(m) { this.roof = m; this._changed(); return true; }
   setDims(on) { this.dimsOn = !!on; }
   setLabelText() {}
   clearGhost() {}
-  camera() { return null; }
-  applyCamera() {}
-  stats() { return { fps: 0, frames: this.stills }; }
+  // frames drawn in the last second (the remote view; a still per step: 0)
+  stats() {
+    const now = performance.now();
+    return { fps: this._frameTimes.filter((x) => now - x <= 1000).length, frames: this.stills,
+      lastFrameAt: this._frameTimes.length ? this._frameTimes[this._frameTimes.length - 1] : 0 };
+  }
   quality() { return { tier: 'none', requested: 'none', why: 'no WebGL', renderer: '' }; }
   _nextFrame() { return Promise.resolve(); }
   _updateStageStep() {}

@@ -5,7 +5,7 @@ const FONT = "'XSLCJK', 'XSLCJK Fallback', 'Noto Sans CJK TC', sans-serif";
 export function toggleButton(container, { className, text, title, top = '8px', style = {}, onClick }) {
   const b = document.createElement('button');
   b.type = 'button';
-  b.className = className;
+  b.className = `${className} xsl-view-tool`;     // (classroom mode hides every one: player.js)
   b.textContent = text;
   b.title = title;
   Object.assign(b.style, { position: 'absolute', top, right: '8px', zIndex: 20, font: `14px ${FONT}`,

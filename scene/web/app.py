@@ -47,7 +47,8 @@ CLIENT_ONLY = (
     "t", "t_label", "duration", "stage_n", "stage_title", "step_phrase", "playing", "speed",
     "view", "labels", "roof", "dims", "lang", "show_notes", "classroom", "message", "busy", "inspect",
     "text", "nav", "marks", "reading_q", "reading_title", "reading_vals", "reading_preset", "ghost",
-    "right_tab", "link_copied", "fps", "ready", "live_role", "live_seen", "nav_open", "building",
+    "right_tab", "link_copied", "fps", "ready", "live_role", "live_seen", "nav_open", "building", "quality_pick",
+    "roof_menu", "quality_menu", "speed_menu", "quality_info_open",
 )
 
 
@@ -430,7 +431,8 @@ def build(server, service: Service) -> None:
         "message": "", "busy": "", "inspect": None, "text": None, "nav": [], "marks": [],
         "reading_q": "zheng", "reading_title": "", "reading_vals": {}, "reading_preset": "zheng",
         "ghost": False, "right_tab": "text", "link_copied": False, "fps": 0,
-        "ready": False, "live_role": "", "live_seen": None, "nav_open": True, "building": "",
+        "ready": False, "live_role": "", "live_seen": None, "nav_open": True, "building": "", "quality_pick": "auto",
+        "roof_menu": False, "quality_menu": False, "speed_menu": False, "quality_info_open": False,
         # the one shared key: the presenter's last state, pushed to every tab (followers apply it)
         "xsl_live": None,
     })
@@ -448,6 +450,8 @@ def build(server, service: Service) -> None:
     server.controller.trigger("xsl_sheet")(service.role_sheet)
     from . import still as still_mod  # the still of the moment for a browser without WebGL
     still_mod.register(server, service)
+    from . import remote as remote_mod  # frames of the scene as it plays, orbit and zoom: the no-WebGL view
+    remote_mod.register(server, service)
 
     @server.controller.trigger("xsl_present")
     def present(payload=None, key=None) -> dict:

@@ -14,6 +14,8 @@ A lesson::
     en = "The three pairs shoot"   # optional
     play = 60             # optional: play this many rite seconds (at `speed`, default 8×) — else hold
     speed = 8
+    act = "三耦卒射"        # optional: the act the caption names, a phrase of the rite's steps; the first step
+                          # with it from t on must end inside the stop's span [t, t + play] (issue 42)
 
 Bad files get one line naming the file, the stop and what is wrong (:class:`LessonError`).
 """
@@ -31,7 +33,7 @@ from ..validation import MAX_BYTES, InputError, Name, Text, convert, count, fini
 
 LESSON_DIR = LESSONS
 VIEWS = ("auto", "overview", "hall", "range", "plan", "archer", "target", "guest")
-STOP_KEYS = {"stage", "step", "t", "view", "camera", "caption", "en", "play", "speed"}
+STOP_KEYS = {"stage", "step", "t", "view", "camera", "caption", "en", "play", "speed", "act"}
 #: the longest rite is ~ 3 hours: a lesson's times are bounded well above it, then checked against the rite
 MAX_S = 1e6
 
@@ -59,6 +61,17 @@ class Stop(msgspec.Struct, forbid_unknown_fields=True):
     en: Text | None = None
     play: finite(0.1, MAX_S) | None = None
     speed: finite(0.5, 8.0) = 8.0
+    act: Annotated[str, msgspec.Meta(min_length=1, max_length=200)] | None = None
+
+
+def act_span(rite, phrase: str, t: float) -> tuple[float, float] | None:
+    """The act a stop names: the first step of the rite with this phrase that starts at t or later (to the ms),
+    as (start, end) in rite seconds; None when there is none."""
+    hits = [s for s in rite.spans if s.phrase == phrase and s.start_s >= t - 1e-3]
+    if not hits:
+        return None
+    first = min(hits, key=lambda s: (s.start_s, s.index))
+    return first.start_s, first.end_s
 
 
 class Lesson(msgspec.Struct, forbid_unknown_fields=True):
@@ -133,6 +146,15 @@ def load_lesson(path: Path | str, rite, text: str | None = None) -> dict[str, An
                 raise LessonError(f"{where}: play = {st.play:g} is longer than the rite ({rite.duration:.0f} s)")
             stop["play"] = st.play
             stop["speed"] = st.speed
+        if st.act is not None:
+            span = act_span(rite, st.act, stop["t"])
+            if span is None:
+                raise LessonError(f"{where}: act {st.act!r} is no step of the rite from t on")
+            end = stop["t"] + (st.play or 0.0)
+            if span[1] > end + 1e-3:
+                raise LessonError(f"{where}: act {st.act!r} ends at {span[1]:.1f} s, after the stop's span "
+                                  f"[{stop['t']:.1f}, {end:.1f}] (play = {span[1] - stop['t']:.0f} would hold it)")
+            stop["act"] = st.act
         out.append(stop)
     return {"name": name, "title": lesson.title, "title_s": to_simplified(lesson.title), "en": lesson.en,
             "stops": out}

@@ -13,6 +13,8 @@ from trame.widgets import vuetify3 as v
 VIEW_ORDER = ("auto", "overview", "hall", "range", "plan", "archer", "target", "guest")
 SPEEDS = (0.5, 1, 2, 4, 8)
 ROOFS = ("cutaway", "solid", "ghost", "none")
+ROOF_TITLES = {"cutaway": "剖", "solid": "實", "ghost": "透", "none": "無"}
+QUALITIES = (("auto", "自動 auto"), ("fast", "快 fast"), ("high", "高 high"))
 
 
 def _btn(icon: str, click: str, title: str, **kw):
@@ -67,20 +69,24 @@ def _view_tools() -> None:
                         id="xsl-labels")
             v.VCheckbox(v_model="dims", label="尺寸", title="dimension lines", hide_details=True,
                         density="compact", id="xsl-dims")
-            # each select inside its visible label (a label by title alone is not one: axe-core)
-            with html.Label(classes="xsl-dim ml-1 d-flex align-center", title="roof"):
-                html.Span("屋頂", classes="mr-1")
-                with html.Select(v_model="roof", id="xsl-roof", classes="xsl-select", title="roof"):
-                    html.Option("{{ r }}", v_for="r in roof_modes", key="r", value=("r",))
-            # per browser, not trame state: app.js wires it (quality-ui.js) and reloads at the same moment
-            with html.Label(classes="xsl-dim ml-2 d-flex align-center", title="quality tier"):
-                html.Span("畫質", classes="mr-1")
-                with html.Select(id="xsl-quality", classes="xsl-select",
-                                 title="quality tier, remembered in this browser: auto (fast on a software GL, high "
-                                       "on a GPU), fast, high — a change reloads the page at this moment"):
-                    for value, label in (("auto", "自動 auto"), ("fast", "快 fast"), ("high", "高 high")):
-                        html.Option(label, value=value)
-        html.Div(id="xsl-quality-info", classes="xsl-quality-info")
+            # Vuetify selects, not native ones: an open native drop-down takes the clicker's keys (issue 42)
+            html.Label("屋頂", **{"for": "xsl-roof"}, classes="xsl-dim ml-1", title="roof")
+            v.VSelect(v_model="roof", items=("roof_items", [{"title": t, "value": k} for k, t in ROOF_TITLES.items()]),
+                      hide_details=True, density="compact", variant="plain", style="max-width: 84px",
+                      id="xsl-roof", title="roof", classes="xsl-select",
+                      menu=("roof_menu",), update_menu="roof_menu = $event")
+            # per browser (localStorage), not shared: app.js keeps quality_pick and reloads at the same moment
+            html.Label("畫質", **{"for": "xsl-quality"}, classes="xsl-dim ml-2", title="quality tier")
+            v.VSelect(v_model="quality_pick", items=("quality_items", [{"title": t, "value": k} for k, t in QUALITIES]),
+                      hide_details=True, density="compact", variant="plain", style="max-width: 96px",
+                      id="xsl-quality", classes="xsl-select", menu=("quality_menu",),
+                      update_menu="quality_menu = $event",
+                      title="quality tier, remembered in this browser: auto (fast on a software GL, high on a GPU), "
+                            "fast, high — a change reloads the page at this moment")
+            # the tier's line on demand (issue 42: it lay across the picture): ⓘ shows it under the transport
+            v.VBtn("ⓘ", click="quality_info_open = !quality_info_open", size="x-small", variant="text",
+                   id="xsl-quality-why", title="the quality tier in use, and why",
+                   aria_pressed=("quality_info_open ? 'true' : 'false'",))
         # presenting / following: in the row of tools (a badge over the view covered its buttons)
         _live_badge("xsl-live")
 
@@ -119,7 +125,8 @@ def _view() -> None:
 
 def _timeline() -> None:
     """The scrubber over the whole rite (a mark per stage, the rounds in red), and the transport under it."""
-    with v.VFooter(v_if="!classroom", app=True, height=84, classes="xsl-footer", id="xsl-timeline"):
+    with v.VFooter(v_if="!classroom", app=True, height=("quality_info_open ? 104 : 84",), classes="xsl-footer",
+                   id="xsl-timeline"):
         with html.Div(classes="xsl-scrub"):
             with html.Div(classes="xsl-marks"):
                 html.Div(v_for="m in marks", key="m.n", classes="xsl-mark",
@@ -138,9 +145,10 @@ def _timeline() -> None:
             html.Label("速", **{"for": "xsl-speed"}, classes="xsl-dim ml-2", title="speed")
             v.VSelect(v_model="speed", items=("speeds", [{"title": f"{s}×", "value": s} for s in SPEEDS]),
                       hide_details=True, density="compact", variant="plain", style="max-width: 80px",
-                      id="xsl-speed", title="speed")
+                      id="xsl-speed", title="speed", menu=("speed_menu",), update_menu="speed_menu = $event")
             html.Div("{{ step_phrase }}", classes="xsl-phrase", id="xsl-phrase")
             html.Div("{{ t_label }}", classes="xsl-time", id="xsl-time")
+        html.Div(v_show="quality_info_open", id="xsl-quality-info", classes="xsl-quality-info")
 
 
 def _text_panel() -> None:

@@ -2,6 +2,7 @@
 lying, on its place), the 侯's 下个 and 左下綱, and the shadows of all of it."""
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -162,6 +163,13 @@ def object_kind(rite, oid: str) -> str:
     return th.kind if th is not None else "thing"
 
 
+@functools.lru_cache(maxsize=1024)
+def _thing(kind: str, oid: str, state: str, heading: float, held: bool, chi: float, size):
+    """props.thing, remembered: a thing at rest has the same mesh frame after frame (the remote view draws a
+    frame after another, issue 42: the things were two thirds of a frame's time)."""
+    return props.thing(kind, oid, state, heading, held, chi, size)
+
+
 def _objects(b: Batch, rite, pose, held_by: dict[str, int], velocity, anchors) -> None:
     lay = rite.layout
     chi = lay.reading.chi_m
@@ -189,8 +197,9 @@ def _objects(b: Batch, rite, pose, held_by: dict[str, int], velocity, anchors) -
         elif kind == "rope":
             continue                                   # the 侯's 左下綱: drawn with the 侯 (props.hou_lower)
         else:
-            mesh, colour = props.thing(kind, oid, state, heading if owner is not None else props.rest_heading(lay, oid),
-                                  owner is not None, chi, props.thing_size(lay, oid))
+            size = props.thing_size(lay, oid)
+            mesh, colour = _thing(kind, oid, state, heading if owner is not None else props.rest_heading(lay, oid),
+                                  owner is not None, chi, tuple(size) if size is not None else None)
             at = pos.copy()
             if owner is None:
                 at[2] = props.rest_z(lay, pos, chi)

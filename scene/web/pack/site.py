@@ -11,7 +11,7 @@ SITE_FILES = ("player.js", "player-build.js", "player-pose.js", "player-labels.j
               "player.css", "director.js", "lessons.js", "captions.js", "caption-place.js", "classroom.js",
               "evidence.js", "paths.js", "sound.js", "palette.js", "toggle.js", "contact.js", "quality.js",
               "quality-ui.js", "adaptive.js", "review-links.js", "keys.js", "lesson-toml.js", "simp.js",
-              "inspector.js", "plan-fit.js", "still-view.js", "notes-panel.js",
+              "inspector.js", "plan-fit.js", "still-view.js", "notes-panel.js", "listbox.js",
               "framecheck.js")
 
 
