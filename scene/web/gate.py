@@ -13,9 +13,15 @@ under other spellings (``/./index.html``, ``/index.html/``), sends no ``Content-
   ``.`` or ``/``, a trailing ``/`` or a name ``index.html`` anywhere else is 404; only GET and HEAD, no body;
 * **headers** — ``nosniff`` on every answer; the page (any HTML) with its CSP (inline scripts by hash only,
   ``connect-src`` this server), no framing, no referrer, no store;
-* **connections** — a connection not inside a handler (idle, or still sending its request line and headers)
-  for :data:`HEADER_TIMEOUT` s is closed; one address may hold :data:`IDLE_PER_ADDRESS` such connections (a
-  newer one closes its oldest, once that one had :data:`IDLE_GRACE` s to speak) and :data:`CONNS_PER_ADDRESS` in all;
+* **connections** — a connection with no request under way (idle, or still sending its request line and
+  headers) for :data:`HEADER_TIMEOUT` s is closed; one address may hold :data:`IDLE_PER_ADDRESS` such connections
+  (a newer one closes its oldest, once that one had :data:`IDLE_GRACE` s to speak) and :data:`CONNS_PER_ADDRESS`
+  in all. A response still being *sent* is under way, never idle (issue 45: the sweep used to abort packs
+  mid-``sendfile``); a reader that takes nothing for :data:`SEND_STALL` s is closed — progress, not age, so a slow
+  link gets its 4 MB pack however long it takes;
+* **files** — static files and packs go out through the transport in chunks (aiohttp's own fallback, not the
+  kernel's ``sendfile``): a stalled reader is seen (its write buffer does not move) and its file is closed when
+  its connection is (an abort mid-``sendfile`` left asyncio's sendfile waiting for ever, its file open);
 * **log** — aiohttp's own error lines become one short escaped line each, rate limited (:mod:`.quietlog`).
 """
 from __future__ import annotations
@@ -37,8 +43,16 @@ IDLE_PER_ADDRESS = 24
 CONNS_PER_ADDRESS = 160
 #: seconds a new connection has to send its request before a newer one may close it to make room
 IDLE_GRACE = 1.0
+#: bytes of a file read and written at a time (aiohttp's 256 KB, held for each stalled reader, was 620 MB of
+#: memory for a thousand of them)
+SEND_CHUNK = 16 * 1024
+#: seconds a response may wait for its reader to take a byte (the write buffer unchanged) before it is closed
+SEND_STALL = 20.0
 
-#: every live connection: protocol → [address, since (monotonic), busy]
+#: the entry of a connection: [address, since, busy (inside the gate's handler), write buffer seen, its time]
+ADDR, SINCE, BUSY, BUF, MOVED = range(5)
+
+#: every live connection: protocol → [address, since (monotonic), busy, write buffer, moved (monotonic)]
 _conns: dict = {}
 _sweeper = None
 
@@ -113,6 +127,7 @@ PAGE_HEADERS = {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer", "
 
 def middleware(names: frozenset[str], policy: str):
     import aiohttp.web as web
+    from aiohttp.web_fileresponse import FileResponse
 
     @web.middleware
     async def gate(request, handler):
@@ -127,7 +142,7 @@ def middleware(names: frozenset[str], policy: str):
             return _headers(web.Response(status=404, text="not found"), policy)
         entry = _conns.get(request.protocol)
         if entry is not None:
-            entry[2] = True
+            entry[BUSY] = True
         try:
             resp = await handler(request)
         except web.HTTPException as exc:
@@ -137,7 +152,9 @@ def middleware(names: frozenset[str], policy: str):
             return _headers(web.Response(status=resp.status, text=resp.reason or "error"), policy)
         finally:
             if entry is not None:
-                entry[1], entry[2] = time.monotonic(), False
+                entry[SINCE], entry[BUSY] = time.monotonic(), False
+        if isinstance(resp, FileResponse):
+            resp._chunk_size = min(resp._chunk_size, SEND_CHUNK)
         return _headers(resp, policy)
 
     return gate
@@ -166,8 +183,18 @@ def _address(transport) -> str:
     return str(peer[0]) if isinstance(peer, (tuple, list)) and peer else "?"
 
 
+def _busy(proto, entry) -> bool:
+    """A request under way: inside a handler, or its response still being sent (aiohttp sets
+    ``_request_in_progress`` until ``finish_response`` is done; :func:`check` verifies it exists)."""
+    return bool(entry[BUSY] or getattr(proto, "_request_in_progress", False))
+
+
 def _patch_server() -> None:
+    import aiohttp.web_fileresponse as wf
     import aiohttp.web_server as ws
+    # files in chunks through the transport: its write buffer shows a stalled reader, and a lost connection
+    # fails the next write, so the file is closed (aiohttp's own path when sendfile is unavailable)
+    wf.NOSENDFILE = True
     if getattr(ws.Server, "_xsl_gated", False):
         return
     made, lost = ws.Server.connection_made, ws.Server.connection_lost
@@ -176,21 +203,21 @@ def _patch_server() -> None:
         made(self, handler, transport)
         addr = _address(transport)
         now = time.monotonic()
-        mine = [(p, e) for p, e in _conns.items() if e[0] == addr]
-        idle = [e for p, e in mine if not e[2]]
+        mine = [(p, e) for p, e in _conns.items() if e[ADDR] == addr]
+        idle = [e for p, e in mine if not _busy(p, e)]
         if len(idle) >= IDLE_PER_ADDRESS or len(mine) >= CONNS_PER_ADDRESS:
             # the oldest connection that had IDLE_GRACE s to send its request and did not makes room (not a
             # young one: forty tabs opening at once are young together, and their requests are on the way)
             # — unless the address is at its cap: then the oldest idle one, however young
-            old = sorted((e[1], id(p), p) for p, e in mine
-                         if not e[2] and (now - e[1] > IDLE_GRACE or len(mine) >= CONNS_PER_ADDRESS))
+            old = sorted((e[SINCE], id(p), p) for p, e in mine
+                         if not _busy(p, e) and (now - e[SINCE] > IDLE_GRACE or len(mine) >= CONNS_PER_ADDRESS))
             if old:
                 _drop(old[0][2])
             elif len(mine) >= CONNS_PER_ADDRESS:
                 note("conns", "closed a connection of %s: %d open already", addr, len(mine))
                 transport.abort()
                 return
-        _conns[handler] = [addr, time.monotonic(), False]
+        _conns[handler] = [addr, now, False, 0, now]
         _sweep_soon()
 
     def connection_lost(self, handler, exc=None):
@@ -217,15 +244,35 @@ def _sweep_soon() -> None:
 
 
 def _sweep() -> None:
-    """Close connections outside a handler for longer than HEADER_TIMEOUT (slowloris, forgotten keep-alives)."""
+    """Close connections with no request under way for longer than HEADER_TIMEOUT (slowloris, forgotten
+    keep-alives), and those whose reader took nothing of their response for SEND_STALL s."""
     global _sweeper
     _sweeper = None
     now = time.monotonic()
-    late = [p for p, e in _conns.items() if not e[2] and now - e[1] > HEADER_TIMEOUT]
-    for p in late:
+    late, stalled = [], []
+    for p, e in _conns.items():
+        if not _busy(p, e):
+            if now - e[SINCE] > HEADER_TIMEOUT:
+                late.append(p)
+            continue
+        e[SINCE] = now                        # idle, when it is, from the end of its response
+        tr = getattr(p, "transport", None)
+        try:
+            buf = tr.get_write_buffer_size() if tr is not None else 0
+        except Exception:                     # noqa: BLE001  (a transport closing meanwhile)
+            buf = 0
+        # progress: the buffer moved (the reader took some, or the writer added some). A handler at work
+        # (an export) has nothing buffered and is not a stalled reader.
+        if buf != e[BUF] or buf == 0:
+            e[BUF], e[MOVED] = buf, now
+        elif now - e[MOVED] > SEND_STALL:
+            stalled.append(p)
+    for p in late + stalled:
         _drop(p)
     if late:
         note("slow", "closed %d connections that sent no complete request in %.0f s", len(late), HEADER_TIMEOUT)
+    if stalled:
+        note("stall", "closed %d connections that read nothing of their answer in %.0f s", len(stalled), SEND_STALL)
     if _conns:
         _sweep_soon()
 
