@@ -53,25 +53,6 @@ def stall(port: int, path: str, n: int, first_address: int = 2, per_address: int
     return out
 
 
-def closed_by_server(socks: list[socket.socket]) -> int:
-    """How many of these stalled sockets the server has closed (reading what is left in each, without
-    waiting: a closed one ends in EOF or a reset)."""
-    n = 0
-    for s in socks:
-        s.setblocking(False)
-        try:
-            while True:
-                got = s.recv(1 << 20)
-                if not got:
-                    n += 1
-                    break
-        except BlockingIOError:
-            pass
-        except OSError:                 # reset: closed too
-            n += 1
-    return n
-
-
 async def slow_read(port: int, path: str, rate: float, address: str, timeout: float = 300.0) -> dict:
     """One download read at ``rate`` bytes/s (a slow link): {ok, bytes, seconds, why}."""
     loop = asyncio.get_running_loop()
@@ -113,7 +94,8 @@ async def slow_read(port: int, path: str, rate: float, address: str, timeout: fl
         s.close()
 
 
-def gaps(times: list[float], start: float, end: float) -> float:
-    """The longest time with no receipt between ``start`` and ``end`` (the ends included)."""
+def gaps(times: list[float], start: float, end: float) -> tuple[float, float]:
+    """The longest time with no receipt between ``start`` and ``end`` (the ends included), and when (seconds
+    after ``start``) it began."""
     ts = [start] + sorted(t for t in times if start <= t <= end) + [end]
-    return max(b - a for a, b in zip(ts, ts[1:]))
+    return max((b - a, a - start) for a, b in zip(ts, ts[1:]))

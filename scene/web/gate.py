@@ -46,7 +46,7 @@ IDLE_GRACE = 1.0
 #: bytes of a file read and written at a time (aiohttp's 256 KB, held for each stalled reader, was 620 MB of
 #: memory for a thousand of them)
 SEND_CHUNK = 16 * 1024
-#: seconds a response may wait for its reader to take a byte (the write buffer unchanged) before it is closed
+#: seconds a response may wait for its reader to take a byte (what waits to go unchanged) before it is closed
 SEND_STALL = 20.0
 
 #: the entry of a connection: [address, since, busy (inside the gate's handler), write buffer seen, its time]
@@ -243,6 +243,32 @@ def _sweep_soon() -> None:
         _sweeper = asyncio.get_running_loop().call_later(1.0, _sweep)
 
 
+def _unsent(tr) -> int:
+    """Bytes of a connection's answer not yet taken by its reader: the transport's buffer and the kernel's send
+    queue. The kernel's counts too: its send buffer grows to megabytes and the socket is writable again only
+    when a third of it is free, so on a slow link the transport's buffer alone stands still for tens of
+    seconds while the reader takes every byte (Linux ``SIOCOUTQ``; elsewhere the transport's buffer only)."""
+    if tr is None:
+        return 0
+    try:
+        n = tr.get_write_buffer_size()
+        sock = tr.get_extra_info("socket")
+        if sock is not None and _OUTQ is not None:
+            import fcntl
+            import struct
+            n += struct.unpack("i", fcntl.ioctl(sock.fileno(), _OUTQ, b"\0\0\0\0"))[0]
+        return n
+    except Exception:                          # noqa: BLE001  (a transport closing meanwhile)
+        return 0
+
+
+try:                                           # SIOCOUTQ is TIOCOUTQ on Linux
+    import termios
+    _OUTQ: int | None = termios.TIOCOUTQ
+except (ImportError, AttributeError):
+    _OUTQ = None
+
+
 def _sweep() -> None:
     """Close connections with no request under way for longer than HEADER_TIMEOUT (slowloris, forgotten
     keep-alives), and those whose reader took nothing of their response for SEND_STALL s."""
@@ -256,13 +282,9 @@ def _sweep() -> None:
                 late.append(p)
             continue
         e[SINCE] = now                        # idle, when it is, from the end of its response
-        tr = getattr(p, "transport", None)
-        try:
-            buf = tr.get_write_buffer_size() if tr is not None else 0
-        except Exception:                     # noqa: BLE001  (a transport closing meanwhile)
-            buf = 0
-        # progress: the buffer moved (the reader took some, or the writer added some). A handler at work
-        # (an export) has nothing buffered and is not a stalled reader.
+        buf = _unsent(getattr(p, "transport", None))
+        # progress: what is waiting to go moved (the reader took some, or the writer added some). A handler at
+        # work (an export) has nothing waiting and is not a stalled reader.
         if buf != e[BUF] or buf == 0:
             e[BUF], e[MOVED] = buf, now
         elif now - e[MOVED] > SEND_STALL:
@@ -275,6 +297,24 @@ def _sweep() -> None:
         note("stall", "closed %d connections that read nothing of their answer in %.0f s", len(stalled), SEND_STALL)
     if _conns:
         _sweep_soon()
+
+
+def check() -> list[str]:
+    """What of the gate's changes to aiohttp did not take (one line each; :func:`.guard.check`)."""
+    import aiohttp.web_fileresponse as wf
+    import aiohttp.web_protocol as wp
+    import aiohttp.web_server as ws
+    out = []
+    if not getattr(ws.Server, "_xsl_gated", False):
+        out.append("aiohttp's Server does not count connections through the gate")
+    if "_request_in_progress" not in getattr(wp.RequestHandler, "__slots__", ()):
+        out.append("aiohttp's RequestHandler has no _request_in_progress (a response being sent would be idle)")
+    if getattr(wf, "NOSENDFILE", None) is not True:
+        out.append("aiohttp's FileResponse still uses sendfile")
+    fallback = getattr(getattr(wf.FileResponse, "_sendfile_fallback", None), "__code__", None)
+    if fallback is None or "_chunk_size" not in fallback.co_names:
+        out.append("aiohttp's FileResponse does not send in _chunk_size pieces")
+    return out
 
 
 def install(app, names: frozenset[str], page_html: str) -> None:
