@@ -345,18 +345,10 @@ async def _publish(server, service: Service, building: concurrent.futures.Future
     print(f"鄉射禮 app: scene ready in {time.perf_counter() - t0:.1f} s", flush=True)
 
 
-#: the longest reading query a tab may send (every key of a reading: ~400 characters; the parser echoes the
-#: whole query in each error, so its work grows with the square of the length — capped before it runs)
-MAX_QUERY = 1024
-
-
 def _reading_of(query):
-    """A tab's reading query (a string or nothing), or ReadingError (one line)."""
-    if not isinstance(query, (str, type(None))):
-        raise readings_mod.ReadingError("reading: not a reading's query")
-    if query is not None and len(query) > MAX_QUERY:
-        raise readings_mod.ReadingError(f"reading {guard_short(query, 40)}: {len(query):,} characters is not a reading")
-    return readings_mod.from_query(query or "zheng")
+    """A tab's reading query (a string or nothing), or ReadingError (one line): the one parser and its cap
+    (:data:`scene.geometry.readings.MAX_QUERY`)."""
+    return readings_mod.from_query("zheng" if query is None or query == "" else query)
 
 
 async def role_sheet(jobs, client: str, query, actor, served=None) -> dict:
