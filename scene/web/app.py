@@ -293,15 +293,18 @@ class Service:
         return self.jobs.position(CLIENT.get())
 
     def present(self, payload=None, key=None) -> dict:
-        """A presenter's state, checked, for every follower (needs the presenter key; wrong keys are counted
-        per address, and an address with too many waits a minute before its keys are even compared)."""
+        """A presenter's state, checked, for every follower (needs the presenter key). The right key is never
+        refused: a student behind the teacher's address (a classroom's NAT) giving wrong ones must not stop
+        her presenting (issue 45); wrong keys are counted per address, logged, and an address with too many
+        is answered with a wait (guessing a 32-character key is hopeless anyway)."""
         from .guard import CLIENT
         from .sockets import address_of
         addr = address_of(CLIENT.get())
-        if self.guesses.locked(addr):
-            return {"error": "too many wrong presenter keys from this computer: wait a minute"}
         if not live_mod.key_ok(key, self.presenter_key):
+            locked = self.guesses.locked(addr)
             self.guesses.failed(addr)
+            if locked:
+                return {"error": "too many wrong presenter keys from this computer: wait a minute"}
             return {"error": "presenting needs the presenter key (printed when the app starts)"}
         try:
             return {"live": live_mod.clean_payload(payload, self.known_reading)}
@@ -473,7 +476,11 @@ def _main(argv: list[str] | None) -> int:
     server.cli.add_argument("--reading", default="zheng",
                             help="the reading tabs open with: a preset, or preset,key=value,…")
     server.cli.add_argument("--presenter-key", default=None,
-                            help="the key a tab needs to present (default: a fresh one, printed at start)")
+                            help="the key a tab needs to present (default: a fresh one, printed at start); "
+                                 "readable by every user in the process list: prefer --presenter-key-file or "
+                                 "the environment variable XSL_PRESENTER_KEY")
+    server.cli.add_argument("--presenter-key-file", default=None,
+                            help="a file holding the presenter key (its first line)")
     server.cli.add_argument("--allow-origin", action="append", default=[],
                             help="another origin whose pages may open the websocket (repeatable; * for any)")
     server.cli.add_argument("--allow-host", action="append", default=[],
@@ -484,7 +491,7 @@ def _main(argv: list[str] | None) -> int:
     args, _ = server.cli.parse_known_args(argv)
     building = None                     # a first start's build, once it runs
     try:
-        port = check_args(args)
+        port = check_args(args)                      # (the presenter key too: option, file or environment)
         check_port(args.host, port)
         reading = readings_mod.from_query(args.reading)
         t0 = time.perf_counter()
@@ -492,7 +499,7 @@ def _main(argv: list[str] | None) -> int:
             gl = ex.submit(check_gl)
             out_dir = Path(tempfile.mkdtemp(prefix=f"xiangsheli-app-{os.getpid()}-"))   # exports; removed at exit
             atexit.register(shutil.rmtree, out_dir, True)
-            key = args.presenter_key or live_mod.new_key()
+            key = args.presenter_key or live_mod.new_key()      # check_args read the file or the environment
             service = Service(out_dir, reading, key)
             if not service.ready:       # a first start: the build starts now, not after the probe and the server
                 building = _in_background(service.prepare)

@@ -1,0 +1,158 @@
+"""Hostile clients of the classroom server, round 3 (issue 45): each probe that failed, against a real server on
+loopback, with timeouts and bounded loops. What must hold: a tab's queued calls are bounded in bytes before
+they are decoded; every entry point that takes a reading (the still too) refuses a huge one at once."""
+from __future__ import annotations
+
+import asyncio
+import random
+import socket
+import subprocess
+import time
+
+import pytest
+from test_hostile_server import App, answers_now, ask, closed, launch, raw_ws, rpc, secret_and_cookie, tabs
+from webtools import free_port
+
+pytestmark = pytest.mark.slow          # a real server on loopback
+
+KEY = "hostile-45-presenter-key"
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory):
+    port = free_port()
+    log = tmp_path_factory.mktemp("hostile-45") / "app.log"
+    proc = launch(port, "--presenter-key", KEY, log=log)
+    yield App(port, proc, log)
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+def test_a_tabs_queued_bytes_are_capped_before_its_calls_are_decoded(app):
+    """Four calls wait on a reading build; behind them, calls of 200 KB each. Before: only their number was
+    capped (64), each was decoded as it came and held until its turn (sixty of 234 KB held ~1 GB); now the
+    tab is closed once its waiting calls pass 1 MB, while the build still runs, and other tabs answer."""
+    secret, cookie = secret_and_cookie(app.port)
+    s = raw_ws(app.port, cookie)
+    assert isinstance(s, socket.socket), s
+    s.sendall(rpc("wslink.hello", [{"secret": secret}], system=True))
+    time.sleep(0.5)
+    fresh = f"zheng,seed={random.randrange(10**6, 10**9)}"           # not in the cache: a build of seconds
+    s.sendall(b"".join(rpc("trame.trigger", ["xsl_pack", [fresh], {}], n=i) for i in range(4)))
+    time.sleep(1.0)
+    big = ["xsl_queue", ["x" * 200_000], {}]
+    t0 = time.time()
+    for i in range(8):
+        try:
+            s.sendall(rpc("trame.trigger", big, n=10 + i))
+        except OSError:                  # closed already: what we want
+            break
+    assert closed(s, 5.0), "the tab with 1.6 MB of calls waiting was not closed"
+    assert time.time() - t0 < 6.0
+    s.close()
+    assert answers_now(app.port) < 5.0
+    assert "calls of" in app.log_text()
+
+
+def test_the_still_refuses_a_huge_reading_at_once(app):
+    """The still took its reading without the query cap (one 200 KB reading froze every tab for 24 s)."""
+    async def run():
+        vs, tasks, stop = await tabs(app.port, 1)
+        t0 = time.time()
+        a = await ask(vs[0], "trame.trigger", ["xsl_still", ["zheng," + "bu_chi=8," * 20000, 0.0], {}], 60)
+        dt = time.time() - t0
+        stop.set()
+        await asyncio.gather(*tasks)
+        return a, dt
+
+    a, dt = asyncio.run(run())
+    assert "characters is not a reading" in a["result"]["error"] and len(a["result"]["error"]) < 200, a
+    assert dt < 1.0, dt
+
+
+def _hello(port: int, secret: str) -> bool:
+    """Whether a websocket that says hello with ``secret`` stays open (a wrong secret is closed at once)."""
+    _, cookie = secret_and_cookie(port)
+    s = raw_ws(port, cookie)
+    assert isinstance(s, socket.socket), s
+    s.sendall(rpc("wslink.hello", [{"secret": secret}], system=True))
+    ok = not closed(s, 3.0)
+    s.close()
+    return ok
+
+
+def test_authkey_does_not_override_the_secret_and_the_key_comes_from_the_environment(tmp_path):
+    """``--authKey wslink-secret`` (wslink's option; launchers pass it) set trame's token after the guard had
+    set its own: the page's secret failed and the public default worked. The presenter key came only from
+    argv, readable by every user in the process list: now also from XSL_PRESENTER_KEY."""
+    import os
+    port = free_port()
+    env_key = "key-from-the-environment-0123456789"
+    os.environ["XSL_PRESENTER_KEY"] = env_key
+    try:
+        proc = launch(port, "--authKey", "wslink-secret", log=tmp_path / "app.log")
+    finally:
+        del os.environ["XSL_PRESENTER_KEY"]
+    try:
+        secret, _ = secret_and_cookie(port)
+        assert secret != "wslink-secret"
+        assert _hello(port, secret), "the page's own secret was refused"
+        assert not _hello(port, "wslink-secret"), "the public default secret was accepted"
+        good = {"stage": 3, "t": 10.0, "playing": False, "speed": 1, "view": "plan", "camera": None,
+                "reading": "zheng", "client_ms": time.time() * 1000, "seq": 1}
+
+        async def run():
+            vs, tasks, stop = await tabs(port, 1)
+            a = await ask(vs[0], "trame.trigger", ["xsl_present", [good, env_key], {}])
+            stop.set()
+            await asyncio.gather(*tasks)
+            return a
+        assert asyncio.run(run())["result"] == {"ok": True}
+        assert env_key in (tmp_path / "app.log").read_text()          # printed for the operator, as before
+        with open(f"/proc/{proc.pid}/cmdline", "rb") as fh:
+            assert env_key.encode() not in fh.read()
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+def test_a_default_presenter_key_is_long(tmp_path):
+    from scene.web import live
+    assert len(live.new_key()) >= 32
+
+
+@pytest.mark.parametrize("make, word", [
+    (lambda d: "/dev/zero", "regular file"),
+    (lambda d: str(d / "missing"), "No such file"),
+    (lambda d: (d / "big").write_text("k" * 10_000) and str(d / "big"), "regular file"),
+])
+def test_a_bad_presenter_key_file_is_one_line(tmp_path, make, word):
+    import os
+    import sys
+
+    from webtools import ROOT
+    p = subprocess.run([sys.executable, "app.py", "--presenter-key-file", make(tmp_path)], cwd=ROOT,
+                       env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True, timeout=60)
+    lines = [ln for ln in (p.stdout + p.stderr).splitlines() if ln.strip()]
+    assert p.returncode == 2 and len(lines) == 1 and word in lines[0], (p.returncode, lines)
+
+
+def test_the_start_refuses_when_a_patch_did_not_take(monkeypatch):
+    """A new aiohttp without ``_request_in_progress`` (the gate's test of a response being sent) or with
+    sendfile back on: the check names it, and the app refuses to run (guard.check, at bind)."""
+    import aiohttp.web_fileresponse as wf
+    import aiohttp.web_protocol as wp
+
+    from scene.web import gate
+    gate._patch_server()
+    assert gate.check() == []
+
+    class Older:
+        __slots__ = ("_keepalive",)
+    monkeypatch.setattr(wp, "RequestHandler", Older)
+    monkeypatch.setattr(wf, "NOSENDFILE", False)
+    problems = gate.check()
+    assert any("_request_in_progress" in p for p in problems) and any("sendfile" in p for p in problems)
