@@ -156,3 +156,32 @@ def test_the_start_refuses_when_a_patch_did_not_take(monkeypatch):
     monkeypatch.setattr(wf, "NOSENDFILE", False)
     problems = gate.check()
     assert any("_request_in_progress" in p for p in problems) and any("sendfile" in p for p in problems)
+
+
+def test_the_presenters_export_goes_before_the_students(app):
+    """Five students' tabs queue exports; the teacher's (a session that presented with the key) waited at
+    position 5 behind them — now it is next."""
+    good = {"stage": 3, "t": 10.0, "playing": False, "speed": 1, "view": "plan", "camera": None,
+            "reading": "zheng", "client_ms": time.time() * 1000, "seq": 1}
+    export = ["xsl_export", ["zheng", 60.0, None, "plan", "1080p", False, "none"], {}]
+
+    async def run():
+        vs, tasks, stop = await tabs(app.port, 6)
+        teacher, students = vs[0], vs[1:]
+        assert (await ask(teacher, "trame.trigger", ["xsl_present", [good, KEY], {}]))["result"] == {"ok": True}
+        waiting = [asyncio.create_task(ask(v, "trame.trigger", export, 120)) for v in students]
+        await asyncio.sleep(1.5)
+        mine = asyncio.create_task(ask(teacher, "trame.trigger", export, 120))
+        await asyncio.sleep(1.0)
+        where = await ask(teacher, "trame.trigger", ["xsl_queue", [], {}])
+        others = [await ask(v, "trame.trigger", ["xsl_queue", [], {}]) for v in students]
+        stop.set()                                   # the tabs leave: their exports are cancelled
+        await asyncio.gather(*tasks)
+        for t in [*waiting, mine]:
+            t.cancel()
+        await asyncio.gather(*waiting, mine, return_exceptions=True)
+        return where["result"], [o["result"] for o in others]
+
+    where, others = asyncio.run(run())
+    assert where["running"] or where["position"] == 1, (where, others)
+    assert sum(1 for o in others if o["position"] > 0) >= 3, others

@@ -93,12 +93,14 @@ class Service:
         self.out_dir = out_dir
         from .guard import tell
         from .sockets import session_of
-        self.jobs = Jobs(out_dir, tell=tell, session_of=session_of)
+        #: the sessions that presented with the right key: their exports and builds go first (issue 45)
+        self.presenters: set[str] = set()
+        self.jobs = Jobs(out_dir, tell=tell, session_of=session_of, first=self.presenters.__contains__)
         self.presenter_key = presenter_key
         from .appargs import KeyGuesses
         from .builds import Builds
         from .sockets import session_of
-        self.builds = Builds(store, self.pack_url, session_of)
+        self.builds = Builds(store, self.pack_url, session_of, first=self.presenters.__contains__)
         self.guesses = KeyGuesses()
         self.built: set[str] = set(readings_mod.PRESETS)     # readings a presenter may send followers to
         store.clean_tmp()
@@ -306,6 +308,9 @@ class Service:
             if locked:
                 return {"error": "too many wrong presenter keys from this computer: wait a minute"}
             return {"error": "presenting needs the presenter key (printed when the app starts)"}
+        from .sockets import session_of
+        if len(self.presenters) < 64:                # a teacher's tabs and devices, not a list to fill
+            self.presenters.add(session_of(CLIENT.get()))
         try:
             return {"live": live_mod.clean_payload(payload, self.known_reading)}
         except live_mod.LiveError as exc:
