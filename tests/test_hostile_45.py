@@ -185,3 +185,18 @@ def test_the_presenters_export_goes_before_the_students(app):
     where, others = asyncio.run(run())
     assert where["running"] or where["position"] == 1, (where, others)
     assert sum(1 for o in others if o["position"] > 0) >= 3, others
+
+
+@pytest.mark.parametrize("value", ["100000", "0", "-3", "many"])
+def test_sheets_jobs_is_bounded(tmp_path, value):
+    """``sheets --jobs 100000`` was accepted (a process each, ~200 MB each): one line, exit 2, nothing written."""
+    import os
+    import sys
+
+    from webtools import ROOT
+    out = tmp_path / "sheets"
+    p = subprocess.run([sys.executable, "-m", "scene", "sheets", "--out", str(out), "--jobs", value], cwd=tmp_path,
+                       env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True, timeout=120)
+    lines = [ln for ln in (p.stdout + p.stderr).splitlines() if ln.strip()]
+    assert p.returncode == 2 and len(lines) == 1 and "--jobs" in lines[0], (p.returncode, lines)
+    assert not out.exists()
