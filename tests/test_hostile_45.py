@@ -200,3 +200,21 @@ def test_sheets_jobs_is_bounded(tmp_path, value):
     lines = [ln for ln in (p.stdout + p.stderr).splitlines() if ln.strip()]
     assert p.returncode == 2 and len(lines) == 1 and "--jobs" in lines[0], (p.returncode, lines)
     assert not out.exists()
+
+
+def test_every_served_page_has_its_headers(app):
+    """A served HTML file (the review pages, an exported sheet) had no CSP, framing or referrer policy: the
+    gate set them from the response's content type, which a file answer knows only once it is sent."""
+    import re
+
+    from test_hostile_server import get
+    status, _, page = get(app.port)
+    assert status == 200
+    for link in re.findall(r"xslreview/[^\\s\"'<>]*\\.html", page)[:1] or ["xslreview/1.html"]:
+        status, headers, body = get(app.port, "/" + link)
+        assert status == 200, (link, status)
+        assert "frame-ancestors 'none'" in headers.get("content-security-policy", ""), headers
+        assert headers.get("x-frame-options") == "DENY" and headers.get("referrer-policy") == "no-referrer"
+        assert headers.get("x-content-type-options") == "nosniff"
+        if "<script>" in body:                       # its own inline script is allowed, by its hash
+            assert "'sha256-" in headers["content-security-policy"]

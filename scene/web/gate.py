@@ -155,9 +155,38 @@ def middleware(names: frozenset[str], policy: str):
                 entry[SINCE], entry[BUSY] = time.monotonic(), False
         if isinstance(resp, FileResponse):
             resp._chunk_size = min(resp._chunk_size, SEND_CHUNK)
+            if resp._path.suffix.lower() in (".html", ".htm"):
+                # a served page (the review pages, an exported sheet): its content type is known only once
+                # it is sent, so the page's headers were missing; its own inline scripts by hash (issue 45)
+                return _file_page_headers(resp)
         return _headers(resp, policy)
 
     return gate
+
+
+_file_policies: dict[tuple[str, int, int], str] = {}
+
+
+def _file_page_headers(resp):
+    """An HTML file's answer with the page's headers: CSP (its own inline scripts by hash), no framing, no
+    referrer, nosniff. The policy is cached per (path, size, mtime): a page is hashed once, not per request."""
+    try:
+        st = resp._path.stat()
+        key = (str(resp._path), st.st_size, st.st_mtime_ns)
+        pol = _file_policies.get(key)
+        if pol is None:
+            text = resp._path.read_text(encoding="utf-8", errors="replace") if st.st_size < 4 << 20 else ""
+            if len(_file_policies) > 512:
+                _file_policies.clear()
+            pol = _file_policies[key] = csp(script_hashes(text))
+    except OSError:
+        pol = csp([])
+    resp.headers["X-Content-Type-Options"] = "nosniff"
+    resp.headers["Content-Security-Policy"] = pol
+    for k, v in PAGE_HEADERS.items():
+        if k != "Cache-Control":             # a file keeps aiohttp's validators (ETag, Last-Modified)
+            resp.headers[k] = v
+    return resp
 
 
 def _close(resp):
