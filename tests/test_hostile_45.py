@@ -218,3 +218,67 @@ def test_every_served_page_has_its_headers(app):
         assert headers.get("x-content-type-options") == "nosniff"
         if "<script>" in body:                       # its own inline script is allowed, by its hash
             assert "'sha256-" in headers["content-security-policy"]
+
+
+def _ws_from(port: int, address: str, cookie: str | None, secret: str):
+    """A websocket opened by hand from ``address`` (a loopback address of its own) that says hello at once:
+    the socket, or the HTTP status it was refused with."""
+    import base64
+    import os
+    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    s.bind((address, 0))
+    s.settimeout(10)
+    s.connect(("127.0.0.1", port))
+    key = base64.b64encode(os.urandom(16)).decode()
+    s.sendall((f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+               f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
+               + (f"Cookie: {cookie}\r\n" if cookie else "") + "\r\n").encode())
+    head = b""
+    while b"\r\n\r\n" not in head:
+        got = s.recv(1)
+        if not got:
+            break
+        head += got
+    status = int(head.split(b" ", 2)[1]) if head.startswith(b"HTTP/") else 0
+    if status != 101:
+        s.close()
+        return status
+    s.sendall(rpc("wslink.hello", [{"secret": secret}], system=True))
+    return s
+
+
+def test_the_teacher_can_connect_when_students_fill_the_server(tmp_path):
+    """96 + 96 + 8 sockets of three addresses filled the server's 200 and the teacher's new tab got 503 like
+    everyone's; now some are reserved for the presenter's session (her page, opened with the key)."""
+    import http.client
+    port = free_port()
+    proc = launch(port, "--presenter-key", KEY, log=tmp_path / "app.log")
+    socks: list[socket.socket] = []
+    try:
+        secret, _ = secret_and_cookie(port)
+        refused = 0
+        for address, n in (("127.0.0.2", 96), ("127.0.0.3", 96), ("127.0.0.4", 8)):
+            for _ in range(n):
+                s = _ws_from(port, address, None, secret)
+                if isinstance(s, socket.socket):
+                    socks.append(s)
+                else:
+                    refused += 1
+            time.sleep(0.5)
+        # the teacher opens the presenter address: her page's cookie is the presenter's session
+        c = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        c.request("GET", f"/index.html?present=1&key={KEY}", headers={"Host": f"127.0.0.1:{port}"})
+        r = c.getresponse()
+        cookie = r.getheader("Set-Cookie").split(";", 1)[0]
+        r.read()
+        c.close()
+        teacher = _ws_from(port, "127.0.0.1", cookie, secret)
+        assert isinstance(teacher, socket.socket), f"the teacher's tab got {teacher} ({len(socks)} students in)"
+        assert not closed(teacher, 2.0)
+        teacher.close()
+        assert refused > 0                     # the students could not take the reserved ones
+    finally:
+        for s in socks:
+            s.close()
+        proc.terminate()
+        proc.wait(10)

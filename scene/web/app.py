@@ -289,6 +289,16 @@ class Service:
             return {"error": str(exc)}
         return {"url": self._served(out, folder), "name": out.name}
 
+    def key_ok(self, key) -> bool:
+        return live_mod.key_ok(key, self.presenter_key)
+
+    def is_presenter(self, session: str) -> bool:
+        return session in self.presenters
+
+    def add(self, session: str) -> None:
+        if len(self.presenters) < 64:                # a teacher's tabs and devices, not a list to fill
+            self.presenters.add(session)
+
     def queue(self) -> dict:
         """Where the asking tab's export stands in the queue."""
         from .guard import CLIENT
@@ -309,8 +319,7 @@ class Service:
                 return {"error": "too many wrong presenter keys from this computer: wait a minute"}
             return {"error": "presenting needs the presenter key (printed when the app starts)"}
         from .sockets import session_of
-        if len(self.presenters) < 64:                # a teacher's tabs and devices, not a list to fill
-            self.presenters.add(session_of(CLIENT.get()))
+        self.add(session_of(CLIENT.get()))
         try:
             return {"live": live_mod.clean_payload(payload, self.known_reading)}
         except live_mod.LiveError as exc:
@@ -514,7 +523,7 @@ def _main(argv: list[str] | None) -> int:
         build(server, service)
         secret = args.authKey if getattr(args, "authKey", None) not in (None, "", "wslink-secret") else guard.new_secret()
         from .gate import own_names
-        guard.install(server, secret, args.allow_origin, on_close=service.left,
+        guard.install(server, secret, args.allow_origin, on_close=service.left, presenter=service,
                       hosts=own_names(args.host, args.allow_host))
     except (AppError, readings_mod.ReadingError, ValueError, OSError, RuntimeError) as exc:
         print(f"app.py: error: {guard_short(str(exc).splitlines()[0] if str(exc) else type(exc).__name__, 200)}",

@@ -42,6 +42,9 @@ MAX_MESSAGE = 256 * 1024
 PRE_AUTH_MESSAGE = 4096
 #: open websockets at once (tabs and viewers)
 MAX_CONNECTIONS = 200
+#: of those, kept for the presenter's sessions (issue 45: 96 + 96 + 8 sockets of three addresses filled the
+#: 200 and the teacher's tab got 503 like everyone's)
+RESERVED = 16
 #: a tab's calls under way at once (more wait their turn)
 MAX_INFLIGHT = 4
 #: a tab's calls waiting or under way (a tab that sends more is dropped)
@@ -156,9 +159,11 @@ def origin_ok(request, allowed: frozenset[str]) -> bool:
     return origin in own or origin in allowed or "*" in allowed
 
 
-def install(server, secret: str, allowed_origins=(), on_close=None, hosts=frozenset()) -> None:
+def install(server, secret: str, allowed_origins=(), on_close=None, hosts=frozenset(), presenter=None) -> None:
     """Wire the guard into a trame server before it starts (``on_close(client_id)``: a tab left; ``hosts``:
-    the host names the server answers to, :func:`.gate.own_names`)."""
+    the host names the server answers to, :func:`.gate.own_names`; ``presenter``: an object with
+    ``key_ok(key)``, ``is_presenter(session)`` and ``add(session)`` — the teacher's sessions, which have
+    :data:`RESERVED` sockets of their own)."""
     import aiohttp.web as web
     import wslink.protocol as wsproto
     from trame_server.protocol import CoreServer
@@ -181,8 +186,16 @@ def install(server, secret: str, allowed_origins=(), on_close=None, hosts=frozen
 
         async def index(request):
             resp = web.Response(body=page, content_type="text/html", charset="utf-8", headers=dict(gate.PAGE_HEADERS))
-            if sessions.check(request.cookies.get(sockets.COOKIE)) is None:
-                resp.set_cookie(sockets.COOKIE, sessions.new(), httponly=True, samesite="Strict", path="/")
+            sid = sessions.check(request.cookies.get(sockets.COOKIE))
+            if sid is None:
+                cookie = sessions.new()
+                sid = sessions.check(cookie)
+                resp.set_cookie(sockets.COOKIE, cookie, httponly=True, samesite="Strict", path="/")
+            # the presenter address (?present=1&key=…) makes this browser's session the teacher's at once:
+            # its sockets may use the reserved ones before it has presented
+            key = request.query.get("key")
+            if presenter is not None and key and presenter.key_ok(key):
+                presenter.add(f"s:{sid}")
             return resp
 
         async def root(request):
@@ -192,7 +205,7 @@ def install(server, secret: str, allowed_origins=(), on_close=None, hosts=frozen
         wsserver.app.router.add_get("/", root)
         wsserver.app.router.add_get("/index.html", index)
         for handler in wsserver._ws_handlers:
-            _guard_handler(handler, allowed, on_close, sessions, secret)
+            _guard_handler(handler, allowed, on_close, sessions, secret, presenter)
             _handlers.append(handler)
         problems = check(wsserver)
         if problems:
@@ -231,7 +244,7 @@ def check(wsserver) -> list[str]:
     return out
 
 
-def _guard_handler(handler, allowed, tab_left, sessions, handler_secret: str) -> None:
+def _guard_handler(handler, allowed, tab_left, sessions, handler_secret: str, presenter=None) -> None:
     import aiohttp.web as web
 
     from . import sockets
@@ -260,9 +273,13 @@ def _guard_handler(handler, allowed, tab_left, sessions, handler_secret: str) ->
             return web.Response(status=429, text="too many connections from this address")
         for c in waiting[:extra]:
             sockets.drop(c)                               # the oldest silent sockets make room
-        if len(handler.connections) >= MAX_CONNECTIONS:
+        sid = sessions.check(request.cookies.get(sockets.COOKIE))
+        teacher = presenter is not None and sid is not None and presenter.is_presenter(f"s:{sid}")
+        cap = MAX_CONNECTIONS if teacher else MAX_CONNECTIONS - RESERVED
+        if len(handler.connections) >= cap:
             silent = sorted(pending(), key=lambda c: sockets.peers[c].opened if c in sockets.peers else 0)
             if not silent:
+                note("sockets", "refused a websocket of %s: %d open", addr, len(handler.connections))
                 return web.Response(status=503, text="too many connections")
             sockets.drop(silent[0])
         return await plain_ws(request)
