@@ -282,3 +282,26 @@ def test_the_teacher_can_connect_when_students_fill_the_server(tmp_path):
             s.close()
         proc.terminate()
         proc.wait(10)
+
+
+def test_page_loads_without_a_cookie_mint_a_bounded_number_of_sessions(app):
+    """Every page load without a cookie minted a session: a script's sixty tabs were sixty people to the
+    fairness of exports and builds. One address now gets at most 48 (a classroom behind one NAT)."""
+    import http.client
+
+    def get(cookie=None):                 # from an address of its own (the other tests' sessions untouched)
+        c = http.client.HTTPConnection("127.0.0.1", app.port, timeout=10, source_address=("127.0.0.9", 0))
+        c.request("GET", "/index.html", headers={"Host": f"127.0.0.1:{app.port}", **({"Cookie": cookie} if cookie else {})})
+        r = c.getresponse()
+        r.read()
+        c.close()
+        return r.status, r.getheader("Set-Cookie")
+    cookies = set()
+    for _ in range(60):
+        status, set_cookie = get()
+        assert status == 200
+        cookies.add(set_cookie.split(";", 1)[0])
+    assert len(cookies) <= 48, len(cookies)
+    # a browser that keeps its cookie keeps its session: no new one
+    status, set_cookie = get(next(iter(cookies)))
+    assert status == 200 and set_cookie is None

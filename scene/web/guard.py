@@ -188,7 +188,7 @@ def install(server, secret: str, allowed_origins=(), on_close=None, hosts=frozen
             resp = web.Response(body=page, content_type="text/html", charset="utf-8", headers=dict(gate.PAGE_HEADERS))
             sid = sessions.check(request.cookies.get(sockets.COOKIE))
             if sid is None:
-                cookie = sessions.new()
+                cookie = sessions.new(str(request.remote))
                 sid = sessions.check(cookie)
                 resp.set_cookie(sockets.COOKIE, cookie, httponly=True, samesite="Strict", path="/")
             # the presenter address (?present=1&key=…) makes this browser's session the teacher's at once:
