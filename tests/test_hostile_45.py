@@ -305,3 +305,69 @@ def test_page_loads_without_a_cookie_mint_a_bounded_number_of_sessions(app):
     # a browser that keeps its cookie keeps its session: no new one
     status, set_cookie = get(next(iter(cookies)))
     assert status == 200 and set_cookie is None
+
+
+# --------------------------------------------------------------------------- one safe writer, bounded inputs
+def _scene(*argv: str, cwd, timeout: float = 120.0):
+    import os
+    import sys
+
+    from webtools import ROOT
+    p = subprocess.run([sys.executable, "-m", "scene", *argv], cwd=cwd, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                       capture_output=True, text=True, timeout=timeout)
+    return p.returncode, [ln for ln in (p.stdout + p.stderr).splitlines() if ln.strip()]
+
+
+def test_sheets_does_not_write_through_a_link_in_its_folder(tmp_path):
+    """``sheets`` checked its folder, then wrote its mark file by name: a link planted there under that name
+    sent the write to a file outside --out. Now: one line, exit 2, the file untouched."""
+    victim = tmp_path / "victim.txt"
+    victim.write_text("the user's own file\n")
+    out = tmp_path / "sheets"
+    out.mkdir()
+    (out / ".xiangsheli-sheets").symlink_to(victim)
+    code, lines = _scene("sheets", "--out", str(out), "--roles", "ou1_up", cwd=tmp_path)
+    assert code == 2 and len(lines) == 1 and "symbolic link" in lines[0], (code, lines)
+    assert victim.read_text() == "the user's own file\n"
+
+
+def test_the_writer_refuses_links_and_special_files_and_plants_nothing(tmp_path):
+    import os
+
+    from scene import atomic
+    victim = tmp_path / "victim.txt"
+    victim.write_text("mine\n")
+    link = tmp_path / "out.html"
+    link.symlink_to(victim)
+    with pytest.raises(atomic.WriteError, match="symbolic link"):
+        atomic.write_text(link, "<!doctype html>")
+    fifo = tmp_path / "out.png"
+    os.mkfifo(fifo)
+    with pytest.raises(atomic.WriteError, match="not a regular file"):
+        atomic.write_bytes(fifo, b"png")          # (a FIFO is not opened: nothing blocks)
+    fonts = tmp_path / "font"
+    fonts.symlink_to(tmp_path / "elsewhere", target_is_directory=True)
+    (tmp_path / "elsewhere").mkdir()
+    from scene.print.html import write_fonts
+    with pytest.raises(atomic.WriteError, match="symbolic link"):
+        write_fonts(fonts, {"sans": str(victim)})
+    assert victim.read_text() == "mine\n" and not list((tmp_path / "elsewhere").iterdir())
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["elsewhere", "font", "out.html", "out.png", "victim.txt"]
+
+
+def test_a_lesson_that_is_not_a_regular_file_is_one_line(tmp_path):
+    """A FIFO named like a lesson hung the pack's build for ever; a link to /dev/zero read without end."""
+    import os
+    import sys
+
+    from webtools import ROOT
+    os.mkfifo(tmp_path / "a.toml")
+    (tmp_path / "b.toml").symlink_to("/dev/zero")
+    code = ("import sys; from scene.web.lessons import load_lesson, LessonError\n"
+            "for f in sys.argv[1:]:\n"
+            "    try: load_lesson(f, None)\n"
+            "    except LessonError as e: print(e)\n")
+    p = subprocess.run([sys.executable, "-c", code, str(tmp_path / "a.toml"), str(tmp_path / "b.toml")],
+                       env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True, timeout=30)
+    lines = p.stdout.splitlines()
+    assert len(lines) == 2 and all("not a regular file" in ln for ln in lines), (lines, p.stderr[-500:])
