@@ -169,6 +169,7 @@ async def soak(port: int, pid: int, n: int, seconds: float, export_every: float,
             fds.append(open_files(pid))
             next_mem = now + 5
         await asyncio.sleep(0.5)
+    published = time.time()                    # the presenter stops here: the viewers' waits count until now
     if busy:
         await asyncio.wait(busy, timeout=300)
     halt.set()
@@ -176,7 +177,6 @@ async def soak(port: int, pid: int, n: int, seconds: float, export_every: float,
         th.join(10)
     slow_out = await asyncio.gather(*slow)
     opener.join(60)
-    t1 = time.time()
     deadline = time.time() + 60                # the server closes the stalled ones (its send timeout)
     while open_files(pid) > fds[0] + 2 and time.time() < deadline:
         await asyncio.sleep(1.0)
@@ -194,7 +194,7 @@ async def soak(port: int, pid: int, n: int, seconds: float, export_every: float,
     return {"mem": mem, "errors": errors, "viewer_errors": [e for v in viewers for e in v.errors],
             "lags": lags, "sent": seq, "received": [len(v.received) for v in crowd], "answers": answers,
             "hostile": hostile, "fds": fds, "slow": slow_out, "stalled": len(stalled),
-            "gaps": [gaps([at / 1000.0 for at, _ in v.received], t0 + 1, t1)[0] for v in crowd]}
+            "gaps": [gaps([at / 1000.0 for at, _ in v.received], t0 + 1, published)[0] for v in crowd]}
 
 
 def main(argv=None) -> int:
