@@ -1,6 +1,7 @@
 """Soak: many viewers on one app for minutes, with a presenter, exports and reading switches.
 
     python bench/bench_soak.py [--viewers 40] [--minutes 5] [--export-every 60] [--switch-every 30]
+                               [--stalled 1000] [--slow 100]
 
 Starts ``python app.py`` (a fresh presenter key), connects the viewers (``scene/web/wsviewer.py``, trame's
 wire protocol), and for the duration: a presenter (one more websocket client, with the key) publishes a
@@ -12,6 +13,12 @@ its socket while it keeps calling (the server must drop it, and it comes back), 
 up to 200 half-sent HTTP requests open. Every 2 s five viewers in turn ask a small call (their place in the
 export queue): the slowest answer is printed. Exit 1 when a viewer saw an error or a disconnect, the memory
 grew more than 25 % after the warm-up, or a tab waited more than 1 s for an answer.
+
+Downloads (issue 45, :mod:`tests.downloads`): ``--stalled`` downloads of the pack that never read a byte (a
+hundred per loopback address, 127.0.0.2 on) and ``--slow`` ones read at 50 KB/s, all started once the class is
+in. Prints the server's open files (before, peak, after the stalled sockets were closed), how many slow readers
+got the whole pack, and each viewer's longest wait for a presenter update; exit 1 as well when a slow reader did
+not get its pack, the open files did not come back to their count before, or a viewer waited more than 2 s.
 """
 from __future__ import annotations
 
@@ -28,6 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
+from downloads import files_named, gaps, open_files, slow_read, stall  # noqa: E402
 from test_hostile_server import raw_ws, rpc, secret_and_cookie  # noqa: E402
 from webtools import free_port, rss_mb, start_app  # noqa: E402
 
@@ -88,10 +96,18 @@ def slowloris(port: int, halt: threading.Event, out: dict, n: int = 200) -> None
         s.close()
 
 
-async def soak(port: int, pid: int, n: int, seconds: float, export_every: float, switch_every: float) -> dict:
+async def soak(port: int, pid: int, n: int, seconds: float, export_every: float, switch_every: float,
+               n_stalled: int = 0, n_slow: int = 0) -> dict:
     from scene.web.wsviewer import classroom
     stop = asyncio.Event()
     viewers, tasks = await classroom(f"ws://127.0.0.1:{port}/ws", n + 1, stop)
+    got = await ask(viewers[0], "trame.trigger", ["xsl_pack", ["zheng"], {}])
+    pack = "/" + got["result"]["url"] + "scene.bin"
+    fds = [open_files(pid)]
+    stalled: list = []
+    opener = threading.Thread(target=lambda: stalled.extend(stall(port, pack, n_stalled)), daemon=True)
+    opener.start()
+    slow = [asyncio.create_task(slow_read(port, pack, 50_000, f"127.0.0.{200 + i // 20}")) for i in range(n_slow)]
     # the hostile clients come once the class is in (on loopback they share its address, and so its caps)
     halt, hostile = threading.Event(), {}
     threads = [threading.Thread(target=f, args=(port, halt, hostile), daemon=True) for f in (non_reader, slowloris)]
@@ -150,13 +166,24 @@ async def soak(port: int, pid: int, n: int, seconds: float, export_every: float,
             next_ping = now + 2
         if now >= next_mem:
             mem.append((now - t0, rss_mb(pid)))
+            fds.append(open_files(pid))
             next_mem = now + 5
         await asyncio.sleep(0.5)
+    published = time.time()                    # the presenter stops here: the viewers' waits count until now
     if busy:
         await asyncio.wait(busy, timeout=300)
     halt.set()
     for th in threads:
         th.join(10)
+    slow_out = await asyncio.gather(*slow)
+    opener.join(60)
+    deadline = time.time() + 60                # the server closes the stalled ones (its send timeout)
+    while open_files(pid) > fds[0] + 2 and time.time() < deadline:
+        await asyncio.sleep(1.0)
+    for sock in stalled:
+        sock.close()
+    await asyncio.sleep(2.0)
+    fds += [open_files(pid), files_named(pid, "scene.bin")]
     mem.append((time.time() - t0, rss_mb(pid)))
     stop.set()
     await asyncio.gather(*tasks)
@@ -166,7 +193,8 @@ async def soak(port: int, pid: int, n: int, seconds: float, export_every: float,
             lags.append(at - live["server_ms"])
     return {"mem": mem, "errors": errors, "viewer_errors": [e for v in viewers for e in v.errors],
             "lags": lags, "sent": seq, "received": [len(v.received) for v in crowd], "answers": answers,
-            "hostile": hostile}
+            "hostile": hostile, "fds": fds, "slow": slow_out, "stalled": len(stalled),
+            "gaps": [gaps([at / 1000.0 for at, _ in v.received], t0 + 1, published)[0] for v in crowd]}
 
 
 def main(argv=None) -> int:
@@ -175,11 +203,14 @@ def main(argv=None) -> int:
     ap.add_argument("--minutes", type=float, default=5.0)
     ap.add_argument("--export-every", type=float, default=60.0)
     ap.add_argument("--switch-every", type=float, default=30.0)
+    ap.add_argument("--stalled", type=int, default=1000, help="downloads that never read")
+    ap.add_argument("--slow", type=int, default=100, help="downloads read at 50 KB/s")
     a = ap.parse_args(argv)
     port = free_port()
     proc = start_app(port, "--presenter-key", KEY)
     try:
-        out = asyncio.run(soak(port, proc.pid, a.viewers, a.minutes * 60, a.export_every, a.switch_every))
+        out = asyncio.run(soak(port, proc.pid, a.viewers, a.minutes * 60, a.export_every, a.switch_every,
+                             a.stalled, a.slow))
     finally:
         proc.terminate()
         proc.wait(10)
@@ -198,13 +229,28 @@ def main(argv=None) -> int:
     print(f"small calls: {len(ans)}, median {1000 * statistics.median(ans):.0f} ms, max {1000 * ans[-1]:.0f} ms; "
           f"hostile: the non-reading tab dropped {out['hostile'].get('dropped', 0)} times, slowloris requests "
           f"closed by the server {out['hostile'].get('closed', 0)}")
+    fds = out["fds"]
+    ok_slow = sum(r["ok"] for r in out["slow"])
+    gap = max(out["gaps"] or [float("nan")])
+    print(f"downloads: {out['stalled']} stalled, {ok_slow} of {len(out['slow'])} slow readers got the whole pack; "
+          f"open files: before {fds[0]}, peak {max(fds[:-2])}, after {fds[-2]} ({fds[-1]} packs still open); "
+          f"longest wait of a viewer for a presenter update {gap:.2f} s")
+    leaked = fds[-2] > fds[0] + 2 or fds[-1] > 0
+    if leaked:
+        print("the open files did not come back to their count before")
+    cut = ok_slow < len(out["slow"])
+    if cut:
+        print("a slow reader did not get its pack: " + "; ".join(r["why"] for r in out["slow"] if not r["ok"])[:200])
+    starved = gap > 2.0
+    if starved:
+        print("a viewer waited more than 2 s for a presenter update")
     grew = mem[-1] > 1.25 * warm
     if grew:
         print("memory grew more than 25 % after the warm-up")
     slow = ans[-1] > 1.0
     if slow:
         print("a tab waited more than 1 s for an answer")
-    return 1 if out["errors"] or out["viewer_errors"] or grew or slow else 0
+    return 1 if out["errors"] or out["viewer_errors"] or grew or slow or leaked or cut or starved else 0
 
 
 if __name__ == "__main__":

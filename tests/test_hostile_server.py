@@ -500,7 +500,9 @@ def test_wrong_presenter_keys_are_limited_and_logged(app):
     out, right = asyncio.run(run())
     compared = sum(1 for a in out if "presenter key (printed" in a["result"]["error"])
     assert compared <= 5 and sum(1 for a in out if "too many wrong" in a["result"]["error"]) >= 35
-    assert "error" in right["result"]                    # locked out for the minute, even with the key
+    # issue 45: the right key is never refused for others' wrong ones (a student behind the teacher's NAT
+    # address stopped her presenting with five wrong keys); guessing is hopeless instead (a 32-character key)
+    assert right["result"] == {"ok": True}, right
     time.sleep(0.3)
     assert "wrong presenter key" in app.log.read_bytes()[before:].decode("utf-8", "replace")
 

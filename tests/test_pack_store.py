@@ -240,3 +240,29 @@ def test_a_build_killed_while_others_wait_is_built_by_one_of_them(fake, tmp_path
     builders = log.read_text().split()
     assert len(builders) == 2 and builders[0] == str(first.pid), builders
     assert got[0] == got[1] and (tmp_path / "packs" / "pack-thing-1" / "a.bin").read_bytes() == b"x" * 1000
+
+
+def test_what_another_live_process_handed_out_is_kept_for_the_grace(fake, tmp_path, monkeypatch):
+    """Issue 45: the app hands a pack to a tab, a build worker (another process) builds and evicts — it knew
+    nothing of the hand-out and removed the pack 45 s later; the README promises 5 minutes (GRACE)."""
+    import textwrap
+    a, b = store.pack_dir("zheng"), store.pack_dir("xiang")
+    app = subprocess.Popen([sys.executable, "-c", textwrap.dedent("""
+        import sys
+        from scene.web.pack import store
+        store.pack_dir("zheng")
+        print("handed", flush=True)
+        sys.stdin.read()
+    """)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env={**os.environ})
+    try:
+        assert app.stdout.readline().strip() == "handed"
+        monkeypatch.setattr(store, "_handed", set())      # this process handed out nothing
+        gone = store.evict(budget=0)
+        assert a.exists() and gone == [b]
+        old = time.time() - store.GRACE - 1                # once the grace is over, an old entry like any other
+        for f in a.glob(f"{store.HANDED}*"):
+            os.utime(f, (old, old))
+        assert store.evict(budget=0) == [a]
+    finally:
+        app.stdin.close()
+        app.wait(10)

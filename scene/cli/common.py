@@ -30,6 +30,21 @@ def table(rows: list[list[str]]) -> str:
     return "\n".join("  ".join(c + " " * (w - width(c)) for c, w in zip(r, widths)).rstrip() for r in rows)
 
 
+#: the most processes --jobs may ask for (each holds a compiled rite: ~200 MB; 100 000 were accepted)
+MAX_JOBS = 16
+
+
+def jobs(text: str) -> int:
+    """A --jobs value: a whole number 1–MAX_JOBS (argparse's type: a bad one is the parser's one line)."""
+    try:
+        n = int(str(text).strip()) if len(str(text)) <= 12 else 0
+    except ValueError:
+        n = 0
+    if not 1 <= n <= MAX_JOBS:
+        raise argparse.ArgumentTypeError(f"{str(text)[:20]!r}: a whole number of processes, 1–{MAX_JOBS}")
+    return n
+
+
 def add_reading(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("--reading", default=None, help="a preset name, a TOML file, or preset,key=value,…")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from .common import add_reading, add_seed
+from .common import MAX_JOBS, add_reading, add_seed, jobs
 
 
 def cmd_sheets(args: argparse.Namespace) -> None:
@@ -56,7 +56,7 @@ def register(sub) -> None:
                     help="all, or a comma list of cast names (上耦上射), ids (ou1_up) or the text's roles "
                          "(獲者, 釋獲者, 上射 = every 上射)")
     sh.add_argument("--format", choices=("pdf", "html"), default="pdf", help="pdf (default) or html")
-    sh.add_argument("--jobs", type=int, default=2, help="processes (default 2)")
+    sh.add_argument("--jobs", type=jobs, default=2, help=f"processes, 1–{MAX_JOBS} (default 2)")
     sh.add_argument("--no-call-sheet", dest="call_sheet", action="store_false",
                     help="the booklets only (the app's 'print the sheet of this role')")
     sh.set_defaults(func=cmd_sheets)

@@ -31,8 +31,8 @@ def cmd_review(args: argparse.Namespace) -> None:
     if args.out is None:
         sys.stdout.write(text)
         return
-    with open(args.out, "w", encoding="utf-8") as fh:
-        fh.write(text)
+    from ..atomic import write_text
+    write_text(args.out, text)                  # the one safe writer: no link written through, no FIFO
     print(f"{args.out}: §{rv.n} {rv.title}, {len(rv.clauses)} clauses ({'HTML' if as_html else 'text'}, "
           f"{time.perf_counter() - t0:.2f} s after the rite)")
 

@@ -367,6 +367,12 @@ def get(spec: str | Reading | None) -> Reading:
                        f"or preset,key=value,…)")
 
 
+#: the longest reading query (every key of a reading: ~400 characters). The parser echoes the whole query in
+#: each error, so its work grows with the square of the length: capped here, in the one parser every entry
+#: point goes through (the app's packs and exports, the still, the command line), before any work on it
+MAX_QUERY = 1024
+
+
 def from_query(text: str) -> Reading:
     """A reading from a URL's ``reading=`` value (and ``--reading``): a preset, then ``key=value`` changes.
 
@@ -382,8 +388,12 @@ def from_query(text: str) -> Reading:
     Raises
     ------
     ReadingError
-        An unknown preset or key, or a value of the wrong kind (one line).
+        An unknown preset or key, a value of the wrong kind, or a query longer than ``MAX_QUERY`` (one line).
     """
+    if not isinstance(text, str):
+        raise ReadingError("reading: not a reading's query")
+    if len(text) > MAX_QUERY:
+        raise ReadingError(f"reading={shorten(text[:60], 40)}: {len(text):,} characters is not a reading")
     parts = [p.strip() for p in str(text).split(",") if p.strip()]
     if not parts or "=" in parts[0]:
         parts.insert(0, "zheng")

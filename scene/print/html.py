@@ -26,15 +26,18 @@ text.serif {{ font-family: "xsl-serif", "xsl-fallback", serif; }}
 
 
 def write_fonts(folder: Path, fonts: dict[str, str | None]) -> None:
-    """The font subsets into ``folder`` (once: a file already there with the same size is kept)."""
-    folder.mkdir(parents=True, exist_ok=True)
+    """The font subsets into ``folder`` (once: a file already there with the same size is kept) — through the
+    one safe writer: ``folder`` or a font in it that is a symbolic link is refused, never written through."""
+    from ..atomic import check_folder, check_target, replacing
+    check_folder(folder)
     for fam in ("sans", "serif", "fallback"):
         src = fonts.get(fam)
         if not src:
             continue
-        dst = folder / f"{fam}.otf"
+        dst = check_target(folder / f"{fam}.otf")
         if not dst.exists() or dst.stat().st_size != os.stat(src).st_size:
-            shutil.copyfile(src, dst)
+            with replacing(dst) as tmp:
+                shutil.copyfile(src, tmp)
 
 
 def write_html(pages: list[Page], out: Path | str, title: str, fonts: dict[str, str | None] | None = None,

@@ -17,9 +17,10 @@ def check_sheets_dir(out: str) -> Path:
         raise ValueError(f"--out {out}: is a file, not a folder")
     if d.is_dir() and any(d.iterdir()) and not (d / MARK).exists():
         raise ValueError(f"--out {out}: the folder holds other files (not a sheets folder); choose an empty or new one")
+    from ..atomic import check_folder, write_text
     try:
-        d.mkdir(parents=True, exist_ok=True)
-        (d / MARK).write_text("role sheets of python -m scene sheets\n", encoding="utf-8")
+        check_folder(d)                                   # a link to a folder elsewhere: refused (one line)
+        write_text(d / MARK, "role sheets of python -m scene sheets\n")   # never through a planted link
     except OSError as exc:
         raise ValueError(f"--out {out}: cannot write there ({exc.strerror or exc})") from None
     return d

@@ -55,20 +55,21 @@ def export_clip(out: str | Path, stage, view: str = "overview", size: tuple[int,
     cues = list(subtitles(rite)) if subtitles else []
     starts = [a for a, _, _ in cues]
     studio = Studio(reading, size, rite=rite, roof=roof)
-    out.parent.mkdir(parents=True, exist_ok=True)
+    from ..atomic import replacing
     try:
-        if out.suffix.lower() == ".mp4":
-            writer = imageio.get_writer(str(out), fps=fps, codec="libx264", quality=7, macro_block_size=1,
-                                        ffmpeg_log_level="error")
-        else:
-            writer = imageio.get_writer(str(out), mode="I", duration=1000.0 / fps, loop=0)
         from .. import progress
-        with writer, progress.phase(f"the clip's frames (§{st.n})", total=n) as ph:
-            for k in range(n):
-                t = st.start_s + length * k / (n - 1)
-                writer.append_data(studio.render(t, view, labels=labels, caption=caption, stage=st,
-                                                 subtitle=subtitle_at(cues, starts, t)).image)
-                ph.advance()
+        with replacing(out) as tmp:             # the one safe writer: no link written through, no FIFO
+            if out.suffix.lower() == ".mp4":
+                writer = imageio.get_writer(str(tmp), fps=fps, codec="libx264", quality=7, macro_block_size=1,
+                                            ffmpeg_log_level="error")
+            else:
+                writer = imageio.get_writer(str(tmp), mode="I", duration=1000.0 / fps, loop=0)
+            with writer, progress.phase(f"the clip's frames (§{st.n})", total=n) as ph:
+                for k in range(n):
+                    t = st.start_s + length * k / (n - 1)
+                    writer.append_data(studio.render(t, view, labels=labels, caption=caption, stage=st,
+                                                     subtitle=subtitle_at(cues, starts, t)).image)
+                    ph.advance()
     finally:
         studio.close()
     return n

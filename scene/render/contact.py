@@ -68,5 +68,6 @@ views: {html.escape(", ".join(VIEWS[parse(v)[0]] + " " + v for v in views_))} ·
 </body></html>
 """
     f = out_dir / "index.html"
-    f.write_text(doc, encoding="utf-8")
+    from ..atomic import write_text
+    write_text(f, doc)                          # the one safe writer: no link written through
     return f

@@ -30,9 +30,10 @@ from .studio import MAX_SIZE, MIN_SIZE, Still, StillError, Studio, parse_size  #
 
 def save_png(img: np.ndarray, path: str | Path) -> None:
     from PIL import Image
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    Image.fromarray(img).save(path, format="PNG", compress_level=1)   # speed over a few % of size
+
+    from ..atomic import replacing
+    with replacing(path) as tmp:                # the one safe writer: no link written through, no FIFO
+        Image.fromarray(img).save(tmp, format="PNG", compress_level=1)   # speed over a few % of size
 
 
 def export_still(out: str | Path, stage: str | int | None = None, t: float | None = None, view: str = "overview",

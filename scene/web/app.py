@@ -94,12 +94,14 @@ class Service:
         self.out_dir = out_dir
         from .guard import tell
         from .sockets import session_of
-        self.jobs = Jobs(out_dir, tell=tell, session_of=session_of)
+        #: the sessions that presented with the right key: their exports and builds go first (issue 45)
+        self.presenters: set[str] = set()
+        self.jobs = Jobs(out_dir, tell=tell, session_of=session_of, first=self.presenters.__contains__)
         self.presenter_key = presenter_key
         from .appargs import KeyGuesses
         from .builds import Builds
         from .sockets import session_of
-        self.builds = Builds(store, self.pack_url, session_of)
+        self.builds = Builds(store, self.pack_url, session_of, first=self.presenters.__contains__)
         self.guesses = KeyGuesses()
         self.built: set[str] = set(readings_mod.PRESETS)     # readings a presenter may send followers to
         store.clean_tmp()
@@ -288,22 +290,37 @@ class Service:
             return {"error": str(exc)}
         return {"url": self._served(out, folder), "name": out.name}
 
+    def key_ok(self, key) -> bool:
+        return live_mod.key_ok(key, self.presenter_key)
+
+    def is_presenter(self, session: str) -> bool:
+        return session in self.presenters
+
+    def add(self, session: str) -> None:
+        if len(self.presenters) < 64:                # a teacher's tabs and devices, not a list to fill
+            self.presenters.add(session)
+
     def queue(self) -> dict:
         """Where the asking tab's export stands in the queue."""
         from .guard import CLIENT
         return self.jobs.position(CLIENT.get())
 
     def present(self, payload=None, key=None) -> dict:
-        """A presenter's state, checked, for every follower (needs the presenter key; wrong keys are counted
-        per address, and an address with too many waits a minute before its keys are even compared)."""
+        """A presenter's state, checked, for every follower (needs the presenter key). The right key is never
+        refused: a student behind the teacher's address (a classroom's NAT) giving wrong ones must not stop
+        her presenting (issue 45); wrong keys are counted per address, logged, and an address with too many
+        is answered with a wait (guessing a 32-character key is hopeless anyway)."""
         from .guard import CLIENT
         from .sockets import address_of
         addr = address_of(CLIENT.get())
-        if self.guesses.locked(addr):
-            return {"error": "too many wrong presenter keys from this computer: wait a minute"}
         if not live_mod.key_ok(key, self.presenter_key):
+            locked = self.guesses.locked(addr)
             self.guesses.failed(addr)
+            if locked:
+                return {"error": "too many wrong presenter keys from this computer: wait a minute"}
             return {"error": "presenting needs the presenter key (printed when the app starts)"}
+        from .sockets import session_of
+        self.add(session_of(CLIENT.get()))
         try:
             return {"live": live_mod.clean_payload(payload, self.known_reading)}
         except live_mod.LiveError as exc:
@@ -346,18 +363,10 @@ async def _publish(server, service: Service, building: concurrent.futures.Future
     print(f"鄉射禮 app: scene ready in {time.perf_counter() - t0:.1f} s", flush=True)
 
 
-#: the longest reading query a tab may send (every key of a reading: ~400 characters; the parser echoes the
-#: whole query in each error, so its work grows with the square of the length — capped before it runs)
-MAX_QUERY = 1024
-
-
 def _reading_of(query):
-    """A tab's reading query (a string or nothing), or ReadingError (one line)."""
-    if not isinstance(query, (str, type(None))):
-        raise readings_mod.ReadingError("reading: not a reading's query")
-    if query is not None and len(query) > MAX_QUERY:
-        raise readings_mod.ReadingError(f"reading {guard_short(query, 40)}: {len(query):,} characters is not a reading")
-    return readings_mod.from_query(query or "zheng")
+    """A tab's reading query (a string or nothing), or ReadingError (one line): the one parser and its cap
+    (:data:`scene.geometry.readings.MAX_QUERY`)."""
+    return readings_mod.from_query("zheng" if query is None or query == "" else query)
 
 
 async def role_sheet(jobs, client: str, query, actor, served=None) -> dict:
@@ -485,7 +494,11 @@ def _main(argv: list[str] | None) -> int:
     server.cli.add_argument("--reading", default="zheng",
                             help="the reading tabs open with: a preset, or preset,key=value,…")
     server.cli.add_argument("--presenter-key", default=None,
-                            help="the key a tab needs to present (default: a fresh one, printed at start)")
+                            help="the key a tab needs to present (default: a fresh one, printed at start); "
+                                 "readable by every user in the process list: prefer --presenter-key-file or "
+                                 "the environment variable XSL_PRESENTER_KEY")
+    server.cli.add_argument("--presenter-key-file", default=None,
+                            help="a file holding the presenter key (its first line)")
     server.cli.add_argument("--allow-origin", action="append", default=[],
                             help="another origin whose pages may open the websocket (repeatable; * for any)")
     server.cli.add_argument("--allow-host", action="append", default=[],
@@ -496,7 +509,7 @@ def _main(argv: list[str] | None) -> int:
     args, _ = server.cli.parse_known_args(argv)
     building = None                     # a first start's build, once it runs
     try:
-        port = check_args(args)
+        port = check_args(args)                      # (the presenter key too: option, file or environment)
         check_port(args.host, port)
         reading = readings_mod.from_query(args.reading)
         t0 = time.perf_counter()
@@ -504,7 +517,7 @@ def _main(argv: list[str] | None) -> int:
             gl = ex.submit(check_gl)
             out_dir = Path(tempfile.mkdtemp(prefix=f"xiangsheli-app-{os.getpid()}-"))   # exports; removed at exit
             atexit.register(shutil.rmtree, out_dir, True)
-            key = args.presenter_key or live_mod.new_key()
+            key = args.presenter_key or live_mod.new_key()      # check_args read the file or the environment
             service = Service(out_dir, reading, key)
             if not service.ready:       # a first start: the build starts now, not after the probe and the server
                 building = _in_background(service.prepare)
@@ -514,7 +527,7 @@ def _main(argv: list[str] | None) -> int:
         build(server, service)
         secret = args.authKey if getattr(args, "authKey", None) not in (None, "", "wslink-secret") else guard.new_secret()
         from .gate import own_names
-        guard.install(server, secret, args.allow_origin, on_close=service.left,
+        guard.install(server, secret, args.allow_origin, on_close=service.left, presenter=service,
                       hosts=own_names(args.host, args.allow_host))
     except (AppError, readings_mod.ReadingError, ValueError, OSError, RuntimeError) as exc:
         print(f"app.py: error: {guard_short(str(exc).splitlines()[0] if str(exc) else type(exc).__name__, 200)}",

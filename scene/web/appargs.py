@@ -54,11 +54,44 @@ def check_args(args) -> int:
         raise ArgError(f"--host {clean(host, 60)!r}: not an address or a host name")
     port = _whole("--port", args.port, 0, 65535)
     _whole("--timeout", getattr(args, "timeout", 0), 0, 10 ** 7)
-    key = args.presenter_key
+    key = args.presenter_key = presenter_key(args)
     if key is not None and not (MIN_KEY <= len(key) <= 100 and key.isprintable() and not any(c.isspace() for c in key)):
         raise ArgError(f"--presenter-key: {MIN_KEY} to 100 printable characters without spaces "
                        "(leave it out for a fresh one)")
     return port
+
+
+#: the environment variable that may hold the presenter key (not in the process list, unlike an option)
+KEY_ENV = "XSL_PRESENTER_KEY"
+#: the largest presenter key file read
+MAX_KEY_FILE = 4096
+
+
+def presenter_key(args) -> str | None:
+    """The presenter key: ``--presenter-key``, else ``--presenter-key-file`` (a regular file of at most
+    :data:`MAX_KEY_FILE` bytes: its first line), else the environment's :data:`KEY_ENV`, else None (a fresh one)."""
+    import os
+    import stat
+    if args.presenter_key is not None:
+        return args.presenter_key
+    path = getattr(args, "presenter_key_file", None)
+    if path is not None:
+        try:
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))     # a FIFO must not block us
+        except OSError as exc:
+            raise ArgError(f"--presenter-key-file {clean(path, 60)!r}: {exc.strerror}") from None
+        try:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_KEY_FILE:
+                raise ArgError(f"--presenter-key-file {clean(path, 60)!r}: not a regular file of at most "
+                               f"{MAX_KEY_FILE} bytes")
+            text = os.read(fd, MAX_KEY_FILE + 1).decode("utf-8", "replace")
+        finally:
+            os.close(fd)
+        lines = text.splitlines()
+        return lines[0].strip() if lines else ""
+    env = os.environ.get(KEY_ENV)
+    return env.strip() if env is not None else None
 
 
 class KeyGuesses:

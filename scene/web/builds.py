@@ -21,11 +21,15 @@ class BuildRefused(Exception):
 
 
 class Builds:
-    def __init__(self, store, url_of, session_of) -> None:
+    def __init__(self, store, url_of, session_of, first=None) -> None:
         self.store, self.url_of, self.session_of = store, url_of, session_of
+        #: first(session): whether that session presents — its builds are never refused for the students'
+        #: and go before theirs (issue 45: the teacher's switch was refused, "building 6 other readings")
+        self.first = first or (lambda session: False)
         self.building: dict[str, asyncio.Future] = {}
         self.askers: dict[str, set[str]] = {}
-        self._slot: asyncio.Semaphore | None = None
+        self._busy = False
+        self._turns: list[tuple[bool, str, asyncio.Future]] = []   # (first, query, its turn), in order
         self._pool = None
 
     async def get(self, r, q: str, client: str) -> str:
@@ -34,13 +38,16 @@ class Builds:
         for other, who in self.askers.items():
             if other != q and any(self.session_of(c) == session for c in who):
                 raise BuildRefused(f"this tab is building the reading {other} already: wait for it, then switch")
+        first = bool(self.first(session))
         if q not in self.building:
-            if len(self.building) >= MAX_BUILDS:
+            if len(self.building) >= MAX_BUILDS and not first:
                 raise BuildRefused(f"the server is building {len(self.building)} other readings: "
                                    "try again in a minute")
-            fut = asyncio.ensure_future(self._build(r))
+            fut = asyncio.ensure_future(self._build(r, q, first))
             fut.add_done_callback(lambda _f: self.building.pop(q, None))   # the disk cache answers next time
             self.building[q] = fut
+        elif first:                          # the presenter asks what a student's build waits for: its turn moves up
+            self._turns = sorted(self._turns, key=lambda t: not (t[0] or t[1] == q))
         who = self.askers.setdefault(q, set())
         who.add(client)
         try:
@@ -63,16 +70,47 @@ class Builds:
                     n += 1
         return n
 
-    async def _build(self, r) -> str:
+    async def _build(self, r, q: str = "", first: bool = False) -> str:
         loop = asyncio.get_running_loop()
         if await loop.run_in_executor(None, self.store.existing, r) is not None:
             return await loop.run_in_executor(None, self.url_of, r)
-        if self._slot is None:
-            self._slot = asyncio.Semaphore(1)
-        async with self._slot:
+        await self._my_turn(q, first)
+        try:
             if await loop.run_in_executor(None, self.store.existing, r) is None:
                 await self._in_child(loop, r)
+        finally:
+            self._busy = False
+            self._next()
         return await loop.run_in_executor(None, self.url_of, r)
+
+    async def _my_turn(self, q: str, first: bool) -> None:
+        """One build at a time; the presenter's wait ahead of the students' (then in order)."""
+        if not self._busy and not self._turns:
+            self._busy = True
+            return
+        turn = asyncio.get_running_loop().create_future()
+        entry = (first, q, turn)
+        if first:
+            at = next((i for i, t in enumerate(self._turns) if not t[0]), len(self._turns))
+            self._turns.insert(at, entry)
+        else:
+            self._turns.append(entry)
+        try:
+            await turn
+        except asyncio.CancelledError:
+            if entry in self._turns:
+                self._turns.remove(entry)
+            elif turn.done() and not turn.cancelled():     # given the turn as it was cancelled: pass it on
+                self._busy = False
+                self._next()
+            raise
+
+    def _next(self) -> None:
+        while self._turns and not self._busy:
+            _first, _q, turn = self._turns.pop(0)
+            if not turn.done():
+                self._busy = True
+                turn.set_result(None)
 
     async def _in_child(self, loop, r) -> None:
         if self._pool is None:

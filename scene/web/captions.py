@@ -109,5 +109,6 @@ def write_vtt(out: Path | str, rite, lang: str = "trad") -> int:
     lines = ["WEBVTT", f"NOTE 鄉射禮 — one cue a step ({lang}); times are seconds of the rite", ""]
     for k, (a, b, text) in enumerate(cs, 1):
         lines += [str(k), f"{_ts(a)} --> {_ts(b)}", vtt_text(text), ""]
-    Path(out).write_text("\n".join(lines), encoding="utf-8")
+    from ..atomic import write_text
+    write_text(out, "\n".join(lines))          # the one safe writer: no link written through
     return len(cs)

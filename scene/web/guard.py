@@ -42,10 +42,17 @@ MAX_MESSAGE = 256 * 1024
 PRE_AUTH_MESSAGE = 4096
 #: open websockets at once (tabs and viewers)
 MAX_CONNECTIONS = 200
+#: of those, kept for the presenter's sessions (issue 45: 96 + 96 + 8 sockets of three addresses filled the
+#: 200 and the teacher's tab got 503 like everyone's)
+RESERVED = 16
 #: a tab's calls under way at once (more wait their turn)
 MAX_INFLIGHT = 4
 #: a tab's calls waiting or under way (a tab that sends more is dropped)
 BACKLOG = 64
+#: bytes of a tab's calls waiting or under way, as they came (still packed: a call is decoded only when its
+#: turn comes, under the limits of :func:`decode`); a tab that sends more is dropped. Issue 45: sixty calls of
+#: 234 KB, each decoded at once into a 240 000-element list, held ~1 GB behind four slow ones
+QUEUED_BYTES = 1024 * 1024
 #: state keys a client may write (none: every per-tab key is client-only and never sent)
 WRITABLE: frozenset[str] = frozenset()
 #: the RPCs the page calls
@@ -76,8 +83,22 @@ def short(value, limit: int = 80) -> str:
 
 
 # --------------------------------------------------------------------------- message size
+def decode(raw: bytes):
+    """A message, decoded with msgpack's own limits (no string, list or map longer than a message may hold:
+    :data:`.sockets.MAX_NODES` items), so its decoded size is bounded by its packed size; GuardError (one line)."""
+    import msgpack
+
+    from .sockets import MAX_NODES
+    try:
+        return msgpack.unpackb(raw, max_str_len=MAX_MESSAGE, max_bin_len=MAX_MESSAGE, max_ext_len=0,
+                               max_array_len=MAX_NODES, max_map_len=MAX_NODES)
+    except Exception as exc:                           # noqa: BLE001  (msgpack's errors: one line)
+        raise GuardError(f"a malformed message ({type(exc).__name__})") from None
+
+
 def bounded_unchunker():
-    """wslink's UnChunker with a cap on what all pending messages may claim together."""
+    """wslink's UnChunker with a cap on what all pending messages may claim together, which hands back a
+    whole message still packed (bytes): the guard decodes it only when its turn comes (:func:`decode`)."""
     from wslink.chunking import HEADER_LENGTH, UnChunker, _decode_header
 
     class BoundedUnChunker(UnChunker):
@@ -91,17 +112,24 @@ def bounded_unchunker():
         def process_chunk(self, chunk):
             if len(chunk) < HEADER_LENGTH:
                 raise GuardError("a chunk shorter than its header")
-            mid, _offset, total = _decode_header(chunk[:HEADER_LENGTH])
-            if mid not in self.pending_messages:
+            mid, offset, total = _decode_header(chunk[:HEADER_LENGTH])
+            pending = self.pending_messages.get(mid)
+            if pending is None:
                 claimed = sum(len(p["content"]) for p in self.pending_messages.values())
                 if total + claimed > self.max_message_size:
                     self.pending_messages = {}
                     raise GuardError(f"a message of {total:,} bytes (the cap is {self.max_message_size:,})")
-            try:
-                return super().process_chunk(chunk)
-            except Exception as exc:                   # noqa: BLE001  (msgpack's errors, a bad header)
+                pending = self.pending_messages[mid] = {"received_size": 0, "content": bytearray(total)}
+            body = chunk[HEADER_LENGTH:]
+            if total != len(pending["content"]) or offset < 0 or offset + len(body) > total:
                 self.pending_messages = {}
-                raise GuardError(f"a malformed message ({type(exc).__name__})") from None
+                raise GuardError("a malformed message (a chunk outside its message)")
+            pending["content"][offset:offset + len(body)] = body
+            pending["received_size"] += len(body)
+            if pending["received_size"] < total:
+                return None
+            del self.pending_messages[mid]
+            return bytes(pending["content"])
 
     return BoundedUnChunker
 
@@ -131,9 +159,11 @@ def origin_ok(request, allowed: frozenset[str]) -> bool:
     return origin in own or origin in allowed or "*" in allowed
 
 
-def install(server, secret: str, allowed_origins=(), on_close=None, hosts=frozenset()) -> None:
+def install(server, secret: str, allowed_origins=(), on_close=None, hosts=frozenset(), presenter=None) -> None:
     """Wire the guard into a trame server before it starts (``on_close(client_id)``: a tab left; ``hosts``:
-    the host names the server answers to, :func:`.gate.own_names`)."""
+    the host names the server answers to, :func:`.gate.own_names`; ``presenter``: an object with
+    ``key_ok(key)``, ``is_presenter(session)`` and ``add(session)`` — the teacher's sessions, which have
+    :data:`RESERVED` sockets of their own)."""
     import aiohttp.web as web
     import wslink.protocol as wsproto
     from trame_server.protocol import CoreServer
@@ -156,8 +186,16 @@ def install(server, secret: str, allowed_origins=(), on_close=None, hosts=frozen
 
         async def index(request):
             resp = web.Response(body=page, content_type="text/html", charset="utf-8", headers=dict(gate.PAGE_HEADERS))
-            if sessions.check(request.cookies.get(sockets.COOKIE)) is None:
-                resp.set_cookie(sockets.COOKIE, sessions.new(), httponly=True, samesite="Strict", path="/")
+            sid = sessions.check(request.cookies.get(sockets.COOKIE))
+            if sid is None:
+                cookie = sessions.new(str(request.remote))
+                sid = sessions.check(cookie)
+                resp.set_cookie(sockets.COOKIE, cookie, httponly=True, samesite="Strict", path="/")
+            # the presenter address (?present=1&key=…) makes this browser's session the teacher's at once:
+            # its sockets may use the reserved ones before it has presented
+            key = request.query.get("key")
+            if presenter is not None and key and presenter.key_ok(key):
+                presenter.add(f"s:{sid}")
             return resp
 
         async def root(request):
@@ -167,13 +205,46 @@ def install(server, secret: str, allowed_origins=(), on_close=None, hosts=frozen
         wsserver.app.router.add_get("/", root)
         wsserver.app.router.add_get("/index.html", index)
         for handler in wsserver._ws_handlers:
-            _guard_handler(handler, allowed, on_close, sessions)
+            _guard_handler(handler, allowed, on_close, sessions, secret, presenter)
             _handlers.append(handler)
+        problems = check(wsserver)
+        if problems:
+            import os
+            import sys
+            print(f"app.py: error: a safeguard did not take ({problems[0]}): this version of wslink, aiohttp or "
+                  "trame-server is not the one the guard was written for; refusing to run", file=sys.stderr,
+                  flush=True)
+            os._exit(2)
 
     server.controller.on_server_bind.add(bind)
 
 
-def _guard_handler(handler, allowed, tab_left, sessions) -> None:
+def check(wsserver) -> list[str]:
+    """What of the guard's changes to wslink's, aiohttp's and trame-server's internals did not take (a new
+    version may rename what they replace): one line each; the app refuses to run on any (issue 45)."""
+    import wslink.protocol as wsproto
+
+    from . import gate
+    out = gate.check()
+    if not getattr(wsproto.UnChunker, "__name__", "") == "BoundedUnChunker":
+        out.append("wslink.protocol.UnChunker is not the bounded one")
+    handlers = list(getattr(wsserver, "_ws_handlers", None) or [])
+    if not handlers:
+        out.append("wslink's server has no websocket handlers (_ws_handlers)")
+    routes = {getattr(r, "_handler", None) for r in wsserver.app.router.routes()}
+    for h in handlers:
+        for name in ("handleWsRequest", "onConnect", "onMessage", "onCompleteMessage", "onClose",
+                     "validateToken", "sendWrappedMessage", "sendWrappedError"):
+            if name not in vars(h):
+                out.append(f"wslink's handler kept its own {name}")
+        if vars(h).get("handleWsRequest") not in routes:
+            out.append("the websocket route does not go through the guard")
+        if not set(getattr(h, "functionMap", {})) <= ALLOWED_RPC:
+            out.append("wslink's RPC map has more than the page's calls")
+    return out
+
+
+def _guard_handler(handler, allowed, tab_left, sessions, handler_secret: str, presenter=None) -> None:
     import aiohttp.web as web
 
     from . import sockets
@@ -202,9 +273,13 @@ def _guard_handler(handler, allowed, tab_left, sessions) -> None:
             return web.Response(status=429, text="too many connections from this address")
         for c in waiting[:extra]:
             sockets.drop(c)                               # the oldest silent sockets make room
-        if len(handler.connections) >= MAX_CONNECTIONS:
+        sid = sessions.check(request.cookies.get(sockets.COOKIE))
+        teacher = presenter is not None and sid is not None and presenter.is_presenter(f"s:{sid}")
+        cap = MAX_CONNECTIONS if teacher else MAX_CONNECTIONS - RESERVED
+        if len(handler.connections) >= cap:
             silent = sorted(pending(), key=lambda c: sockets.peers[c].opened if c in sockets.peers else 0)
             if not silent:
+                note("sockets", "refused a websocket of %s: %d open", addr, len(handler.connections))
                 return web.Response(status=503, text="too many connections")
             sockets.drop(silent[0])
         return await plain_ws(request)
@@ -221,6 +296,13 @@ def _guard_handler(handler, allowed, tab_left, sessions) -> None:
                 note("hello", "closed a websocket of %s: no hello in %.0f s", peer.address, sockets.HELLO_TIMEOUT)
                 sockets.drop(client_id)
         asyncio.get_running_loop().call_later(sockets.HELLO_TIMEOUT, silent)
+
+    async def validate_token(token, client_id=None):
+        """The guard's secret, whatever an option said: ``--authKey`` (wslink's) or ``--authKeyFile`` set
+        trame's token after the guard did, so the page's secret failed and the public default worked."""
+        import hmac
+        return isinstance(token, str) and hmac.compare_digest(token.encode("utf-8", "replace"),
+                                                              handler_secret.encode("utf-8"))
 
     def refuse(client_id, why, *args):
         note("refused", "closed a websocket of %s: " + why, sockets.address_of(client_id), *args)
@@ -262,29 +344,37 @@ def _guard_handler(handler, allowed, tab_left, sessions) -> None:
             refuse(client_id, "a %s frame of %d bytes", msg.type.name.lower(), len(msg.data or b""))
             return
         try:
-            full = handler.unchunkers[client_id].process_chunk(msg.data)
+            raw = handler.unchunkers[client_id].process_chunk(msg.data)
+            if raw is not None and client_id not in handler.authentified_client_ids:
+                await dispatch(decode(raw), client_id)    # the hello, in order
+                return
         except GuardError as exc:
             refuse(client_id, "%s", str(exc))
             return
         except KeyError:                                  # closed meanwhile
             return
-        if full is None:
+        if raw is None:
             return
-        if client_id not in handler.authentified_client_ids:
-            await dispatch(full, client_id)               # the hello, in order
-            return
-        mine = inflight.setdefault(client_id, [asyncio.Semaphore(MAX_INFLIGHT), 0])
-        if mine[1] >= BACKLOG:
-            refuse(client_id, "%d calls waiting", mine[1])
+        # [its turn, calls waiting or under way, their packed bytes]
+        mine = inflight.setdefault(client_id, [asyncio.Semaphore(MAX_INFLIGHT), 0, 0])
+        if mine[1] >= BACKLOG or mine[2] + len(raw) > QUEUED_BYTES:
+            refuse(client_id, "%d calls of %d bytes waiting", mine[1], mine[2] + len(raw))
             return
         mine[1] += 1
+        mine[2] += len(raw)
 
         async def run():
             try:
                 async with mine[0]:
+                    try:
+                        full = decode(raw)
+                    except GuardError as exc:
+                        refuse(client_id, "%s", str(exc))
+                        return
                     await dispatch(full, client_id)
             finally:
                 mine[1] -= 1
+                mine[2] -= len(raw)
         asyncio.ensure_future(run())
 
     async def on_close(client_id):
@@ -304,6 +394,7 @@ def _guard_handler(handler, allowed, tab_left, sessions) -> None:
     handler.onMessage = on_message
     handler.onCompleteMessage = on_complete
     handler.onClose = on_close
+    handler.validateToken = validate_token
     # the route was registered with the bound method: point it at the guarded one
     for route in list(handler.web_app.app.router.routes()):
         if getattr(route.handler, "__func__", None) is type(handler).handleWsRequest and \

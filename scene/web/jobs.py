@@ -36,13 +36,17 @@ class Job:
     task: asyncio.Task | None = None
     proc: asyncio.subprocess.Process | None = None
     cancelled: bool = False
+    first: bool = False                 # the presenter's: ahead of every student's in the queue
     started: asyncio.Event = field(default_factory=asyncio.Event)
 
 
 class Jobs:
     def __init__(self, out_dir: Path, workers: int = 1, per_tab: int = 1, ttl: float = 900.0, tell=None,
-                 session_of=None) -> None:
+                 session_of=None, first=None) -> None:
         self.session_of = session_of or (lambda client: client)
+        #: first(session): whether that session presents (its exports go before every student's, issue 45:
+        #: the teacher's export waited at position 6–8 behind one student's six tabs)
+        self.first = first or (lambda session: False)
         self.tell = tell                    # tell(client, {"xsl_queue_pos": n}): the waiting tab sees its place
         self.out_dir = Path(out_dir)
         self.workers = max(1, workers)
@@ -50,7 +54,6 @@ class Jobs:
         self.ttl = ttl
         self.queue: list[Job] = []          # waiting, in order
         self.running: list[Job] = []
-        self._slot: asyncio.Semaphore | None = None
 
     def position(self, client: str) -> dict:
         """Where this tab's export stands: {running, position (1 = next), waiting}."""
@@ -88,33 +91,33 @@ class Jobs:
     async def run(self, client: str, kind: str, make) -> tuple[Path, Path]:
         """Queue an export; ``make(folder)`` → (argv of ``python -m scene``, the file it writes) and
         optionally a finishing coroutine. Returns (the served file, its token folder)."""
-        if self._slot is None:
-            self._slot = asyncio.Semaphore(self.workers)
         session = self.session_of(client)
         if sum(1 for j in [*self.queue, *self.running] if j.session == session) >= self.per_tab:
             raise JobError("one export at a time for this tab: wait for the one under way")
         folder = self.out_dir / secrets.token_urlsafe(16)
-        job = Job(client, kind, folder, session, asyncio.current_task())
-        self.queue.append(job)
+        job = Job(client, kind, folder, session, asyncio.current_task(), first=bool(self.first(session)))
+        if job.first:                       # after the presenter's own, before every student's
+            at = next((i for i, j in enumerate(self.queue) if not j.first), len(self.queue))
+            self.queue.insert(at, job)
+        else:
+            self.queue.append(job)
         self._changed()
         try:
-            async with self._slot:
-                if job.cancelled:
-                    raise JobError("cancelled")
-                self.queue.remove(job)
-                self.running.append(job)
-                self._changed()
-                folder.mkdir(parents=True)
-                argv, out, finish = make(folder)
-                code, text = await self._exec(job, argv)
-                if job.cancelled:
-                    raise JobError("cancelled")
-                if code != 0:
-                    raise JobError(text.splitlines()[-1] if text else f"the exporter failed ({code})")
-                if finish is not None:
-                    out = await asyncio.get_running_loop().run_in_executor(None, finish)
-                if not out.exists():
-                    raise JobError("the exporter wrote nothing")
+            self._start()
+            await job.started.wait()
+            if job.cancelled:
+                raise JobError("cancelled")
+            folder.mkdir(parents=True)
+            argv, out, finish = make(folder)
+            code, text = await self._exec(job, argv)
+            if job.cancelled:
+                raise JobError("cancelled")
+            if code != 0:
+                raise JobError(text.splitlines()[-1] if text else f"the exporter failed ({code})")
+            if finish is not None:
+                out = await asyncio.get_running_loop().run_in_executor(None, finish)
+            if not out.exists():
+                raise JobError("the exporter wrote nothing")
         except BaseException:
             shutil.rmtree(folder, ignore_errors=True)
             raise
@@ -123,9 +126,19 @@ class Jobs:
                 self.queue.remove(job)
             if job in self.running:
                 self.running.remove(job)
-            self._changed()
+            self._start()
         asyncio.get_running_loop().call_later(self.ttl, shutil.rmtree, folder, True)
         return out, folder
+
+    def _start(self) -> None:
+        """Start the queue's first jobs while a worker is free (the queue's order: the presenter's first)."""
+        while self.queue and len(self.running) < self.workers:
+            job = self.queue.pop(0)
+            if job.cancelled:
+                continue
+            self.running.append(job)
+            job.started.set()
+        self._changed()
 
     async def _exec(self, job: Job, argv: list[str]) -> tuple[int, str]:
         proc = await asyncio.create_subprocess_exec(

@@ -28,6 +28,7 @@ from typing import Annotated, Any
 
 import msgspec
 
+from ..atomic import InputFileError, read_input
 from ..paths import LESSONS
 from ..validation import MAX_BYTES, InputError, Name, Text, convert, count, finite
 
@@ -95,9 +96,11 @@ def load_lesson(path: Path | str, rite, text: str | None = None) -> dict[str, An
     path = Path(path)
     name = path.stem
     try:
-        if text is None and path.stat().st_size > MAX_BYTES:
-            raise LessonError(f"{path.name}: not a lesson file (larger than {MAX_BYTES >> 20} MB)")
-        data = tomllib.loads(text if text is not None else path.read_text(encoding="utf-8"))
+        if text is None:                    # a regular file of bounded size (not a FIFO, not /dev/zero)
+            text = read_input(path, MAX_BYTES, "lesson file").decode("utf-8")
+        data = tomllib.loads(text)
+    except InputFileError as exc:
+        raise LessonError(f"{path.name}: not a lesson file ({str(exc).split(': ', 1)[-1]})") from None
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError) as exc:
         why = "nested too deeply" if isinstance(exc, RecursionError) else str(exc).splitlines()[0]
         raise LessonError(f"{path.name}: not a lesson file ({why})") from None
@@ -167,4 +170,4 @@ def lesson_block(rite, folder: Path = LESSON_DIR) -> list[dict[str, Any]]:
 
 def lesson_bytes(folder: Path = LESSON_DIR) -> bytes:
     """The lesson files' bytes (part of the pack's key)."""
-    return b"".join(p.name.encode() + p.read_bytes() for p in lesson_files(folder))
+    return b"".join(p.name.encode() + read_input(p, MAX_BYTES, "lesson file") for p in lesson_files(folder))

@@ -24,7 +24,9 @@ class LiveError(ValueError):
 
 
 def new_key() -> str:
-    return secrets.token_urlsafe(9)
+    """A fresh presenter key: 32 url-safe characters (192 bits), so guessing is hopeless and no lockout is
+    needed that would also refuse the teacher behind the same address (issue 45)."""
+    return secrets.token_urlsafe(24)
 
 
 def key_ok(given, key: str) -> bool:

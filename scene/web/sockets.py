@@ -32,6 +32,11 @@ PENDING_PER_ADDRESS = 48
 SOCKETS_PER_ADDRESS = 96
 #: the session cookie's name
 COOKIE = "xsl_session"
+#: sessions one address may be given in SESSION_WINDOW s (a classroom behind one NAT address: forty
+#: browsers); past it, a page without a cookie shares one of that address's sessions (issue 45: every page
+#: load without a cookie minted one, so a script's tabs were as many "people" as it liked)
+SESSIONS_PER_ADDRESS = 48
+SESSION_WINDOW = 3600.0
 
 
 @dataclass
@@ -63,10 +68,27 @@ class Sessions:
 
     def __init__(self, secret: str) -> None:
         self.key = hashlib.sha256(b"xsl-session:" + secret.encode()).digest()
+        self.minted: dict[str, collections.deque] = {}      # address → (when, cookie), oldest first
 
-    def new(self) -> str:
+    def new(self, address: str | None = None) -> str:
+        """A new session's cookie — or, for an address that had SESSIONS_PER_ADDRESS in the window, the
+        oldest of them again (moved to the end: the next one shares the next oldest)."""
+        now = time.monotonic()
+        mine = self.minted.get(address) if address is not None else None
+        if mine is not None:
+            while mine and now - mine[0][0] > SESSION_WINDOW:
+                mine.popleft()
+            if len(mine) >= SESSIONS_PER_ADDRESS:
+                when, cookie = mine.popleft()
+                mine.append((when, cookie))
+                return cookie
         sid = secrets.token_urlsafe(12)
-        return f"{sid}.{self._sign(sid)}"
+        cookie = f"{sid}.{self._sign(sid)}"
+        if address is not None:
+            if len(self.minted) > 4096:
+                self.minted.clear()
+            self.minted.setdefault(address, collections.deque()).append((now, cookie))
+        return cookie
 
     def _sign(self, sid: str) -> str:
         return hmac.new(self.key, sid.encode(), hashlib.sha256).hexdigest()[:24]

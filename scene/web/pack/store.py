@@ -176,6 +176,8 @@ def ready(name: str, build, want: tuple[str, ...]) -> Path:
 
 
 PIN = ".pin-"
+#: the mark of a folder handed out by a process (its mtime: when): kept GRACE s from every process's eviction
+HANDED = ".handed-"
 
 
 def pin(folder: Path) -> None:
@@ -190,19 +192,28 @@ def pin(folder: Path) -> None:
 
 
 def _pinned_elsewhere(folder: Path) -> bool:
-    """A live process other than this one pinned the folder (a dead one's pin file is removed)."""
+    """A live process other than this one pinned the folder, or handed it out within GRACE s (a dead one's
+    marks are removed). Issue 45: the hand-out was known to the app's process only, and the build workers'
+    eviction removed a pack 45 s after its tab was given it (the README promises 5 minutes)."""
     live = False
-    for f in folder.glob(f"{PIN}*"):
+    now = time.time()
+    for f in [*folder.glob(f"{PIN}*"), *folder.glob(f"{HANDED}*")]:
+        pin_mark = f.name.startswith(PIN)
         try:
-            pid = int(f.name[len(PIN):])
+            pid = int(f.name[len(PIN if pin_mark else HANDED):])
         except ValueError:
             continue
         if pid == os.getpid():
             continue
-        if _alive(pid):
-            live = True
-        else:
+        if not _alive(pid):
             f.unlink(missing_ok=True)
+            continue
+        try:
+            recent = now - f.stat().st_mtime < GRACE
+        except OSError:
+            continue
+        if pin_mark or recent:
+            live = True
     return live
 
 
@@ -220,6 +231,7 @@ def _touch(folder: Path) -> None:
         _handed.add(folder)
     try:
         os.utime(folder / MANIFEST)          # the LRU clock
+        (folder / f"{HANDED}{os.getpid()}").touch()      # for the other processes' eviction (the workers')
     except OSError:
         pass
 
