@@ -214,3 +214,42 @@ def test_counting_lays_ten_chun_at_a_time(right):
     assert p.counters["left"] == 45 - right and p.counters["hand"] == 0
     steps = [b["left"] - a["left"] for a, b in zip(p.log[n:], p.log[n + 1:])]
     assert all(s in (1, 2) for s in steps) and len(steps) == (45 - right + 1) // 2
+
+
+# -- X10 (audits/fidelity-2026-12-07.md) §26/§27 坐取中之八筭改實八筭于中興: the refill kneeling, the 興 after it
+
+@pytest.mark.parametrize("section", [26, 27])
+def test_zhong_refilled_kneeling_before_the_rise(rite, section):
+    fills = [s for s in _spans(rite, section, "fill") if s.phrase == "改實八筭于中"]
+    assert fills
+    for sp in fills:
+        for t in np.arange(sp.start_s, sp.end_s, 0.25):
+            post = _pos(rite, "shihuozhe", float(t))[2]
+            assert post == "sit", f"§{section} 改實八筭于中 at t {t:.1f}: the 釋獲者 is {post} (興 comes after)"
+
+
+# -- X8 (audits/fidelity-2026-12-07.md) 作射: 還當上耦西面 and 進 (鄭 §38 終始互相明; 賈 進近上耦乃作之)
+
+@pytest.mark.parametrize("section, phrase", [(21, "司射還當上耦西面作上耦射"), (26, "司射作射如初"),
+                                             (33, "司射作升飲者如作射"), (38, "司射猶挾一个以進作上射如初")])
+def test_sishe_goes_forward_level_with_the_upper_pair_facing_west(rite, section, phrase):
+    sp = [s for s in _spans(rite, section, "order") if s.phrase == phrase and "sishe" in s.who][0]
+    _, a0, a1 = [a for a in sp.acts if a[0] == "sishe"][0]
+    p0 = _pos(rite, "sishe", sp.start_s - 0.01)[0]
+    p1, h, _, _ = _pos(rite, "sishe", (a0 + a1) / 2)
+    up, low = _pos(rite, "ou1_up", (a0 + a1) / 2)[0], _pos(rite, "ou1_low", (a0 + a1) / 2)[0]
+    assert np.hypot(*(p1 - p0)[:2]) >= 3.0, f"§{section} 作: the 司射 does not go forward (進)"
+    assert _facing(h, 270, 20), f"§{section} 作: facing {h:.0f}, not 西面"
+    assert min(up[1], low[1]) - 1 <= p1[1] <= max(up[1], low[1]) + 1 and p1[0] > up[0], (
+        f"§{section} 作: at {p1[:2]}, not 當上耦 ({up[:2]}, {low[:2]})")
+
+
+# -- X15 (audits/fidelity-2026-12-07.md) §29 大夫為下射揖進: the pair salutes before it sets off
+
+def test_dafu_and_his_pair_salute_before_setting_off(rite):
+    arr = [s for s in _spans(rite, 29, "walk") if "dafu" in s.who and s.phrase == "由堂西出于司射之西就其耦"][0].end_s
+    ap = [s for s in _spans(rite, 29, "approach") if "dafu" in s.who][0]
+    for aid in ("dafu", "zhongbin_4"):
+        walks = [t for t in _events(rite, aid, "walk") if arr + 0.05 < t <= ap.end_s]
+        sal = [t for t in _events(rite, aid, "salute") if arr - 0.05 <= t <= ap.end_s]
+        assert sal and walks and min(sal) < min(walks), f"§29 揖進: {aid} sets off at {min(walks):.1f} before a 揖"
