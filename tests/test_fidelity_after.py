@@ -303,3 +303,17 @@ def test_the_scan_can_fail():
     d.actors["dizi_2"] = a
     rite.director = d
     assert any("zu_dafu held by dizi_2" in f for _, f in holding_findings(rite))
+
+
+# -- W10 (audits/fidelity-2026-12-04.md, 12-07) §48 賓與大夫不興取奠觶: taken seated
+
+def test_bin_and_dafu_take_the_zhi_without_rising():
+    rite = RITE
+    for aid in ("bin", "dafu"):
+        sp = [s for s in rite.spans if s.section == 48 and s.phrase == "賓與大夫不興取奠觶" and aid in s.who][0]
+        _, a0, a1 = [a for a in sp.acts if a[0] == aid][0]
+        for k in range(int((a1 - a0) / 0.25)):
+            t = a0 + 0.25 * k
+            p = rite.pose_at(float(t))
+            post = p.posture[p.actor_ids.index(aid)]
+            assert post == "sit", f"§48 不興取奠觶: {aid} {post} at t {t:.1f}"

@@ -426,3 +426,12 @@ def test_zhuren_below_stands_level_with_the_east_xu(rite):
     (x, y, _), h, *_ = _at(rite, "zhuren", sp.end_s + 0.5)
     xu = -_place(rite, "pos.bin_below")[0]          # the 賓位 is 當西序: the 東序 is its mirror
     assert abs(x - xu) < 1 and _heading_near(h, 270), f"§6 主人降: at ({x:.1f}, {y:.1f}) h{h:.0f}, not 當東序 西面"
+
+
+# -- W4 (audits/fidelity-2026-12-04.md, 12-07) 工不興: the 工 speaks, bows and receives the 爵 seated (§11, §12)
+
+def test_gong_does_not_rise_to_speak_or_to_receive(rite):
+    t0 = _spans(rite, 11, "工不興告于樂正曰正歌備", who="gong_1")[0].start_s
+    t1 = [s for s in _spans(rite, 12, who="gong_1") if s.do == "taste"][0].end_s
+    up = [t for t in np.arange(t0, t1, 0.5) if _at(rite, "gong_1", t)[2] in ("stand", "walk")]
+    assert not up, f"工不興: gong_1 on his feet {len(up)} samples from t {up[0]:.1f}"

@@ -253,3 +253,19 @@ def test_dafu_and_his_pair_salute_before_setting_off(rite):
         walks = [t for t in _events(rite, aid, "walk") if arr + 0.05 < t <= ap.end_s]
         sal = [t for t in _events(rite, aid, "salute") if arr - 0.05 <= t <= ap.end_s]
         assert sal and walks and min(sal) < min(walks), f"§29 揖進: {aid} sets off at {min(walks):.1f} before a 揖"
+
+
+# -- X4 (audits/fidelity-2026-12-07.md) §33 勝者之弟子…降袒執弓反位 (鄭 其少者也…執弓反射位): a winner, 袒, bow, 射位
+
+@pytest.mark.parametrize("section, phrase, rnd", [(33, "降袒執弓反位", 2), (42, "設豐實觶如初", 3)])
+def test_the_winners_junior_pours_then_bares_takes_his_bow_and_goes_to_the_shooting_place(rite, section, phrase, rnd):
+    res = rite.director.results[rnd]
+    pours = [s for s in _spans(rite, section, "fill") if s.phrase in ("升酌", "設豐實觶如初") and s.who[0] != "zhijue"]
+    aid = pours[0].who[0]
+    assert aid in {s.archer for s in res.shots} and aid not in res.losers, f"§{section}: {aid} is not a 勝者"
+    back = [s for s in _spans(rite, section, "walk") if s.phrase == phrase and s.who == (aid,)][-1]
+    p, _, _, holding = _pos(rite, aid, back.end_s + 0.5)
+    dress = [v for t, k, v in rite.director.actors[aid].events if k == "dress" and t <= back.end_s + 0.5][-1]
+    slots = np.array(rite.layout.places["pos.shooters"].extra["slots"], dtype=float)
+    assert "袒" in dress and "弓" in holding, f"§{section} {aid}: dress {dress!r}, holding {holding!r}"
+    assert np.min(np.hypot(*(slots[:, :2] - p[:2]).T)) < 1.5, f"§{section} {aid} at {p[:2]}, not at a 射位"

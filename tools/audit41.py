@@ -206,6 +206,47 @@ def X20():
     return f"§6 主人降: stands at {p[0]} h{p[1]}; 東序 x {R.layout.places['pos.bin_below'].xyz_chi[0] * -1:.0f}"
 
 
+CANDIDATES = ("ou1_up", "ou1_low", "ou2_up", "ou2_low", "ou3_up", "ou3_low", "dizi_2")
+
+
+@item
+def X4():
+    out = []
+    for n, ph in ((33, "降袒執弓反位"), (42, "設豐實觶如初")):
+        sp = [x for x in R.spans if x.section == n and x.phrase == ph and x.do in ("descend", "walk")
+              and x.who[0] in CANDIDATES]
+        last = sp[-1]
+        aid = last.who[0]
+        p = pos(aid, last.end_s + 0.5)
+        dress = [v for t, k, v in D.actors[aid].events if k == "dress" and t <= last.end_s + 0.5][-1:]
+        shoot = R.layout.places["pos.shooters"].extra["slots"]
+        d = min(math.dist(p[0], s_[:2]) for s_ in shoot)
+        out.append(f"§{n} 勝者之弟子 = {aid}: after 降…反位 at {p[0]} holding {p[3]!r}, dress {dress}, "
+                   f"{d:.1f} 尺 from the nearest 射位")
+    return out
+
+
+def standing(aid, t0, t1, step=0.5):
+    return sum(1 for k in range(int((t1 - t0) / step)) if pos(aid, t0 + k * step)[2] in ("stand", "walk"))
+
+
+@item
+def W4():
+    t0 = spans(11, "工不興告于樂正曰正歌備", "gong_1")[0].start_s
+    t1 = [s for s in spans(12, None, "gong_1") if s.do == "taste"][0].end_s
+    return f"§11–§12 gong_1 t {t0:.1f}–{t1:.1f}: {standing('gong_1', t0, t1)} standing samples (0.5 s)"
+
+
+@item
+def W10():
+    out = []
+    for aid in ("bin", "dafu"):
+        sp = spans(48, "賓與大夫不興取奠觶", aid, "take")[0]
+        post, _ = act_posture(sp, aid)
+        out.append(f"§48 {aid} 不興取奠觶 t {sp.start_s:.1f}–{sp.end_s:.1f}: posture {post}")
+    return out
+
+
 if __name__ == "__main__":
     for name in sys.argv[1:] or ITEMS:
         res = ITEMS[name]()
