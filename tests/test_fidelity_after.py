@@ -317,3 +317,16 @@ def test_bin_and_dafu_take_the_zhi_without_rising():
             p = rite.pose_at(float(t))
             post = p.posture[p.actor_ids.index(aid)]
             assert post == "sit", f"§48 不興取奠觶: {aid} {post} at t {t:.1f}"
+
+
+# -- W16 (audits/fidelity-2026-12-04.md, 12-07) 鄭 §44 獲者釋獲者亦退其薦俎: the 獲者's 薦俎 leave the 乏 for 堂西
+
+def test_huozhe_withdraws_his_jian_and_zu_in_section_44():
+    rite = RITE
+    st = stage(rite, 44)
+    p = rite.pose_at(st.end_s)
+    ids = list(p.object_ids)
+    fa = rite.layout.places["range.huozhe_offering_moved"].xyz_chi
+    for oid in ("jian_huozhe", "zu_huozhe"):
+        x, y, _ = chi(rite, p.object_xyz_m[ids.index(oid)])
+        assert math.hypot(x - fa[0], y - fa[1]) > 50 and y > -30, f"{oid} still at ({x:.1f}, {y:.1f}) after §44"

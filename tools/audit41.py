@@ -247,6 +247,18 @@ def W10():
     return out
 
 
+@item
+def W16():
+    st = [x for x in R.stages if x.n == 44][0]
+    p = R.pose_at(st.end_s)
+    ids = list(p.object_ids)
+    out = []
+    for o in ("jian_huozhe", "zu_huozhe", "jian_shihuozhe", "zu_shihuozhe"):
+        xy = p.object_xyz_m[ids.index(o)] / R.reading.chi_m
+        out.append(f"end of §44 (t {st.end_s:.1f}): {o} at ({xy[0]:.1f}, {xy[1]:.1f})")
+    return out
+
+
 if __name__ == "__main__":
     for name in sys.argv[1:] or ITEMS:
         res = ITEMS[name]()
