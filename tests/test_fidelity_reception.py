@@ -435,3 +435,15 @@ def test_gong_does_not_rise_to_speak_or_to_receive(rite):
     t1 = [s for s in _spans(rite, 12, who="gong_1") if s.do == "taste"][0].end_s
     up = [t for t in np.arange(t0, t1, 0.5) if _at(rite, "gong_1", t)[2] in ("stand", "walk")]
     assert not up, f"工不興: gong_1 on his feet {len(up)} samples from t {up[0]:.1f}"
+
+
+# -- X14 §8 每一人獻則薦諸其席: each 長's 薦 is laid after his 獻, before the next 長 is given the 爵
+
+def test_each_elder_is_given_his_jian_before_the_next_is_toasted(rite):
+    for k in (1, 2, 3):
+        rec = _spans(rite, 8, do="receive", who=f"zhongbin_{k}")[0].start_s
+        laid = [t for t, kind, v in rite.director.objects[f"jian_zhongbin_{k}"].events if kind == "at" and t > 0][0]
+        assert laid > rec, f"長 {k}: 薦 laid at t {laid:.1f} before his 獻 (t {rec:.1f})"
+        if k < 3:
+            nxt = _spans(rite, 8, do="receive", who=f"zhongbin_{k + 1}")[0].start_s
+            assert laid < nxt, f"長 {k}: 薦 laid at t {laid:.1f}, after 長 {k + 1} is given the 爵 (t {nxt:.1f})"

@@ -259,6 +259,20 @@ def W16():
     return out
 
 
+@item
+def X14():
+    out = []
+    for k in (1, 2, 3):
+        rec = [x for x in spans(8, None, f"zhongbin_{k}", "receive")][0]
+        sd = [x for x in spans(8, None, "youshi", "set_down") if f"jian_zhongbin_{k}" in str(x.things) or
+              any(f"jian_zhongbin_{k}" == o for o in ())]
+        evs = [t for t, kk, v in D.objects[f"jian_zhongbin_{k}"].events if kk == "at" and t > 0]
+        nxt = [x for x in spans(8, None, f"zhongbin_{k + 1}", "receive")][0] if k < 3 else None
+        out.append(f"長 {k}: receives the 爵 t {rec.start_s:.1f}; his 薦 laid t {evs[0]:.1f}"
+                   + (f"; 長 {k + 1} receives t {nxt.start_s:.1f}" if nxt else ""))
+    return out
+
+
 if __name__ == "__main__":
     for name in sys.argv[1:] or ITEMS:
         res = ITEMS[name]()
