@@ -31,6 +31,10 @@ Section::
     role = "司馬"                # the actor's role from this step on
     round = 1                    # for shoot / count / forfeit: 0 (誘射), 1, 2, 3
     when = "dafu_present"        # played only when this switch of the reading is on (若有遵者)
+    put = "mat.bin@西1.5南2.5"    # set_down / lean: where the thing goes when not where he stands (奠爵于薦西
+                                 # from his seat): within reach (4 尺) of him, or compiling fails
+    pick = "youngest_winner"     # who = candidates, eldest first; played by the youngest of them on the side
+                                 # that won the round last counted (§33 勝者之弟子, 鄭 其少者也)
     note = "…"                   # why, when the data makes a choice
 
 PLACE REFS: ``<layout place id>`` · ``<id>#<slot>`` (a person's place in a
