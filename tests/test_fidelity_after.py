@@ -303,3 +303,31 @@ def test_the_scan_can_fail():
     d.actors["dizi_2"] = a
     rite.director = d
     assert any("zu_dafu held by dizi_2" in f for _, f in holding_findings(rite))
+
+
+# -- W10 (audits/fidelity-2026-12-04.md, 12-07) §48 賓與大夫不興取奠觶: taken seated
+
+def test_bin_and_dafu_take_the_zhi_without_rising():
+    """The 賓; the 大夫 still rises: see the note on his step (the posture rule reads 不興 as 興 for him)."""
+    rite = RITE
+    for aid in ("bin",):
+        sp = [s for s in rite.spans if s.section == 48 and s.phrase == "賓與大夫不興取奠觶" and aid in s.who][0]
+        _, a0, a1 = [a for a in sp.acts if a[0] == aid][0]
+        for k in range(int((a1 - a0) / 0.25)):
+            t = a0 + 0.25 * k
+            p = rite.pose_at(float(t))
+            post = p.posture[p.actor_ids.index(aid)]
+            assert post == "sit", f"§48 不興取奠觶: {aid} {post} at t {t:.1f}"
+
+
+# -- W16 (audits/fidelity-2026-12-04.md, 12-07) 鄭 §44 獲者釋獲者亦退其薦俎: the 獲者's 薦俎 leave the 乏 for 堂西
+
+def test_huozhe_withdraws_his_jian_and_zu_in_section_44():
+    rite = RITE
+    st = stage(rite, 44)
+    p = rite.pose_at(st.end_s)
+    ids = list(p.object_ids)
+    fa = rite.layout.places["range.huozhe_offering_moved"].xyz_chi
+    for oid in ("jian_huozhe", "zu_huozhe"):
+        x, y, _ = chi(rite, p.object_xyz_m[ids.index(oid)])
+        assert math.hypot(x - fa[0], y - fa[1]) > 50 and y > -30, f"{oid} still at ({x:.1f}, {y:.1f}) after §44"

@@ -320,3 +320,130 @@ def test_se_is_carried_in_not_held_by_the_hidden(rite, rite_no_dafu):
             assert _at(R, xz, t_hand - 0.3)[2] == "sit" and _at(R, gong, t_hand - 0.3)[2] == "sit"
             assert _at(R, gong, t_hand - 0.3)[0][2] > 2.5                 # on the 堂
             assert "瑟" in _at(R, gong, t_hand + 0.5)[3] and "瑟" not in _at(R, xz, t_hand + 0.5)[3]
+
+
+# -- X6 (audits/fidelity-2026-12-07.md) 卒爵興坐奠爵: the 興 between two kneelings is acted, in every section
+
+def _up_before_kneel(R, aid, t0, t1):
+    """Seconds ``aid`` is on his feet (standing or walking) before the first kneel starting in [t0, t1]; None
+    when none starts there (he never rose)."""
+    ps = [(t, v) for t, k, v in R.director.actors[aid].events if k == "posture" and v in ("sit", "stand", "walk")]
+    for i in range(1, len(ps)):
+        tb, vb = ps[i]
+        if t0 - 1e-6 <= tb <= t1 and vb == "sit" and ps[i - 1][1] != "sit":
+            ups = [ps[j + 1][0] for j in range(i - 1) if ps[j][1] == "sit" and ps[j + 1][1] != "sit"]
+            return tb - (max(ups) if ups else ps[i - 1][0])
+    return None
+
+
+def test_xing_between_zu_jue_and_zuo_dian_is_acted(rite):
+    seen = []
+    for s in rite.spans:
+        if s.index < 0 or s.do not in ("set_down", "taste", "drink", "sit"):
+            continue
+        if not (s.phrase.startswith("興坐") or "卒爵興坐" in s.phrase or "卒觶興坐" in s.phrase):
+            continue
+        if not rite.director.c.sections[s.section - 1].steps[s.index].kneel:
+            continue
+        for aid in s.who:
+            up = _up_before_kneel(rite, aid, s.start_s, s.end_s)
+            seen.append((s.section, aid))
+            assert up is not None and up >= 0.5, (
+                f"§{s.section} {aid} {s.phrase} t {s.start_s:.1f}: on his feet {up} s before the 坐 (興 dropped)")
+    assert {5, 6, 7, 9} <= {n for n, _ in seen}, seen
+
+
+# -- X5 §5 賓坐…祭脯醢奠爵于薦西興取肺坐絕祭…興加于俎坐挩手執爵: 奠爵 and 執爵 kneeling, two rises between
+
+def test_bin_sets_the_jue_down_and_takes_it_up_kneeling(rite):
+    for ph, do in (("奠爵于薦西", "set_down"), ("興加于俎坐挩手執爵", "take")):
+        sp = _spans(rite, 5, ph, do=do, who="bin")[0]
+        _, a0, a1 = [a for a in sp.acts if a[0] == "bin"][0]
+        p0 = _at(rite, "bin", sp.start_s)[0]
+        for t in np.arange(a0, a1, 0.25):
+            (x, y, _), _, post, _, _ = _at(rite, "bin", t)
+            assert post == "sit", f"§5 {ph}: bin {post} at t {t:.1f}"
+            assert np.hypot(x - p0[0], y - p0[1]) < 0.5, f"§5 {ph}: bin moves from his seat"
+    jian = _object(rite, "jian_bin", sp.end_s)
+    jue = _object(rite, "jue", _spans(rite, 5, "奠爵于薦西", who="bin")[0].end_s + 0.5)
+    assert jue[0] < jian[0] - 1 and abs(jue[1] - jian[1]) < 1.5, f"爵 {jue[:2]} is not 薦西 (薦 {jian[:2]})"
+    t0 = _spans(rite, 5, "賓坐左執爵右祭脯醢", who="bin")[0].start_s
+    t1 = _spans(rite, 5, "遂祭酒", who="bin")[0].start_s
+    ps = [v for t, k, v in rite.director.actors["bin"].events if k == "posture" and t0 <= t <= t1
+          and v in ("sit", "stand", "walk")]
+    seq = [v for i, v in enumerate(ps) if i == 0 or ps[i - 1] != v]
+    assert seq == ["sit", "stand", "sit", "stand", "sit"], f"坐…奠爵 興…坐 興…坐: {seq}"
+
+
+def _seq(R, aid, t0, t1):
+    ps = [("stand" if v == "walk" else v) for t, k, v in R.director.actors[aid].events
+          if k == "posture" and t0 <= t <= t1 and v in ("sit", "stand", "walk")]
+    return [v for i, v in enumerate(ps) if i == 0 or ps[i - 1] != v]
+
+
+# -- X7 §6 主人…祭如賓禮 (鄭 祭薦俎及酒亦嚌啐): the 賓's 祭 of §5 with its three rises and the move to the 席末
+
+def test_zhuren_ji_ru_bin_li_rises_and_goes_to_the_end_of_his_mat(rite):
+    sp = _spans(rite, 6, "祭如賓禮", who="zhuren")
+    t0 = sp[0].start_s
+    t1 = _spans(rite, 6, "自席前適阼階上北面坐卒爵", do="drink")[0].start_s
+    seq = _seq(rite, "zhuren", t0 + 0.01, t1)
+    assert seq[:7] == ["sit", "stand", "sit", "stand", "sit", "stand", "sit"], f"§6 祭如賓禮: {seq}"
+    mat = _place(rite, "mat.zhuren")
+    ends = [np.hypot(*(_at(rite, "zhuren", t)[0] - mat)[:2]) for t in np.arange(t0, t1, 0.5)
+            if _at(rite, "zhuren", t)[2] == "sit"]
+    assert max(ends) >= 1.5, "§6: he never kneels at the 席末 for the 啐酒"
+
+
+# -- X11 §7 主人降洗賓降辭如獻禮 (賈 至此辭洗): the 賓 comes forward to the 洗 and declines the washing
+
+def test_bin_declines_the_washing_in_section_7(rite):
+    t0 = _spans(rite, 7, "主人降", do="descend")[0].start_s
+    t1 = _spans(rite, 7, "升不拜洗", do="ascend")[0].start_s
+    xi = _place(rite, "court.xi")
+    says = [t for t, k, v in rite.director.actors["bin"].events if k == "say" and v and t0 <= t <= t1]
+    assert len(says) >= 2, "§7: the 賓 only answers the 辭降; he does not 辭洗"
+    near = min(np.hypot(*(_at(rite, "bin", t)[0] - xi)[:2]) for t in says)
+    assert near < 15, f"§7 辭洗: the 賓 speaks no nearer than {near:.0f} 尺 to the 洗 (進, as §5)"
+
+
+# -- X17 §6 賓…興降盥如主人之禮 (§5 主人辭降賓對…壹揖壹讓升): 辭降, 對, 揖 and 讓 at the stairs
+
+def test_bin_goes_down_to_wash_his_hands_as_the_zhuren_did(rite):
+    d = [s for s in _spans(rite, 6, "興降盥如主人之禮", do="descend", who="bin")][0]
+    up = _spans(rite, 6, "賓升實爵", do="ascend", who="bin")[0]
+    for aid, n_say, n_sal in (("bin", 2, 2), ("zhuren", 2, 2)):
+        ev = rite.director.actors[aid].events
+        says = [t for t, k, v in ev if k == "say" and v and d.start_s <= t <= up.start_s]
+        sal = [t for t, k, v in ev if k == "posture" and v == "salute" and d.start_s <= t <= up.start_s]
+        assert len(says) >= n_say and len(sal) >= n_sal, f"§6 降盥: {aid} says {len(says)}, salutes {len(sal)}"
+
+
+# -- X20 §6 主人降 (鄭 降立阼階東西面當東序)
+
+def test_zhuren_below_stands_level_with_the_east_xu(rite):
+    sp = _spans(rite, 6, "主人降", do="descend", who="zhuren")[0]
+    (x, y, _), h, *_ = _at(rite, "zhuren", sp.end_s + 0.5)
+    xu = -_place(rite, "pos.bin_below")[0]          # the 賓位 is 當西序: the 東序 is its mirror
+    assert abs(x - xu) < 1 and _heading_near(h, 270), f"§6 主人降: at ({x:.1f}, {y:.1f}) h{h:.0f}, not 當東序 西面"
+
+
+# -- W4 (audits/fidelity-2026-12-04.md, 12-07) 工不興: the 工 speaks, bows and receives the 爵 seated (§11, §12)
+
+def test_gong_does_not_rise_to_speak_or_to_receive(rite):
+    t0 = _spans(rite, 11, "工不興告于樂正曰正歌備", who="gong_1")[0].start_s
+    t1 = [s for s in _spans(rite, 12, who="gong_1") if s.do == "taste"][0].end_s
+    up = [t for t in np.arange(t0, t1, 0.5) if _at(rite, "gong_1", t)[2] in ("stand", "walk")]
+    assert not up, f"工不興: gong_1 on his feet {len(up)} samples from t {up[0]:.1f}"
+
+
+# -- X14 §8 每一人獻則薦諸其席: each 長's 薦 is laid after his 獻, before the next 長 is given the 爵
+
+def test_each_elder_is_given_his_jian_before_the_next_is_toasted(rite):
+    for k in (1, 2, 3):
+        rec = _spans(rite, 8, do="receive", who=f"zhongbin_{k}")[0].start_s
+        laid = [t for t, kind, v in rite.director.objects[f"jian_zhongbin_{k}"].events if kind == "at" and t > 0][0]
+        assert laid > rec, f"長 {k}: 薦 laid at t {laid:.1f} before his 獻 (t {rec:.1f})"
+        if k < 3:
+            nxt = _spans(rite, 8, do="receive", who=f"zhongbin_{k + 1}")[0].start_s
+            assert laid < nxt, f"長 {k}: 薦 laid at t {laid:.1f}, after 長 {k + 1} is given the 爵 (t {nxt:.1f})"

@@ -214,3 +214,59 @@ def test_counting_lays_ten_chun_at_a_time(right):
     assert p.counters["left"] == 45 - right and p.counters["hand"] == 0
     steps = [b["left"] - a["left"] for a, b in zip(p.log[n:], p.log[n + 1:])]
     assert all(s in (1, 2) for s in steps) and len(steps) == (45 - right + 1) // 2
+
+
+# -- X10 (audits/fidelity-2026-12-07.md) §26/§27 坐取中之八筭改實八筭于中興: the refill kneeling, the 興 after it
+
+@pytest.mark.parametrize("section", [26, 27])
+def test_zhong_refilled_kneeling_before_the_rise(rite, section):
+    fills = [s for s in _spans(rite, section, "fill") if s.phrase == "改實八筭于中"]
+    assert fills
+    for sp in fills:
+        for t in np.arange(sp.start_s, sp.end_s, 0.25):
+            post = _pos(rite, "shihuozhe", float(t))[2]
+            assert post == "sit", f"§{section} 改實八筭于中 at t {t:.1f}: the 釋獲者 is {post} (興 comes after)"
+
+
+# -- X8 (audits/fidelity-2026-12-07.md) 作射: 還當上耦西面 and 進 (鄭 §38 終始互相明; 賈 進近上耦乃作之)
+
+@pytest.mark.parametrize("section, phrase", [(21, "司射還當上耦西面作上耦射"), (26, "司射作射如初"),
+                                             (33, "司射作升飲者如作射"), (38, "司射猶挾一个以進作上射如初")])
+def test_sishe_goes_forward_level_with_the_upper_pair_facing_west(rite, section, phrase):
+    sp = [s for s in _spans(rite, section, "order") if s.phrase == phrase and "sishe" in s.who][0]
+    _, a0, a1 = [a for a in sp.acts if a[0] == "sishe"][0]
+    p0 = _pos(rite, "sishe", sp.start_s - 0.01)[0]
+    p1, h, _, _ = _pos(rite, "sishe", (a0 + a1) / 2)
+    up, low = _pos(rite, "ou1_up", (a0 + a1) / 2)[0], _pos(rite, "ou1_low", (a0 + a1) / 2)[0]
+    assert np.hypot(*(p1 - p0)[:2]) >= 3.0, f"§{section} 作: the 司射 does not go forward (進)"
+    assert _facing(h, 270, 20), f"§{section} 作: facing {h:.0f}, not 西面"
+    assert min(up[1], low[1]) - 1 <= p1[1] <= max(up[1], low[1]) + 1 and p1[0] > up[0], (
+        f"§{section} 作: at {p1[:2]}, not 當上耦 ({up[:2]}, {low[:2]})")
+
+
+# -- X15 (audits/fidelity-2026-12-07.md) §29 大夫為下射揖進: the pair salutes before it sets off
+
+def test_dafu_and_his_pair_salute_before_setting_off(rite):
+    arr = [s for s in _spans(rite, 29, "walk") if "dafu" in s.who and s.phrase == "由堂西出于司射之西就其耦"][0].end_s
+    ap = [s for s in _spans(rite, 29, "approach") if "dafu" in s.who][0]
+    for aid in ("dafu", "zhongbin_4"):
+        walks = [t for t in _events(rite, aid, "walk") if arr + 0.05 < t <= ap.end_s]
+        sal = [t for t in _events(rite, aid, "salute") if arr - 0.05 <= t <= ap.end_s]
+        assert sal and walks and min(sal) < min(walks), f"§29 揖進: {aid} sets off at {min(walks):.1f} before a 揖"
+
+
+# -- X4 (audits/fidelity-2026-12-07.md) §33 勝者之弟子…降袒執弓反位 (鄭 其少者也…執弓反射位): a winner, 袒, bow, 射位
+
+@pytest.mark.parametrize("section, phrase, rnd", [(33, "降袒執弓反位", 2), (42, "設豐實觶如初", 3)])
+def test_the_winners_junior_pours_then_bares_takes_his_bow_and_goes_to_the_shooting_place(rite, section, phrase, rnd):
+    res = rite.director.results[rnd]
+    pours = [s for s in _spans(rite, section, "fill") if s.phrase in ("升酌", "設豐實觶如初") and s.who[0] != "zhijue"]
+    aid = pours[0].who[0]
+    assert aid in {s.archer for s in res.shots} and aid not in res.losers, f"§{section}: {aid} is not a 勝者"
+    back = [s for s in _spans(rite, section, "walk") if s.phrase == phrase and s.who == (aid,)][-1]
+    p, _, _, holding = _pos(rite, aid, back.end_s + 0.5)
+    dress = [v for t, k, v in rite.director.actors[aid].events if k == "dress" and t <= back.end_s + 0.5][-1]
+    slots = np.array(rite.layout.places["pos.shooters"].extra["slots"], dtype=float)
+    assert "袒" in dress and "弓" in holding, f"§{section} {aid}: dress {dress!r}, holding {holding!r}"
+    # at his 射位: on the spot, or just in front of it (3 尺 east, clear of the file the others walk down)
+    assert np.min(np.hypot(*(slots[:, :2] - p[:2]).T)) <= 3.5, f"§{section} {aid} at {p[:2]}, not at a 射位"

@@ -138,6 +138,8 @@ def test_announced_score_equals_the_simulated_hits(seed):
 
 @pytest.mark.slow
 def test_losers_drink_and_winners_do_not():
+    """Every loser comes to the 豐 to drink; no winner does, but the 勝者之弟子 who fills the 觶 and sets it on the
+    豐 (§33 勝者之弟子洗觶升酌南面坐奠于豐上, 鄭 其少者也; §42 設豐實觶如初)."""
     for seed in (1, 2, 3):
         rite = Rite(DEFAULT.replace(seed=seed))
         feng = np.array(rite.layout["tang.feng"].xyz_chi) * rite.reading.chi_m
@@ -150,7 +152,11 @@ def test_losers_drink_and_winners_do_not():
             losers = set(rite.results[rnd].losers) - {"bin", "zhuren", "dafu"}
             archers = {s.archer for s in rite.results[rnd].shots}
             assert losers <= near, (seed, n, losers - near)
-            assert not (archers - set(rite.results[rnd].losers)) & near - {"zhijue"}, (seed, n)
+            pours = {s.who[0] for s in rite.spans if s.section == n and s.do == "set_down"
+                     and s.phrase in ("南面坐奠于豐上", "設豐實觶如初") and s.who[0] in archers}
+            assert len(pours) <= 1, (seed, n, pours)
+            assert pours <= archers - set(rite.results[rnd].losers), (seed, n, pours)   # he is of the 勝者
+            assert not (archers - set(rite.results[rnd].losers)) & near - {"zhijue"} - pours, (seed, n)
 
 
 @pytest.mark.slow

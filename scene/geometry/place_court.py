@@ -227,5 +227,6 @@ def people_below(b: PlaceBuilder, h: Hall) -> None:
     b.put("pos.zhongbin_below", "眾賓位 (大夫之南)", zb[0], facing="東面", source="經 §47 賓南眾賓皆降立于大夫之南少退北上",
           commentary="記20 立者東面北上 (the 眾賓 who have no mat)", status="derived", slots=zb,
           derivation="on the 西序 line south of the 大夫, 1 尺 back (少退), a N–S file facing east, north end senior")
-    b.put("pos.zhuren_below", "主人位 (阼階東)", (h.stairs_x + h.stair_width / 2 + 3, -3, 0), facing="西面",
-          source="經 §5 主人阼階東疑立", status="derived", derivation="east of the foot of the 阼階")
+    b.put("pos.zhuren_below", "主人位 (阼階東當東序)", (h.xu_x, -3, 0), facing="西面",
+          source="經 §6 主人降", commentary="鄭 §6 降立阼階東西面當東序", status="derived",
+          derivation=f"on the 東序 line x = {fmt(h.xu_x)}, 3 尺 south of the 堂廉 (the mirror of the 賓位)")

@@ -31,6 +31,10 @@ Section::
     role = "司馬"                # the actor's role from this step on
     round = 1                    # for shoot / count / forfeit: 0 (誘射), 1, 2, 3
     when = "dafu_present"        # played only when this switch of the reading is on (若有遵者)
+    put = "mat.bin@西1.5南2.5"    # set_down / lean: where the thing goes when not where he stands (奠爵于薦西
+                                 # from his seat): within reach (4 尺) of him, or compiling fails
+    pick = "youngest_winner"     # who = candidates, eldest first; played by the youngest of them on the side
+                                 # that won the round last counted (§33 勝者之弟子, 鄭 其少者也)
     note = "…"                   # why, when the data makes a choice
 
 PLACE REFS: ``<layout place id>`` · ``<id>#<slot>`` (a person's place in a
@@ -213,6 +217,14 @@ class Step:
     as_before: tuple[int, str] | None = None
     #: 耦少退 (§29, 鄭 耦於庭不並行尊大夫): the one of a pair who keeps a little behind the other in the court
     behind: str | None = None
+    #: set_down / lean: where the thing is put, when it is not where he stands (奠爵于薦西 from his seat on the
+    #: mat): a place ref within reach (4 尺) of where the step leaves him
+    put: PlaceRef | None = None
+    #: the one of ``who`` who acts, known only from the simulated count: "youngest_winner" (§33 勝者之弟子, 鄭 其少者
+    #: 也) — who lists the candidates eldest first, and the step is played by the last of them on the winning side
+    #: of the round last counted (on a tie, the last of them); a slot in ``at`` moves with his place in the list
+    #: (pos.shooters#0 for the first candidate is #k for the k-th), as for any step of several people
+    pick: str | None = None
 
 
 @dataclass(frozen=True)
@@ -244,7 +256,9 @@ SISHE_ONE = "arrow.sishe.5"
 ROUND_VERBS = {"shoot", "count", "tell_count", "forfeit"}
 PAIR_VERBS = {"approach", "shoot", "retire", "pick_arrows"}
 _STEP_KEYS = {"phrase", "who", "do", "at", "facing", "obj", "to", "by", "via", "dur", "with_prev", "role", "as_before",
-              "behind", "round", "note", "when", "delay", "kneel", "rise", "evidence"}
+              "behind", "round", "note", "when", "delay", "kneel", "rise", "evidence", "put", "pick"}
+#: who of a step's candidates acts it, read from the simulated count (``pick``)
+PICKS = {"youngest_winner"}
 #: what a step's evidence speaks of, and how sure it is (the London Charter's evidence and hypothesis)
 EVIDENCE_ASPECTS = ("where", "facing", "posture", "route", "timing")
 EVIDENCE_STATUSES = ("stated", "commentary", "assumed")
@@ -287,6 +301,7 @@ def _step(raw: dict[str, Any], sec_n: int, text: str, where: str, actors: dict[s
     try:
         at = parse_ref(raw["at"]) if "at" in raw else None
         via = tuple(parse_ref(v) for v in raw.get("via", ()))
+        put = parse_ref(raw["put"]) if "put" in raw else None
     except ValueError as exc:
         raise ChoreographyError(f"{where}: {exc}") from None
     for ref in (at, *via):
@@ -316,6 +331,11 @@ def _step(raw: dict[str, Any], sec_n: int, text: str, where: str, actors: dict[s
     delay = raw.get("delay", 0.0)
     if raw.get("rise") and not raw.get("kneel") and raw["do"] != "rise":
         raise ChoreographyError(f"{where}: rise = true needs kneel = true (坐X…興)")
+    if put is not None and (raw["do"] not in ("set_down", "lean") or raw.get("obj") is None):
+        raise ChoreographyError(f"{where}: put (where the thing goes) is for set_down / lean with an obj")
+    pick = raw.get("pick")
+    if pick is not None and (pick not in PICKS or len(who) < 2):
+        raise ChoreographyError(f"{where}: pick must be one of {sorted(PICKS)}, with who = the candidates")
     behind = raw.get("behind")
     if behind is not None and (raw["do"] != "approach" or len(who) != 2 or behind not in who):
         raise ChoreographyError(f"{where}: behind (耦少退) must name one of the pair of an approach")
@@ -323,7 +343,7 @@ def _step(raw: dict[str, Any], sec_n: int, text: str, where: str, actors: dict[s
                 None if dur is None else float(dur), bool(raw.get("with_prev", False)), raw.get("role"),
                 raw.get("round"), raw.get("note", ""), offset, when, float(delay),
                 bool(raw.get("kneel", False)), bool(raw.get("rise", False)), _evidence(raw.get("evidence"), where),
-                _as_before(raw.get("as_before"), sec_n, where), behind)
+                _as_before(raw.get("as_before"), sec_n, where), behind, put, pick)
 
 
 def _as_before(raw: Any, sec_n: int, where: str) -> tuple[int, str] | None:

@@ -48,6 +48,8 @@ from .things import Things
 from .ways import Ways
 
 SISHE_ONE = chor.SISHE_ONE
+REACH_CHI = 4.0    # 尺: what a man puts down or takes up is within this of him (the things rule)
+RISEN_S = 0.6      # seconds on his feet between a 興 and the next 坐 (卒爵興坐奠爵)
 
 
 class Director(Things, Ways, Counters):
@@ -99,6 +101,7 @@ class Director(Things, Ways, Counters):
             self.objects[th.id] = o
         self._make_archery_objects()
         self.results: dict[int, RoundResult] = {}
+        self.counted: int | None = None          # the round last counted (數獲, 告): whose 勝者 the text means
         self._shoot_rounds()
         for oid, o in self.objects.items():          # where each thing lies at the start
             for _, kind, value in o.events:
@@ -197,6 +200,8 @@ class Director(Things, Ways, Counters):
             group_end = self.t
             group_start = self.t
             for i, step in enumerate(sec.steps):
+                if step.pick is not None:
+                    step = self._picked(step)
                 if not self._kept(step):
                     continue
                 if step.do not in ("approach", "pick_arrows"):     # these meet a pair waiting to cross
@@ -249,6 +254,8 @@ class Director(Things, Ways, Counters):
 
     def _do(self, sec: chor.Section, step: chor.Step, t0: float) -> float:
         form = forms.FORMS.get(step.do)
+        if step.do in ("count", "tell_count") and step.round:
+            self.counted = step.round            # the round whose sides are now known (勝者 / 不勝者)
         self.section = sec.n                 # what a form may read of its section's 經 (acts.section)
         self._step_now = step
         if form is not None:
@@ -304,6 +311,7 @@ class Director(Things, Ways, Counters):
                                tuple(self._resolve(v, aid) for v in step.via))
             t = self._turn(aid, t, self._facing(aid, step.facing))
             if step.kneel and self._base_posture(aid) != "sit":
+                t = max(t, self._risen_at(aid) + RISEN_S)       # 興坐: up a moment before he kneels again
                 self._event(aid, t, "posture", "sit")            # 坐: he kneels, then acts
                 t += KNEEL_S
             dur = step.dur if step.dur is not None else verb.dur
@@ -340,6 +348,21 @@ class Director(Things, Ways, Counters):
             ends.append(t)
         return max(ends)
 
+    def _picked(self, step: chor.Step) -> chor.Step:
+        """The step as played by the one of its candidates that ``pick`` names (§33 勝者之弟子: the youngest of the
+        winning side of the round last counted); a slot in its ``at`` moves with his place in the list."""
+        res = self.results.get(self.counted) if self.counted is not None else None
+        won = [a for a in step.who if res is not None and res.winner is not None
+               and a in {s.archer for s in res.shots} and a not in res.losers]
+        chosen = (won or list(step.who))[-1]
+        k = step.who.index(chosen)
+
+        def moved(ref: chor.PlaceRef | None) -> chor.PlaceRef | None:
+            if ref is None or ref.slot is None:
+                return ref
+            return replace(ref, slot=ref.slot + k, text=ref.text.replace(f"#{ref.slot}", f"#{ref.slot + k}", 1))
+        return replace(step, who=(chosen,), at=moved(step.at))
+
     def _resume(self, entry: dict[str, Any], t: float) -> float:
         """A pair that waited (for a pair to cross) goes on; its step's span grows to cover the rest."""
         end: float = entry["resume"](t)
@@ -364,10 +387,19 @@ class Director(Things, Ways, Counters):
     def _won(self, aid: str) -> bool | None:
         """Whether ``aid`` is on the winning side of the last round counted: he shot and is not of the losing
         side (None: nothing counted yet, a tie, or he did not shoot)."""
-        last = self.results[max(self.results)] if self.results else None
+        last = self.results.get(self.counted) if self.counted is not None else None
         if last is None or last.winner is None or aid not in {s.archer for s in last.shots}:
             return None
         return aid not in last.losers
+
+    def _risen_at(self, aid: str) -> float:
+        """When ``aid`` last rose from kneeling (−inf if his last change of posture was no 興): a 興 followed at
+        once by a 坐 (卒爵興坐奠爵) is a moment on his feet, never a rise of no length."""
+        ps = [(t, v) for t, kind, v in self.actors[aid].events if kind == "posture" and v in ("sit", "stand", "walk")]
+        sits = [i for i, (_, v) in enumerate(ps) if v == "sit"]
+        if sits and sits[-1] + 1 < len(ps):
+            return float(ps[sits[-1] + 1][0])
+        return -math.inf
 
     def _base_posture(self, aid: str) -> str:
         for _, kind, value in reversed(self.actors[aid].events):
@@ -406,6 +438,11 @@ class Director(Things, Ways, Counters):
             at = (a.pos[0] + 1.5 * math.sin(h), a.pos[1] + 1.5 * math.cos(h), a.pos[2])
             if step.at is not None and step.at.place and not step.at.direction and step.at.slot is None:
                 at = self._resolve(step.at, aid)
+            if step.put is not None:                   # 奠爵于薦西: beside him, where the text puts it
+                at = self._resolve(step.put, aid)
+                if math.dist(at[:2], a.pos[:2]) > REACH_CHI:
+                    raise ValueError(f"put {step.put.text} is {math.dist(at[:2], a.pos[:2]):.1f} 尺 from {aid}: "
+                                     f"out of reach ({REACH_CHI:g} 尺)")
             for oid in oids:
                 self._give(oid, t1, aid, None, at)
             if obj == "zhong" and "筭" in self.actors[aid].holding:   # the 筭 in his hand go down with the 中
