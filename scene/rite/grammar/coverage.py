@@ -327,6 +327,8 @@ def _per_actor(ctx: Ctx, n: int, cl: Clause, ws: _Windows, ev: _Eval) -> None:
             ok, det = pr.at_place(ctx, place, text[k + len(place):k + len(place) + 2], w)
             ev.results.append(("places", f"places:{place}", ok, w.aid, det))
         r = pr.verb_test(ctx, c, full, i, w)
+        if text[k:k + 2] == "揖弓":
+            continue            # 揖弓: 鄭 §22 揖，推之也 — the bow pushed forward, no salute
         if r is not None and c in POSTURE_WORDS:
             poses.append((c, w))        # held as one sequence, in the text's order, after the loop
         elif r is not None and c not in seen:

@@ -240,7 +240,7 @@ def _clause_mutants(ctx: Ctx, n: int, ev: Any, in_name: frozenset[int], ops: Seq
                 elif c == "拜":
                     add("add-posture", "不拜", aid, w, at=k)
                 continue
-            if c in POSTURE_OF:
+            if c in POSTURE_OF and text[k:k + 2] != "揖弓":      # (揖弓: 鄭 推之也, the bow pushed forward)
                 add("drop-posture", c, aid, w, at=k)
                 if c in "拜揖":
                     add("swap-posture", c, aid, w, at=k)

@@ -269,7 +269,8 @@ def posture_sequence(ctx: Ctx, aid: str, words: list[tuple[str, Span]], used: se
     """The clause's posture words, each a change of his posture, in the text's order, within his steps that
     cite them: 卒爵興坐奠爵 needs a kneel, a rise from it, a kneel again — a 興 is not held by a rise of a
     later step, nor a 坐 by one before.  A change one word has used (``used``: the times, over the clauses
-    in text order) holds no other.  Walking counts as standing.  In a standard form, whose step acts words up
+    in text order) holds no other — except within a standard form, whose routine acts the text's many 揖 in its
+    own count (the forms rule holds that count: 當階, 及階, 升堂, 當物, 及物 …).  Walking counts as standing.  In a standard form, whose step acts words up
     to those the next step cites, his next step counts too (卒射…南面揖: the 揖 opens the retire)."""
     form = any(sp.do in FORM_DOS for _, w in words for sp in w.spans)
     a = min(t0 for _, w in words for t0, _ in w.ivs)
@@ -289,10 +290,11 @@ def posture_sequence(ctx: Ctx, aid: str, words: list[tuple[str, Span]], used: se
             # from the bow to standing
             rise_from = ("sit", "bow") if n > 0 and words[n - 1][0] == "拜" else ("sit",)
             k = next((k for k in range(max(j, 1), len(states)) if states[k - 1][1] in rise_from and
-                      states[k][1] == "stand" and states[k][0] not in used and (n == 0 or states[k][0] >= a)), None)
+                      states[k][1] == "stand" and (form or states[k][0] not in used) and (n == 0 or states[k][0] >= a)),
+                     None)
         else:
             k = next((k for k in range(j, len(states)) if states[k][1] == _STATE[c] and
-                      (states[k][0] not in used or c in "坐立")), None)
+                      (form or states[k][0] not in used or c in "坐立")), None)
         if k is None:
             seq = " → ".join(f"{p} {t:.1f}" for t, p in states)
             want = "".join(w for w, _ in words)
@@ -304,7 +306,8 @@ def posture_sequence(ctx: Ctx, aid: str, words: list[tuple[str, Span]], used: se
                 return False, f"kneeling as his act ends at {end:.1f} s ({''.join(w for w, _ in words)})"
         got.append(states[k][0])
         j = k if c in "坐立" else k + 1 if c in "拜揖" else k
-    used.update(t for t, (c, _) in zip(got, words) if c not in "坐立")
+    if not form:
+        used.update(t for t, (c, _) in zip(got, words) if c not in "坐立")
     return True, ""
 
 
