@@ -115,6 +115,15 @@ class Director(Things, Ways, Counters):
             return False                     # when = "dafu_present" needs it on, "not dafu_present" off
         return all(w in self.present for w in step.who) and (step.to is None or step.to in self.present)
 
+    def _without_absent(self, step: chor.Step) -> chor.Step:
+        """A company's step without those the reading leaves out (大夫及眾賓皆說屨升坐 without a 大夫: the 眾賓
+        still sit); a pair's or a standard form's step needs all its people, and is dropped whole (_kept)."""
+        absent = [w for w in step.who if w not in self.present]
+        if not absent or len(step.who) < 3 or len(step.who) - len(absent) < 2 or step.do in chor.PAIR_VERBS \
+                or step.do in ("forfeit", "relay", "collect_arrows", "count", "put_away"):
+            return step
+        return replace(step, who=tuple(w for w in step.who if w in self.present))
+
     def _shoot_rounds(self) -> None:
         pairs: dict[int, list[tuple[str, str]]] = {1: [], 2: [], 3: []}
         for sec in self.c.sections:
@@ -202,6 +211,7 @@ class Director(Things, Ways, Counters):
             for i, step in enumerate(sec.steps):
                 if step.pick is not None:
                     step = self._picked(step)
+                step = self._without_absent(step)
                 if not self._kept(step):
                     continue
                 if step.do not in ("approach", "pick_arrows"):     # these meet a pair waiting to cross

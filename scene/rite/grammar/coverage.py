@@ -196,6 +196,10 @@ def _evaluate_section(ctx: Ctx, n: int, data: ClauseData) -> list[_Eval]:
         # a standard form acts the parts of others the words spell out (the 獲者's 坐而獲 in the shoot)
         mine = [sp for sp in over if set(sp.who) & set(actors)] or [sp for sp in over if sp.do in FORM_VERBS]
         ev = _Eval(cl, subj, actors, mine or over, [])
+        if subj and not ctx.reading.dafu_present and all(p in ("大夫", "遵者") for p in subj.split("、")):
+            ev.reason = "the 大夫's act, and this reading has none (若有遵者)"
+            out.append(ev)
+            continue
         if not over or data.condition_for(n, cl):
             ev.reason = data.condition_for(n, cl) or data.reason_for(n, cl)
             out.append(ev)
