@@ -32,6 +32,9 @@ VIEWS: dict[str, str] = {
 }
 
 EYE_M = 1.5          # eye height of a standing person
+#: a fixed camera's height over the floor it stands on: above the crown of the tallest headwear (the 大夫's 冠,
+#: frame_rules.CROWN_M 1.9 m) by more than clearance.MARGIN — people walk under it, never through it
+ABOVE_HEADS_M = 2.3
 
 
 class ViewError(ValueError):
@@ -151,18 +154,31 @@ def camera(view: str, rite, pose, aspect: float = 16 / 9, focus: tuple[str, ...]
         return Camera(base, title + ("·全庭" if full else "·堂與庭北"), (0.0, cy, 400.0), (0.0, cy, 0.0),
                       view_up=(0.0, 1.0, 0.0), parallel=True, parallel_scale=half_h)
     if base == "archer":
+        # behind the 上射's left shoulder and above every head (the archer's, the next pair's waiting behind
+        # him: at eye height the camera stood in their heads, issue 42), under the eaves: the archer large in
+        # the lower part of the picture as he looses, the 侯 down the range near its top
         wu = m("tang.wu_right")
-        pos = wu + (-0.75, 2.4, EYE_M - 0.05)       # behind the 上射's left shoulder, under the eaves
-        foc = np.array([0.0, hou[1], m("target.centre")[2] + 1.0])
-        return Camera(base, title, tuple(pos), tuple(foc), view_angle=26.0)
+        pos = wu + (-0.9, 3.0, ABOVE_HEADS_M)
+        far = np.array([0.0, hou[1], m("target.centre")[2]])
+        near = wu + (0.0, 0.0, 0.2)
+        # aimed between the 侯 and the archer's knees, wide enough for both (vertical angles from the camera)
+        a_far = math.atan2(far[2] - pos[2], math.hypot(*(far - pos)[:2]))
+        a_near = math.atan2(near[2] - pos[2], math.hypot(*(near - pos)[:2]))
+        mid = (a_far + a_near) / 2
+        ang = math.degrees(a_far - a_near) / 0.86
+        d = far - pos
+        fwd = np.array([d[0], d[1], 0.0]) / math.hypot(d[0], d[1])
+        foc = pos + 10.0 * np.array([fwd[0] * math.cos(mid), fwd[1] * math.cos(mid), math.sin(mid)])
+        return Camera(base, title, tuple(pos), tuple(foc), view_angle=float(ang))
     if base == "guest":
+        # over the 賓's shoulder from above his head (at his eyes the camera stood in his head when he sat)
         mat = m("mat.bin")
-        pos = mat + (0.0, 0.3, 1.05)
+        pos = mat + (0.5, 0.6, ABOVE_HEADS_M)
         foc = np.array([mat[0] * 0.3, -24.0, 0.0])
         return Camera(base, title, tuple(pos), tuple(foc), view_angle=58.0)
     if base == "target":
         fa = m("range.fa")
-        pos = fa + (0.6, -1.2, EYE_M + 0.2)
+        pos = fa + (0.6, -1.2, ABOVE_HEADS_M - 0.15)   # above the 獲者's head behind the 乏
         foc = np.array([0.0, h.y_mei * chi, 2.0])
         return Camera(base, title, tuple(pos), tuple(foc), view_angle=24.0)
     # follow
