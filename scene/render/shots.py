@@ -473,7 +473,7 @@ def build_track(rite) -> Track:
             near = (np.linalg.norm(v[3:6] - cur[3:6]) < 0.35 * dist and np.linalg.norm(v[:3] - cur[:3]) < 0.5 * dist)
             ease = min(EASE_S, (t1 - t0) * 0.4)
             blend = Track(np.array([t0, t0 + ease]), np.array([cur, v]), np.array([False, True]))
-            way = np.array([blend.at(t0 + ease * f)[:3] for f in (0.2, 0.4, 0.6, 0.8)])    # (not through a solid)
+            way = np.array([blend.at(t0 + ease * f)[:3] for f in np.linspace(0.05, 0.95, 19)])   # (not through a solid)
             if near and ease > 0.2 and all(passes(world, blend.at(c.t), c) for c in chk if c.t < t0 + ease) \
                     and not in_grid(world.occluders.solid, way).any() and not in_people(way, needs.everyone).any():
                 keys.append((t0, cur, False))

@@ -154,21 +154,23 @@ def camera(view: str, rite, pose, aspect: float = 16 / 9, focus: tuple[str, ...]
         return Camera(base, title + ("·全庭" if full else "·堂與庭北"), (0.0, cy, 400.0), (0.0, cy, 0.0),
                       view_up=(0.0, 1.0, 0.0), parallel=True, parallel_scale=half_h)
     if base == "archer":
-        # behind the 上射's left shoulder and above every head (the archer's, the next pair's waiting behind
-        # him: at eye height the camera stood in their heads, issue 42), under the eaves: the archer large in
-        # the lower part of the picture as he looses, the 侯 down the range near its top
+        # behind the 上射's left shoulder, at eye height where no one stands or walks while the stage plays and
+        # the 侯 is in sight; else above every head (at eye height behind the 物 the camera stood in the heads
+        # of the next pair and of the 賓 on his mat, issue 42): the archer large as he looses, the 侯 down the range
         wu = m("tang.wu_right")
-        pos = wu + (-0.9, 3.0, ABOVE_HEADS_M)
         far = np.array([0.0, hou[1], m("target.centre")[2]])
-        near = wu + (0.0, 0.0, 0.2)
-        # aimed between the 侯 and the archer's knees, wide enough for both (vertical angles from the camera)
-        a_far = math.atan2(far[2] - pos[2], math.hypot(*(far - pos)[:2]))
-        a_near = math.atan2(near[2] - pos[2], math.hypot(*(near - pos)[:2]))
-        mid = (a_far + a_near) / 2
-        ang = math.degrees(a_far - a_near) / 0.86
-        d = far - pos
-        fwd = np.array([d[0], d[1], 0.0]) / math.hypot(d[0], d[1])
-        foc = pos + 10.0 * np.array([fwd[0] * math.cos(mid), fwd[1] * math.cos(mid), math.sin(mid)])
+        pos = _archer_spot(rite, pose.t, wu, far, hou_top)
+        # the whole archer (his feet to the top of his 冠) and the 侯 in the picture (angles from the camera)
+        pts = [far, wu + (0.0, 0.0, 0.25), wu + (0.0, 0.0, 2.0)]
+        yaw = np.array([math.atan2(q[0] - pos[0], q[1] - pos[1]) for q in pts])
+        yaw = yaw[0] + (yaw - yaw[0] + math.pi) % (2 * math.pi) - math.pi
+        pitch = np.array([math.atan2(q[2] - pos[2], math.hypot(*(q - pos)[:2])) for q in pts])
+        y_mid, p_mid = (yaw.max() + yaw.min()) / 2, (pitch.max() + pitch.min()) / 2
+        tall = (pitch.max() - pitch.min()) / 0.84
+        wide = 2 * math.atan(math.tan((yaw.max() - yaw.min()) / 0.84 / 2) / aspect)
+        ang = min(75.0, max(30.0, math.degrees(max(tall, wide))))
+        foc = pos + 10.0 * np.array([math.sin(y_mid) * math.cos(p_mid), math.cos(y_mid) * math.cos(p_mid),
+                                     math.sin(p_mid)])
         return Camera(base, title, tuple(pos), tuple(foc), view_angle=float(ang))
     if base == "guest":
         # over the 賓's shoulder from above his head (at his eyes the camera stood in his head when he sat)
@@ -195,6 +197,30 @@ def camera(view: str, rite, pose, aspect: float = 16 / 9, focus: tuple[str, ...]
     foc = p + fwd * 3.0 + (0, 0, 0.9)
     name = rite.names.get(aid, aid)
     return Camera(f"follow:{aid}", f"{title}·{name}", tuple(pos), tuple(foc), view_angle=42.0)
+
+
+#: where the 射者 view may stand, from the 上射's 物 (m), best first: over his left shoulder at eye height; the
+#: last, above every head, is always clear of the people (:data:`ABOVE_HEADS_M`)
+ARCHER_SPOTS = ((-0.6, 1.2, 1.5), (-0.6, 1.6, 1.5), (-0.9, 1.6, 1.5), (-0.9, 2.0, 1.5), (-0.9, 2.4, 1.5),
+                (-1.2, 1.6, 1.5), (-1.2, 2.0, 1.7), (-0.9, 3.0, ABOVE_HEADS_M))
+
+
+def _archer_spot(rite, t: float, wu: np.ndarray, far: np.ndarray, hou_top: float) -> np.ndarray:
+    """The first of :data:`ARCHER_SPOTS` clear of the hall and of everyone for the whole stage at ``t``
+    (:mod:`.clearance`, every second), the one that sees the most of the 侯 (the hall and the things between)."""
+    from .clearance import STEP_S, in_people, in_solid
+    from .frame_rules import Occluders
+    spots = np.array([wu + d for d in ARCHER_SPOTS])
+    st = next((s for s in rite.stages if s.start_s <= t <= s.end_s), None)
+    t0, t1 = (st.start_s, st.end_s) if st is not None else (t, t)
+    smp = rite.sample(np.arange(t0, t1 + 1e-9, STEP_S))
+    feet = smp["actor_xyz_m"][np.asarray(smp["visible"], bool)]
+    clear = ~in_solid(rite, spots) & ~in_people(spots, feet)
+    clear[-1] = True
+    tgt = np.array([far, (far[0], far[1], hou_top - 0.3), (far[0] - 3.0, far[1], 1.0), (far[0] + 3.0, far[1], 1.0)])
+    seen = (~Occluders(rite).hits(spots, tgt, np.zeros((0, 3)))).sum(axis=1)
+    best = max(np.flatnonzero(clear), key=lambda k: (int(seen[k]), -k))
+    return spots[best]
 
 
 def _needs_full_court(rite, pose, gate_y: float, hou_y: float) -> bool:
