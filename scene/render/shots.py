@@ -505,6 +505,7 @@ def build_track(rite) -> Track:
 LANE_M = 2.5          # m either side of the archers: the arrows' way down the range, where no camera stands
 LAND_BEFORE = 0.5     # s: the cut to the 侯 this long before an arrow lands (the arrow seen coming in) …
 LAND_AFTER = 1.0      # … held this long after it (where it struck), then back to the archers
+LOOSE_S = 0.6         # s: and back on the archers at least this long before the next arrow is loosed
 
 
 def _lane(feet: np.ndarray) -> tuple[float, float, float]:
@@ -528,18 +529,28 @@ def _with_landings(world: _World, flights: list[tuple[float, float]], check_t: n
     """The track with a cut to the 侯 (:func:`target_shot`) as each arrow lands — from :data:`LAND_BEFORE` s
     before to :data:`LAND_AFTER` s after — and a cut back to the shot it interrupted: the archer large as he
     looses, the 侯 as the arrow lands (issue 42).  Not over a step's middle (the moment the audit and a lesson
-    judge a step by: a landing there is left on the archers), nor one landing's cut over the next's."""
+    judge a step by: the cut is shortened to leave it on the step's people, or, when the arrow lands at that
+    moment, left out), nor over the next arrow's loose."""
     if not flights:
         return keys
     tgt = target_shot(world)
     base = Track(np.array([k[0] for k in keys]), np.array([k[1] for k in keys]), np.array([k[2] for k in keys]))
     spans: list[tuple[float, float]] = []
+    starts = np.array([f[0] for f in flights])
     for _s, e in flights:
-        a, b = e - LAND_BEFORE, e + LAND_AFTER
-        if spans and a < spans[-1][1] + 0.5:
-            continue
-        k = int(np.searchsorted(check_t, a, side="left"))
-        if k < len(check_t) and check_t[k] <= b:
+        # back to the archers before the next arrow is loosed (§39: the pairs shoot to the drum's beat)
+        nxt = starts[starts > e - LAND_BEFORE]
+        a, b = e - LAND_BEFORE, min(e + LAND_AFTER, float(nxt.min()) - LOOSE_S if len(nxt) else np.inf)
+        # a step's middle under the cut: the cut begins after it (or ends before it), the landing still in it
+        lo, hi = int(np.searchsorted(check_t, a, side="left")), int(np.searchsorted(check_t, b, side="right"))
+        for c in check_t[lo:hi]:
+            if c < e - 0.1:
+                a = max(a, c + 0.05)
+            elif c > e + 0.3:
+                b = min(b, c - 0.05)
+            else:
+                a = b = e
+        if b - a < 0.4 or (spans and a < spans[-1][1] + 0.3):
             continue
         spans.append((a, b))
     out: list = []
