@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .frame_rules import BODY_R, CROWN_M, solid_of
+from .frame_rules import BODY_R, CROWN_M, Roofed, solid_of
 
 MARGIN = 0.25         # m: the least room a camera keeps from a surface (a little under the near plane)
 STEP_S = 1.0          # s: how often a camera is judged against the people while it is on screen
@@ -29,10 +29,18 @@ def in_solid(rite, pos: np.ndarray, margin: float = MARGIN) -> np.ndarray:
 
 
 def in_grid(sol, pos: np.ndarray, margin: float = MARGIN) -> np.ndarray:
-    """:func:`in_solid` against a :class:`.frame_rules.Solid` (None: nowhere solid)."""
+    """:func:`in_solid` against a :class:`.frame_rules.Roofed` (each camera against what the player draws from
+    where it stands) or a :class:`.frame_rules.Solid` (None: nowhere solid)."""
     pos = np.atleast_2d(np.asarray(pos, float))
     if sol is None or not len(pos):
         return np.zeros(len(pos), bool)
+    if isinstance(sol, Roofed):
+        out = np.zeros(len(pos), bool)
+        south, s_sol, north, n_sol = sol.of(pos)
+        for mask, one in ((south, s_sol), (north, n_sol)):
+            if mask.any():
+                out[mask] = in_grid(one, pos[mask], margin)
+        return out
     pts = pos[:, None, :] + _ball(margin)[None]                          # (C, B, 3)
     k = np.floor((pts - sol.lo) / sol.cell).astype(int)
     ok = np.all((k >= 0) & (k < np.array(sol.shape)), axis=2)
