@@ -18,9 +18,9 @@ def _shots(rite, tr):
     """(archer, loose t, his height at the loose, whole and seen, landing t, the 侯's height then, 侯 in
     frame and seen) for every arrow shot in the rite."""
     from scene.render import shots
-    from scene.render.shot_checks import figure_heights, project, whole_figures
-    from scene.render.frame_rules import sight_core, sight_points
     from scene.render.figures import figure, styles
+    from scene.render.frame_rules import sight_core, sight_points
+    from scene.render.shot_checks import figure_heights, project, whole_figures
     world = shots._World(rite)
     idx = {a: i for i, a in enumerate(rite.actor_ids)}
     # how high each figure reaches standing, with his headwear (as shot_checks.checks)

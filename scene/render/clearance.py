@@ -83,8 +83,8 @@ def named_view_faults(rite, views_order=None) -> list[str]:
     """Every named view of every stage (the camera the pack ships for it, made at the stage's representative
     moment) judged at every :data:`STEP_S` of the stage — a named view is fixed while the stage plays."""
     from ..rite.moments import representative_t
-    from . import views
     from ..web.pack.texts import VIEW_ORDER
+    from . import views
     order = [v for v in (views_order or VIEW_ORDER) if v != "plan"]   # the plan looks down from 400 m
     times, cams, what = [], [], []
     for st in rite.stages:

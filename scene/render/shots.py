@@ -32,8 +32,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from .camera_world import World as _World
-from .clearance import in_grid, in_people
 from .camera_world import _allowed, _hidden_each
+from .clearance import in_grid, in_people
 from .frame_rules import (
     ASPECT,
     FIGURE_M,
