@@ -255,5 +255,6 @@ def test_the_solid_a_camera_sees_past_is_its_own_readings_not_anothers_of_the_sa
     other = load_rite(webtools.OTHER_READING)
     assert other.reading.name == rite.reading.name and other.reading != rite.reading
     a, b = frame_rules.solid_of(other), frame_rules.solid_of(rite)
-    assert a is not b and not np.array_equal(a.grid, b.grid)
+    assert a is not b and not np.array_equal(a.south_cams.grid, b.south_cams.grid)
+    assert not np.array_equal(a.north_cams.grid, b.north_cams.grid)
     assert frame_rules.solid_of(rite) is b and frame_rules.solid_of(other) is a
