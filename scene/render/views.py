@@ -175,12 +175,12 @@ def camera(view: str, rite, pose, aspect: float = 16 / 9, focus: tuple[str, ...]
     if base == "guest":
         # over the 賓's shoulder from above his head (at his eyes the camera stood in his head when he sat)
         mat = m("mat.bin")
-        pos = mat + (0.5, 0.6, ABOVE_HEADS_M)
+        pos = _spot(rite, pose.t, np.array([mat + d for d in GUEST_SPOTS]))
         foc = np.array([mat[0] * 0.3, -24.0, 0.0])
         return Camera(base, title, tuple(pos), tuple(foc), view_angle=58.0)
     if base == "target":
         fa = m("range.fa")
-        pos = fa + (0.6, -1.2, ABOVE_HEADS_M - 0.15)   # above the 獲者's head behind the 乏
+        pos = _spot(rite, pose.t, np.array([fa + d for d in TARGET_SPOTS]))   # above the 獲者's head behind the 乏
         foc = np.array([0.0, h.y_mei * chi, 2.0])
         return Camera(base, title, tuple(pos), tuple(foc), view_angle=24.0)
     # follow
@@ -202,25 +202,46 @@ def camera(view: str, rite, pose, aspect: float = 16 / 9, focus: tuple[str, ...]
 #: where the 射者 view may stand, from the 上射's 物 (m), best first: over his left shoulder at eye height; the
 #: last, above every head, is always clear of the people (:data:`ABOVE_HEADS_M`)
 ARCHER_SPOTS = ((-0.6, 1.2, 1.5), (-0.6, 1.6, 1.5), (-0.9, 1.6, 1.5), (-0.9, 2.0, 1.5), (-0.9, 2.4, 1.5),
-                (-1.2, 1.6, 1.5), (-1.2, 2.0, 1.7), (-0.9, 3.0, ABOVE_HEADS_M))
+                (-1.2, 1.6, 1.5), (-1.2, 2.0, 1.7), (-0.9, 3.0, ABOVE_HEADS_M), (-0.9, 3.0, 2.1), (-0.9, 2.4, 1.9),
+                (-0.6, 1.2, 1.7), (-1.6, 0.6, 1.5), (-2.4, 0.0, 1.5), (-0.3, 3.0, 1.6), (-2.4, -0.8, 1.4))
+#: the 賓席 view's places from the 賓's mat: over his shoulder above every head, lower under a low roof
+GUEST_SPOTS = ((0.5, 0.6, ABOVE_HEADS_M), (0.5, 0.6, 2.1), (0.5, 0.6, 1.9), (0.9, 0.3, 1.6), (1.2, 0.0, 1.5),
+               (-1.2, 0.0, 1.5), (0.0, -1.2, 1.5), (2.0, -0.6, 1.5), (-2.0, -0.6, 1.5))
+#: the 獲者 view's places from the 乏: above the 獲者's head behind it, or beside it
+TARGET_SPOTS = ((0.6, -1.2, ABOVE_HEADS_M - 0.15), (0.6, -1.2, 1.7), (1.4, -1.2, 1.7), (1.4, -2.0, 1.7),
+                (-1.4, -1.2, 1.7))
 
 
-def _archer_spot(rite, t: float, wu: np.ndarray, far: np.ndarray, hou_top: float) -> np.ndarray:
-    """The first of :data:`ARCHER_SPOTS` clear of the hall and of everyone for the whole stage at ``t``
-    (:mod:`.clearance`, every second), the one that sees the most of the 侯 (the hall and the things between)."""
+def _spot(rite, t: float, spots: np.ndarray, see: np.ndarray | None = None) -> np.ndarray:
+    """Of the camera places ``spots`` (best first), the first clear of the hall and of everyone for the whole
+    stage at ``t`` (:mod:`.clearance`, every second) — with ``see``, the clear one that sees the most of those
+    points (the hall and the things between); none clear: the one clear of the hall that someone stands in
+    for the fewest seconds (a reading whose 堂 is too low and crowded for all of them)."""
     from .clearance import STEP_S, in_people, in_solid
     from .frame_rules import Occluders
-    spots = np.array([wu + d for d in ARCHER_SPOTS])
     st = next((s for s in rite.stages if s.start_s <= t <= s.end_s), None)
     t0, t1 = (st.start_s, st.end_s) if st is not None else (t, t)
     smp = rite.sample(np.arange(t0, t1 + 1e-9, STEP_S))
-    feet = smp["actor_xyz_m"][np.asarray(smp["visible"], bool)]
-    clear = ~in_solid(rite, spots) & ~in_people(spots, feet)
-    clear[-1] = True
+    xyz, vis = smp["actor_xyz_m"], np.asarray(smp["visible"], bool)
+    free = ~in_solid(rite, spots)
+    busy = np.zeros(len(spots), int)                  # the seconds someone stands in each
+    for k in range(len(xyz)):
+        busy += in_people(spots, xyz[k][vis[k]])
+    clear = np.flatnonzero(free & (busy == 0))
+    if not len(clear):
+        ok = np.flatnonzero(free)
+        return spots[min(ok, key=lambda k: (int(busy[k]), k))] if len(ok) else spots[-1]
+    if see is None:
+        return spots[clear[0]]
+    seen = (~Occluders(rite).hits(spots[clear], see, np.zeros((0, 3)))).sum(axis=1)
+    return spots[clear[max(range(len(clear)), key=lambda j: (int(seen[j]), -j))]]
+
+
+def _archer_spot(rite, t: float, wu: np.ndarray, far: np.ndarray, hou_top: float) -> np.ndarray:
+    """The first of :data:`ARCHER_SPOTS` clear of the hall and of everyone for the whole stage at ``t``, the
+    one that sees the most of the 侯 (:func:`_spot`)."""
     tgt = np.array([far, (far[0], far[1], hou_top - 0.3), (far[0] - 3.0, far[1], 1.0), (far[0] + 3.0, far[1], 1.0)])
-    seen = (~Occluders(rite).hits(spots, tgt, np.zeros((0, 3)))).sum(axis=1)
-    best = max(np.flatnonzero(clear), key=lambda k: (int(seen[k]), -k))
-    return spots[best]
+    return _spot(rite, t, np.array([wu + d for d in ARCHER_SPOTS]), tgt)
 
 
 def _needs_full_court(rite, pose, gate_y: float, hou_y: float) -> bool:
