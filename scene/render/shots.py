@@ -73,6 +73,8 @@ BEARINGS = (180, 160, 200, 140, 220, 120, 240, 90, 270, 60, 300, 0, 20, 340, 30,
 ELEVATIONS = (26.0, 14.0, 40.0, 6.0)
 ANGLES = (30.0, 48.0, 66.0)
 TITLE = "導演"
+FACE_BONUS = 0.05     # of the score: a camera that sees the faces and hands of everyone bowing (a 拜, a 揖)
+BOWS = frozenset({"bow", "bow_twice", "answer_bow", "answer_bow_twice", "salute"})
 CLOSE_H = 0.16        # one or two men with the tally or the 豐 (the count, the drink): held only this big
 OPEN_S = 2.4          # the establishing shot holds this long at the start of the rite (while the 主人 is inside)
 OPEN_Z = 3.5          # its height (m): above the people's heads, under the roof line
@@ -201,7 +203,8 @@ def _fit_all(pts: np.ndarray, b: np.ndarray, e: np.ndarray, a: np.ndarray, margi
 
 def frame(world: _World, feet: np.ndarray, extra: np.ndarray, prev_bearing: float | None,
           others: np.ndarray | None = None, seen: np.ndarray | None = None, chk: tuple = (),
-          lane: tuple[float, float, float] | None = None, crowd: np.ndarray | None = None):
+          lane: tuple[float, float, float] | None = None, crowd: np.ndarray | None = None,
+          facing: np.ndarray | None = None):
     """The best shot of figures at ``feet`` (and the ``extra`` points), seen past the ``others`` (everyone
     on stage, and the 乏 and the 侯), with the ``seen`` points (the tally, the 豐) in sight too, and passing
     the audit's checks ``chk`` of the steps whose middle falls in the window (:mod:`.shot_checks`; when no
@@ -240,6 +243,13 @@ def frame(world: _World, feet: np.ndarray, extra: np.ndarray, prev_bearing: floa
             h[ok] = heights_many(pos[ok], foc[ok], a[ok], feet)
         turn = np.zeros(len(b)) if prev_bearing is None else np.abs((b - prev_bearing + 180) % 360 - 180) / 180
         score = np.minimum(h, 0.2) - 0.02 * turn + np.where(e >= 14, 0.004, 0.0)
+        if facing is not None and len(facing):
+            # a 拜 or a 揖: the cameras in front of the people bowing (or beside them: a profile shows the face
+            # and the hands) first — the share of them each sees so (issue 42)
+            at, fwd = facing[:, :2], facing[:, 3:5]
+            d = pos[:, None, :2] - at[None]
+            d /= np.maximum(np.linalg.norm(d, axis=2, keepdims=True), 1e-9)
+            score += FACE_BONUS * ((d * fwd[None]).sum(axis=2) > -0.2).mean(axis=1)
         score[~ok] = -1e9
         # the best camera that also sees past the other people, the 乏 and the 侯 (asked in the order of the
         # score, a few at a time: most shots find one among the first); none: the best of the building's test
@@ -308,7 +318,7 @@ class _Needs:
         times = [self.times(a, b) for a, b, *_ in segments]
         self._at = np.cumsum([0] + [len(x) for x in times])
         smp = self.rite.sample(np.concatenate(times))
-        self._xyz, self._vis = smp["actor_xyz_m"], smp["visible"]
+        self._xyz, self._vis, self._hd = smp["actor_xyz_m"], smp["visible"], smp["heading_deg"]
 
     def of(self, k: int, who, t0: float, t1: float, shooting: bool):
         ids = [self.idx[a] for a in who if a in self.idx]
@@ -320,6 +330,10 @@ class _Needs:
         # ones it names too: one of a pair can hide the other)
         mid = len(xyz) // 2
         self.others = xyz[mid][visible[mid].nonzero()[0]]
+        # where the named stand at the window's middle and which way they face ((N, 6): xyz, then the facing)
+        hd = np.radians(self._hd[sl][mid][ids])
+        named = vis[mid]
+        self.facing = np.column_stack([xyz[mid][ids], np.sin(hd), np.cos(hd), np.zeros(len(ids))])[named]
         # and where anyone stands at any sample of the window: no camera there (clearance.in_people)
         self.everyone = _unique_rows(xyz[visible])
         self.n = int(vis.any(axis=0).sum())
@@ -420,7 +434,8 @@ def build_track(rite) -> Track:
     world = _World(rite)
     needs = _Needs(rite, world)
     keys: list[tuple[float, np.ndarray, bool]] = []
-    state: dict = {"cur": None, "bearing": None, "lane": None}
+    state: dict = {"cur": None, "bearing": None, "lane": None, "facing": None}
+    bow_spans = [sp for sp in rite.spans if sp.do in BOWS]
     segments = _segments(rite)
     needs.preload(segments)
     allchk = sorted(checks(rite, world), key=lambda c: c.t)
@@ -452,7 +467,7 @@ def build_track(rite) -> Track:
         if cur is not None and holds(cur, feet, extra, seen, n, others, chk):
             return                                   # hold: the action is still in the shot, big enough
         v, b, _h, npass = frame(world, feet, extra, state["bearing"], others, seen, chk, state["lane"],
-                                needs.everyone)
+                                needs.everyone, state["facing"])
         if npass < len(chk):
             # the window's whole ground is too much: frame the steps' people where they stand at their middles
             ext = extra[:len(extra) - len(seen)] if len(seen) else extra
@@ -492,6 +507,9 @@ def build_track(rite) -> Track:
             continue
         lo, hi = np.searchsorted(ct, t0, side="left"), np.searchsorted(ct, t1, side="left")
         state["lane"] = _lane(feet) if shooting and len(feet) else None
+        mid = (t0 + t1) / 2
+        state["facing"] = needs.facing if any(
+            sp.do in BOWS and sp.start_s <= mid <= sp.end_s for sp in bow_spans) else None
         place(t0, t1, feet, extra, seen, needs.n, needs.others, [allchk[i] for i in range(lo, hi)])
     if not keys:
         v = frame(world, np.zeros((1, 3)), np.zeros((0, 3)), None)[0]
