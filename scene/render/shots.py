@@ -73,6 +73,8 @@ BEARINGS = (180, 160, 200, 140, 220, 120, 240, 90, 270, 60, 300, 0, 20, 340, 30,
 ELEVATIONS = (26.0, 14.0, 40.0, 6.0)
 ANGLES = (30.0, 48.0, 66.0)
 TITLE = "導演"
+ROOM_M = 0.35         # m: the room the director keeps from the hall and the things (clearance.MARGIN 0.25 and a
+                      # margin for the grid's cells: an ease's way is judged at points, the test at others)
 FACE_BONUS = 0.05     # of the score: a camera that sees the faces and hands of everyone bowing (a 拜, a 揖)
 BOWS = frozenset({"bow", "bow_twice", "answer_bow", "answer_bow_twice", "salute"})
 CLOSE_H = 0.16        # one or two men with the tally or the 豐 (the count, the drink): held only this big
@@ -229,7 +231,7 @@ def frame(world: _World, feet: np.ndarray, extra: np.ndarray, prev_bearing: floa
         if crowd is not None and len(crowd):
             near = np.vstack([near, crowd])
         live = ok.nonzero()[0]
-        ok[live] = ~in_grid(world.occluders.solid, pos[live]) & ~in_people(pos[live], near)
+        ok[live] = ~in_grid(world.occluders.solid, pos[live], ROOM_M) & ~in_people(pos[live], near)
     mids = sight_points(feet)
     if ok.any() and len(mids):
         hid = _hidden_each(world, pos[ok], sight_core(mids)).sum(axis=1)
@@ -490,7 +492,7 @@ def build_track(rite) -> Track:
             blend = Track(np.array([t0, t0 + ease]), np.array([cur, v]), np.array([False, True]))
             way = np.array([blend.at(t0 + ease * f)[:3] for f in np.linspace(0.05, 0.95, 19)])   # (not through a solid)
             if near and ease > 0.2 and all(passes(world, blend.at(c.t), c) for c in chk if c.t < t0 + ease) \
-                    and not in_grid(world.occluders.solid, way).any() and not in_people(way, needs.everyone).any():
+                    and not in_grid(world.occluders.solid, way, ROOM_M).any() and not in_people(way, needs.everyone).any():
                 keys.append((t0, cur, False))
                 keys.append((t0 + ease, v, True))
                 state["cur"], state["bearing"] = v, b
