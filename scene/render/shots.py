@@ -231,7 +231,7 @@ def frame(world: _World, feet: np.ndarray, extra: np.ndarray, prev_bearing: floa
         if crowd is not None and len(crowd):
             near = np.vstack([near, crowd])
         live = ok.nonzero()[0]
-        ok[live] = ~in_grid(world.occluders.solid, pos[live], ROOM_M) & ~in_people(pos[live], near)
+        ok[live] = ~_near_solid(world, pos[live]) & ~in_people(pos[live], near)
     mids = sight_points(feet)
     if ok.any() and len(mids):
         hid = _hidden_each(world, pos[ok], sight_core(mids)).sum(axis=1)
@@ -280,6 +280,13 @@ def frame(world: _World, feet: np.ndarray, extra: np.ndarray, prev_bearing: floa
     ang = float(min(110.0, 60.0 * max(1.0, np.abs(w).max() / MARGIN, np.abs(u).max() / MARGIN)))
     v = np.array([*pos, *foc, ang])
     return v, 315.0, float(figure_heights(v, feet).min()) if len(feet) else 0.0, sum(passes(world, v, c) for c in chk)
+
+
+def _near_solid(world: _World, pos: np.ndarray) -> np.ndarray:
+    """(C,) the cameras within :data:`ROOM_M` of the hall or a thing — or within the test's own
+    clearance.MARGIN (both balls of points: the test's, and a wider one for between an ease's judged points)."""
+    sol = world.occluders.solid
+    return in_grid(sol, pos) | in_grid(sol, pos, ROOM_M)
 
 
 def _windows(s0: float, s1: float) -> list[tuple[float, float]]:
@@ -492,7 +499,7 @@ def build_track(rite) -> Track:
             blend = Track(np.array([t0, t0 + ease]), np.array([cur, v]), np.array([False, True]))
             way = np.array([blend.at(t0 + ease * f)[:3] for f in np.linspace(0.05, 0.95, 19)])   # (not through a solid)
             if near and ease > 0.2 and all(passes(world, blend.at(c.t), c) for c in chk if c.t < t0 + ease) \
-                    and not in_grid(world.occluders.solid, way, ROOM_M).any() and not in_people(way, needs.everyone).any():
+                    and not _near_solid(world, way).any() and not in_people(way, needs.everyone).any():
                 keys.append((t0, cur, False))
                 keys.append((t0 + ease, v, True))
                 state["cur"], state["bearing"] = v, b
