@@ -84,10 +84,14 @@ def test_a_person_in_front_or_the_fa_hides_and_the_band_leaves_the_captions_free
     assert not shot_audit.in_safe_area(v, low)
 
 
-def test_an_arrow_in_the_air_keeps_the_arrow_or_the_hou_in_frame(rite, track):
+def test_an_arrow_is_in_frame_as_it_leaves_the_bow_and_the_hou_as_it_lands(rite, track):
+    """Issue 42: the archers framed alone while they shoot (large), a cut to the 侯 as each arrow lands — so
+    the arrow is in the picture as it leaves the bow and the 侯 as it strikes (before, one frame held the
+    archers and the 侯 70 m apart, and the arrow or the 侯 was in it all along, the archers 3 % of the
+    picture: tests/test_director_act.py).  A landing on a step's middle stays on the archers: ≥ 97 %."""
     from scene.render import shots
     world = shots._World(rite)
-    checked, missed = 0, []
+    checked, missed, landed = 0, [], 0
     for oid in rite.object_ids:
         if not oid.startswith("arrow."):
             continue
@@ -95,14 +99,15 @@ def test_an_arrow_in_the_air_keeps_the_arrow_or_the_hou_in_frame(rite, track):
         for _t, kind, value in rite.director.objects[oid].events:
             if kind != "path":
                 continue
-            for tt in np.linspace(value[0][0], value[0][-1], 5)[1:-1]:
-                v = track.at(tt)
-                arrow = rite.pose_at(tt).object_xyz_m[k]
-                checked += 1
-                if not (_inside(v, arrow[None]) or _inside(v, world.hou[None])):
-                    missed.append(f"{oid} at {tt:.1f}")
+            s, e = value[0][0], value[0][-1]
+            checked += 1
+            arrow = rite.pose_at(s + 0.02).object_xyz_m[k]
+            if not _inside(track.at(s + 0.02), arrow[None]):
+                missed.append(f"{oid} leaving the bow at {s + 0.02:.1f}")
+            landed += _inside(track.at(e), world.hou[None])
     assert checked > 100
     assert not missed, missed[:10]
+    assert landed >= 0.97 * checked, (landed, checked)
 
 
 def test_the_camera_stays_in_the_court_or_under_the_eaves(rite, track):
@@ -115,7 +120,10 @@ def test_the_camera_stays_in_the_court_or_under_the_eaves(rite, track):
     # holds and eases, not a cut at every step: at most about a key and a half per step (a cut is one key, an
     # ease two; the director re-frames where an occluder or the figure size asks it, issue 27 — and more since
     # its sight test counts what the frame shows: 1.48 keys a step before, 1.72 after)
-    assert len(track.t) < len(rite.spans) * 1.8 and track.ease.sum() > 50
+    # (the cuts to the 侯 as an arrow lands and back, issue 42, not counted: two keys an arrow)
+    landings = int(np.all(track.v == shots.target_shot(world), axis=1).sum())
+    assert landings > 100
+    assert len(track.t) - 2 * landings < len(rite.spans) * 1.8 and track.ease.sum() > 50
 
 
 @pytest.mark.slow
@@ -247,5 +255,6 @@ def test_the_solid_a_camera_sees_past_is_its_own_readings_not_anothers_of_the_sa
     other = load_rite(webtools.OTHER_READING)
     assert other.reading.name == rite.reading.name and other.reading != rite.reading
     a, b = frame_rules.solid_of(other), frame_rules.solid_of(rite)
-    assert a is not b and not np.array_equal(a.grid, b.grid)
+    assert a is not b and not np.array_equal(a.south_cams.grid, b.south_cams.grid)
+    assert not np.array_equal(a.north_cams.grid, b.north_cams.grid)
     assert frame_rules.solid_of(rite) is b and frame_rules.solid_of(other) is a

@@ -38,6 +38,7 @@ class World:
         self.leaf_top = 9.0 * chi
         self.hou = np.array(lay.xyz_m("target.hou"))
         self.hou_top = lay["target.east_post"].size_chi[2] * chi
+        self.hou_half = lay["target.hou"].size_chi[0] / 2 * chi if lay["target.hou"].size_chi else 4.6
         self.occluders = Occluders(rite)
 
     def allows(self, pos: np.ndarray) -> bool:

@@ -384,9 +384,34 @@ def _unit(n: int) -> np.ndarray:
 _SOLIDS: dict = {}
 
 
-def solid_of(rite) -> Solid | None:
-    """The :class:`Solid` of a rite's reading (made once per reading — the reading itself, every value of it,
-    is the key: ``zheng,fa_west_from=左个`` is named ``zheng`` too, and its 乏 stands elsewhere)."""
+class Roofed:
+    """The hall and the things as the player draws them from a camera: the main layer and the roof slope its
+    cutaway shows (assets/web/player-camera.js ``_applyRoof``: the north slope for a camera south of the
+    ridge line, the south slope for one north of it — under the eaves of the 堂, behind the 楹), each a
+    :class:`Solid`; the ridge line as the player places it (player-build.js ``_ridgeY``: between the south
+    slope's north edge and the north slope's south edge)."""
+
+    def __init__(self, south_cams: Solid, north_cams: Solid, ridge_y: float) -> None:
+        self.south_cams, self.north_cams, self.ridge_y = south_cams, north_cams, ridge_y
+
+    def of(self, cams: np.ndarray) -> tuple[np.ndarray, Solid, np.ndarray, Solid]:
+        """The cameras south of the ridge line (a mask) and their solid; those north and theirs."""
+        north = np.asarray(cams, float)[:, 1] >= self.ridge_y
+        return ~north, self.south_cams, north, self.north_cams
+
+    def hits(self, cams: np.ndarray, pts: np.ndarray, ask: np.ndarray | None = None) -> np.ndarray:
+        """:meth:`Solid.hits`, each camera against what the player draws from where it stands."""
+        out = np.zeros((len(cams), len(pts)), dtype=bool)
+        south, s_sol, north, n_sol = self.of(cams)
+        for mask, sol in ((south, s_sol), (north, n_sol)):
+            if mask.any():
+                out[mask] = sol.hits(cams[mask], pts, None if ask is None else ask[mask])
+        return out
+
+
+def solid_of(rite) -> Roofed | None:
+    """The :class:`Roofed` solid of a rite's reading (made once per reading — the reading itself, every value of
+    it, is the key: ``zheng,fa_west_from=左个`` is named ``zheng`` too, and its 乏 stands elsewhere)."""
     reading = getattr(rite, "reading", None)
     if reading is None:
         return None
@@ -394,19 +419,23 @@ def solid_of(rite) -> Solid | None:
     if key not in _SOLIDS:
         from .meshes.static import build_static
         st = build_static(reading)
-        tris = []
-        for layer in (st.main, st.roof_north):
+
+        def tris(layer) -> np.ndarray:
             arr = layer.arrays()
             t = arr["points"][arr["tris"]].astype(float) * st.scale            # (T, 3, 3) m
-            tris.append(t[t[:, :, 2].max(axis=1) > 0.05])                      # the ground hides no one
-        t = np.vstack(tris)
+            return t[t[:, :, 2].max(axis=1) > 0.05]                            # the ground hides no one
+        main, south, north = tris(st.main), tris(st.roof_south), tris(st.roof_north)
         lay = rite.layout
         chi = lay.reading.chi_m
         cw = lay.reading.court_width_chi / 2 * chi + 11.0
         gate_y = lay["hall.gate"].xyz_chi[1] * chi
         lo = np.array([-cw, gate_y - 41.0, 0.0])
         hi = np.array([cw, lay.hall.house_depth * chi + 2.0, lay.hall.z_dong * chi + 1.0])
-        _SOLIDS[key] = Solid(t, lo, hi)
+        ys = [float(x[:, :, 1].max()) if len(x) else None for x in (south,)] + \
+            [float(x[:, :, 1].min()) if len(x) else None for x in (north,)]
+        known = [y for y in ys if y is not None]
+        ridge = sum(known) / len(known) if known else 0.0
+        _SOLIDS[key] = Roofed(Solid(np.vstack([main, north]), lo, hi), Solid(np.vstack([main, south]), lo, hi), ridge)
     return _SOLIDS[key]
 
 

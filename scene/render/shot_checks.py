@@ -138,15 +138,14 @@ def checks(rite, world) -> list[Check]:
         # how large they can be drawn depends on everyone acting with them (賓序西主人序東皆釋弓: the 賓's
         # step and the 主人's, one frame), as the director frames them (FOCUS_M)
         under_way = np.flatnonzero((starts <= mids[k]) & (ends >= mids[k]))
-        # what they act on: the 侯 — also for a step under way while others shoot (§39 乃奏騶虞 以射: the music
-        # plays for the shooting; one frame shows the 工, the archers and the 侯 they shoot at)
-        target = world.hou[None] if sp.do == "shoot" or any(spans[j].do == "shoot" for j in under_way) else None
+        # (the 侯 they shoot at is not in their frame: the director cuts to it as each arrow lands, and frames
+        # the archers — and the 工 playing for them, §39 — as large as two people must be drawn, issue 42)
         group = sorted({idx[a] for j in under_way for a in spans[j].who if a in idx and vis[idx[a]]} | set(ids))
         if spread_m(xyz[group]) <= FOCUS_M and len(group) > len(ids):
             n, width = len(group), xyz[group]
         else:
             n, width = len(ids), feet
-        need = min_height(n, spread_m(width if target is None else np.vstack([width, target])))
+        need = min_height(n, spread_m(width))
         out.append(Check(sp, float(mids[k]), tuple(ids), feet, others, need, spread_m(feet) > 2 * world.cw,
                          mark_points(rite.layout, marks_of(sp)), crown[ids]))
     return out

@@ -33,6 +33,7 @@ import numpy as np
 
 from .camera_world import World as _World
 from .camera_world import _allowed, _hidden_each
+from .clearance import in_grid, in_people
 from .frame_rules import (
     ASPECT,
     FIGURE_M,
@@ -72,6 +73,10 @@ BEARINGS = (180, 160, 200, 140, 220, 120, 240, 90, 270, 60, 300, 0, 20, 340, 30,
 ELEVATIONS = (26.0, 14.0, 40.0, 6.0)
 ANGLES = (30.0, 48.0, 66.0)
 TITLE = "導演"
+ROOM_M = 0.35         # m: the room the director keeps from the hall and the things (clearance.MARGIN 0.25 and a
+                      # margin for the grid's cells: an ease's way is judged at points, the test at others)
+FACE_BONUS = 0.05     # of the score: a camera that sees the faces and hands of everyone bowing (a 拜, a 揖)
+BOWS = frozenset({"bow", "bow_twice", "answer_bow", "answer_bow_twice", "salute"})
 CLOSE_H = 0.16        # one or two men with the tally or the 豐 (the count, the drink): held only this big
 OPEN_S = 2.4          # the establishing shot holds this long at the start of the rite (while the 主人 is inside)
 OPEN_Z = 3.5          # its height (m): above the people's heads, under the roof line
@@ -199,7 +204,9 @@ def _fit_all(pts: np.ndarray, b: np.ndarray, e: np.ndarray, a: np.ndarray, margi
 
 
 def frame(world: _World, feet: np.ndarray, extra: np.ndarray, prev_bearing: float | None,
-          others: np.ndarray | None = None, seen: np.ndarray | None = None, chk: tuple = ()):
+          others: np.ndarray | None = None, seen: np.ndarray | None = None, chk: tuple = (),
+          lane: tuple[float, float, float] | None = None, crowd: np.ndarray | None = None,
+          facing: np.ndarray | None = None):
     """The best shot of figures at ``feet`` (and the ``extra`` points), seen past the ``others`` (everyone
     on stage, and the 乏 and the 侯), with the ``seen`` points (the tally, the 豐) in sight too, and passing
     the audit's checks ``chk`` of the steps whose middle falls in the window (:mod:`.shot_checks`; when no
@@ -214,6 +221,17 @@ def frame(world: _World, feet: np.ndarray, extra: np.ndarray, prev_bearing: floa
     b, e, a = _CAND
     pos, foc = _fit_all(pts, b, e, a)
     ok = _allowed(world, pos, outside=bool(len(feet) and feet[:, 1].min() < world.gate_y))
+    if lane is not None:
+        # not in the way of the arrows (x0 to x1, south of y): the archers seen from beside, not from the range
+        x0, x1, y = lane
+        ok &= ~((pos[:, 0] > x0) & (pos[:, 0] < x1) & (pos[:, 1] < y))
+    if ok.any():
+        # never inside the hall, a thing or a person (issue 42): room all round, the near plane's and more
+        near = np.vstack([feet, others]) if others is not None and len(others) else feet
+        if crowd is not None and len(crowd):
+            near = np.vstack([near, crowd])
+        live = ok.nonzero()[0]
+        ok[live] = ~_near_solid(world, pos[live]) & ~in_people(pos[live], near)
     mids = sight_points(feet)
     if ok.any() and len(mids):
         hid = _hidden_each(world, pos[ok], sight_core(mids)).sum(axis=1)
@@ -227,6 +245,13 @@ def frame(world: _World, feet: np.ndarray, extra: np.ndarray, prev_bearing: floa
             h[ok] = heights_many(pos[ok], foc[ok], a[ok], feet)
         turn = np.zeros(len(b)) if prev_bearing is None else np.abs((b - prev_bearing + 180) % 360 - 180) / 180
         score = np.minimum(h, 0.2) - 0.02 * turn + np.where(e >= 14, 0.004, 0.0)
+        if facing is not None and len(facing):
+            # a 拜 or a 揖: the cameras in front of the people bowing (or beside them: a profile shows the face
+            # and the hands) first — the share of them each sees so (issue 42)
+            at, fwd = facing[:, :2], facing[:, 3:5]
+            d = pos[:, None, :2] - at[None]
+            d /= np.maximum(np.linalg.norm(d, axis=2, keepdims=True), 1e-9)
+            score += FACE_BONUS * ((d * fwd[None]).sum(axis=2) > -0.2).mean(axis=1)
         score[~ok] = -1e9
         # the best camera that also sees past the other people, the 乏 and the 侯 (asked in the order of the
         # score, a few at a time: most shots find one among the first); none: the best of the building's test
@@ -255,6 +280,13 @@ def frame(world: _World, feet: np.ndarray, extra: np.ndarray, prev_bearing: floa
     ang = float(min(110.0, 60.0 * max(1.0, np.abs(w).max() / MARGIN, np.abs(u).max() / MARGIN)))
     v = np.array([*pos, *foc, ang])
     return v, 315.0, float(figure_heights(v, feet).min()) if len(feet) else 0.0, sum(passes(world, v, c) for c in chk)
+
+
+def _near_solid(world: _World, pos: np.ndarray) -> np.ndarray:
+    """(C,) the cameras within :data:`ROOM_M` of the hall or a thing — or within the test's own
+    clearance.MARGIN (both balls of points: the test's, and a wider one for between an ease's judged points)."""
+    sol = world.occluders.solid
+    return in_grid(sol, pos) | in_grid(sol, pos, ROOM_M)
 
 
 def _windows(s0: float, s1: float) -> list[tuple[float, float]]:
@@ -295,7 +327,7 @@ class _Needs:
         times = [self.times(a, b) for a, b, *_ in segments]
         self._at = np.cumsum([0] + [len(x) for x in times])
         smp = self.rite.sample(np.concatenate(times))
-        self._xyz, self._vis = smp["actor_xyz_m"], smp["visible"]
+        self._xyz, self._vis, self._hd = smp["actor_xyz_m"], smp["visible"], smp["heading_deg"]
 
     def of(self, k: int, who, t0: float, t1: float, shooting: bool):
         ids = [self.idx[a] for a in who if a in self.idx]
@@ -307,9 +339,17 @@ class _Needs:
         # ones it names too: one of a pair can hide the other)
         mid = len(xyz) // 2
         self.others = xyz[mid][visible[mid].nonzero()[0]]
+        # where the named stand at the window's middle and which way they face ((N, 6): xyz, then the facing)
+        hd = np.radians(self._hd[sl][mid][ids])
+        named = vis[mid]
+        self.facing = np.column_stack([xyz[mid][ids], np.sin(hd), np.cos(hd), np.zeros(len(ids))])[named]
+        # and where anyone stands at any sample of the window: no camera there (clearance.in_people)
+        self.everyone = _unique_rows(xyz[visible])
         self.n = int(vis.any(axis=0).sum())
         extra = []
-        if shooting or self.flying(t0, t1):
+        if not shooting and self.flying(t0, t1):
+            # (a shooting window frames the archers alone: the 侯 has its own shot as each arrow lands —
+            # :func:`_with_landings`; one frame of both drew the archers 3 % of the picture, issue 42)
             w = self.world
             extra = [w.hou, (w.hou[0], w.hou[1], w.hou_top)]
         # a man standing still is the same point at every sample: once is enough (every use of the feet is a
@@ -403,13 +443,17 @@ def build_track(rite) -> Track:
     world = _World(rite)
     needs = _Needs(rite, world)
     keys: list[tuple[float, np.ndarray, bool]] = []
-    state: dict = {"cur": None, "bearing": None}
+    state: dict = {"cur": None, "bearing": None, "lane": None, "facing": None}
+    bow_spans = [sp for sp in rite.spans if sp.do in BOWS]
     segments = _segments(rite)
     needs.preload(segments)
     allchk = sorted(checks(rite, world), key=lambda c: c.t)
     ct = np.array([c.t for c in allchk])
 
     def holds(cur, feet, extra, seen, n, others, chk) -> bool:
+        lane = state["lane"]
+        if lane is not None and lane[0] < cur[0] < lane[1] and cur[1] < lane[2]:
+            return False                             # in the arrows' way
         hc = float(figure_heights(cur, feet).min()) if len(feet) else 1.0
         same_side = (cur[1] < world.gate_y) == bool(len(feet) and feet[:, 1].min() < world.gate_y)
         spread = spread_m(np.vstack([feet, extra]) if len(extra) else feet)
@@ -418,6 +462,8 @@ def build_track(rite) -> Track:
             return False                             # the count, the drink: not held from afar (reframed close)
         if not (same_side and big and hc <= 0.45):
             return False                             # (the tests that cost nothing first)
+        if in_people(cur[None, :3], needs.everyone)[0]:
+            return False                             # someone walked into the camera
         sight = sight_points(feet)
         need = np.vstack([feet, feet + (0, 0, FIGURE_M), extra])
         return bool(_in_band(cur, need) and not world.hidden(cur[:3], sight_core(sight))
@@ -429,13 +475,15 @@ def build_track(rite) -> Track:
         cur = state["cur"]
         if cur is not None and holds(cur, feet, extra, seen, n, others, chk):
             return                                   # hold: the action is still in the shot, big enough
-        v, b, _h, npass = frame(world, feet, extra, state["bearing"], others, seen, chk)
+        v, b, _h, npass = frame(world, feet, extra, state["bearing"], others, seen, chk, state["lane"],
+                                needs.everyone, state["facing"])
         if npass < len(chk):
             # the window's whole ground is too much: frame the steps' people where they stand at their middles
             ext = extra[:len(extra) - len(seen)] if len(seen) else extra
             at = np.unique(np.vstack([c.feet for c in chk]), axis=0)
             marks = np.unique(np.vstack([c.marks for c in chk]), axis=0)
-            v2, b2, _h, n2 = frame(world, at, np.vstack([ext, marks]), state["bearing"], chk[0].others, marks, chk)
+            v2, b2, _h, n2 = frame(world, at, np.vstack([ext, marks]), state["bearing"], chk[0].others, marks, chk,
+                                   state["lane"], needs.everyone)
             if n2 > npass:
                 v, b, npass = v2, b2, n2
         if split and npass < len(chk) and len(chk) > 1:
@@ -449,7 +497,9 @@ def build_track(rite) -> Track:
             near = (np.linalg.norm(v[3:6] - cur[3:6]) < 0.35 * dist and np.linalg.norm(v[:3] - cur[:3]) < 0.5 * dist)
             ease = min(EASE_S, (t1 - t0) * 0.4)
             blend = Track(np.array([t0, t0 + ease]), np.array([cur, v]), np.array([False, True]))
-            if near and ease > 0.2 and all(passes(world, blend.at(c.t), c) for c in chk if c.t < t0 + ease):
+            way = np.array([blend.at(t0 + ease * f)[:3] for f in np.linspace(0.05, 0.95, 19)])   # (not through a solid)
+            if near and ease > 0.2 and all(passes(world, blend.at(c.t), c) for c in chk if c.t < t0 + ease) \
+                    and not _near_solid(world, way).any() and not in_people(way, needs.everyone).any():
                 keys.append((t0, cur, False))
                 keys.append((t0 + ease, v, True))
                 state["cur"], state["bearing"] = v, b
@@ -465,13 +515,84 @@ def build_track(rite) -> Track:
         if not len(feet) and not len(extra):
             continue
         lo, hi = np.searchsorted(ct, t0, side="left"), np.searchsorted(ct, t1, side="left")
+        state["lane"] = _lane(feet) if shooting and len(feet) else None
+        mid = (t0 + t1) / 2
+        state["facing"] = needs.facing if any(
+            sp.do in BOWS and sp.start_s <= mid <= sp.end_s for sp in bow_spans) else None
         place(t0, t1, feet, extra, seen, needs.n, needs.others, [allchk[i] for i in range(lo, hi)])
     if not keys:
         v = frame(world, np.zeros((1, 3)), np.zeros((0, 3)), None)[0]
         keys = [(0.0, v, False)]
     keys[0] = (0.0, keys[0][1], False)
+    keys = _with_landings(world, needs.flights, ct, keys)
     keys = _with_opening(world, rite, keys)
     return Track(np.array([k[0] for k in keys]), np.array([k[1] for k in keys]), np.array([k[2] for k in keys]))
+
+
+LANE_M = 2.5          # m either side of the archers: the arrows' way down the range, where no camera stands
+LAND_BEFORE = 0.5     # s: the cut to the 侯 this long before an arrow lands (the arrow seen coming in) …
+LAND_AFTER = 1.0      # … held this long after it (where it struck), then back to the archers
+LOOSE_S = 0.6         # s: and back on the archers at least this long before the next arrow is loosed
+
+
+def _lane(feet: np.ndarray) -> tuple[float, float, float]:
+    """The arrows' way from the archers at ``feet`` down the range: (x0, x1, north edge)."""
+    return float(feet[:, 0].min() - LANE_M), float(feet[:, 0].max() + LANE_M), float(feet[:, 1].max())
+
+
+def target_shot(world: _World) -> np.ndarray:
+    """The 侯 as an arrow lands in it: from the court north-east of it, a little above its middle, the whole
+    cloth and its posts filling the free part of the frame — out of the arrows' way (they come from the north
+    down the middle), clear of the 乏 (west), of the hall and of anyone (tests/test_director_act.py)."""
+    x, y, _z = world.hou
+    half = world.hou_half
+    pts = np.array([(x + sx * (half + 0.3), y, z) for sx in (-1, 1) for z in (0.0, world.hou_top + 0.2)])
+    b, e, a = (np.array([v]) for v in (32.0, 7.0, 30.0))
+    pos, foc = _fit_all(pts, b, e, a, 0.92)
+    return np.array([*pos[0], *foc[0], 30.0])
+
+
+def _with_landings(world: _World, flights: list[tuple[float, float]], check_t: np.ndarray, keys: list) -> list:
+    """The track with a cut to the 侯 (:func:`target_shot`) as each arrow lands — from :data:`LAND_BEFORE` s
+    before to :data:`LAND_AFTER` s after — and a cut back to the shot it interrupted: the archer large as he
+    looses, the 侯 as the arrow lands (issue 42).  Not over a step's middle (the moment the audit and a lesson
+    judge a step by: the cut is shortened to leave it on the step's people, or, when the arrow lands at that
+    moment, left out), nor over the next arrow's loose."""
+    if not flights:
+        return keys
+    tgt = target_shot(world)
+    base = Track(np.array([k[0] for k in keys]), np.array([k[1] for k in keys]), np.array([k[2] for k in keys]))
+    spans: list[tuple[float, float]] = []
+    starts = np.array([f[0] for f in flights])
+    for _s, e in flights:
+        # back to the archers before the next arrow is loosed (§39: the pairs shoot to the drum's beat)
+        nxt = starts[starts > e - LAND_BEFORE]
+        a, b = e - LAND_BEFORE, min(e + LAND_AFTER, float(nxt.min()) - LOOSE_S if len(nxt) else np.inf)
+        # a step's middle under the cut: the cut begins after it (or ends before it), the landing still in it
+        lo, hi = int(np.searchsorted(check_t, a, side="left")), int(np.searchsorted(check_t, b, side="right"))
+        for c in check_t[lo:hi]:
+            if c < e - 0.1:
+                a = max(a, c + 0.05)
+            elif c > e + 0.3:
+                b = min(b, c - 0.05)
+            else:
+                a = b = e
+        if b - a < 0.4 or (spans and a < spans[-1][1] + 0.3):
+            continue
+        spans.append((a, b))
+    out: list = []
+    i = 0
+    for a, b in spans:
+        while i < len(keys) and keys[i][0] < a:
+            out.append(keys[i])
+            i += 1
+        back = base.at(b)
+        out.append((a, tgt, False))
+        while i < len(keys) and keys[i][0] <= b:
+            i += 1                                   # (a key under the cut: its shot is what comes back at b)
+        out.append((b, back, False))                 # (an ease under way goes on from where it is at b)
+    out.extend(keys[i:])
+    return out
 
 
 def establishing(world: _World, rite) -> np.ndarray | None:

@@ -32,6 +32,9 @@ VIEWS: dict[str, str] = {
 }
 
 EYE_M = 1.5          # eye height of a standing person
+#: a fixed camera's height over the floor it stands on: above the crown of the tallest headwear (the 大夫's 冠,
+#: frame_rules.CROWN_M 1.9 m) by more than clearance.MARGIN — people walk under it, never through it
+ABOVE_HEADS_M = 2.3
 
 
 class ViewError(ValueError):
@@ -151,18 +154,33 @@ def camera(view: str, rite, pose, aspect: float = 16 / 9, focus: tuple[str, ...]
         return Camera(base, title + ("·全庭" if full else "·堂與庭北"), (0.0, cy, 400.0), (0.0, cy, 0.0),
                       view_up=(0.0, 1.0, 0.0), parallel=True, parallel_scale=half_h)
     if base == "archer":
+        # behind the 上射's left shoulder, at eye height where no one stands or walks while the stage plays and
+        # the 侯 is in sight; else above every head (at eye height behind the 物 the camera stood in the heads
+        # of the next pair and of the 賓 on his mat, issue 42): the archer large as he looses, the 侯 down the range
         wu = m("tang.wu_right")
-        pos = wu + (-0.75, 2.4, EYE_M - 0.05)       # behind the 上射's left shoulder, under the eaves
-        foc = np.array([0.0, hou[1], m("target.centre")[2] + 1.0])
-        return Camera(base, title, tuple(pos), tuple(foc), view_angle=26.0)
+        far = np.array([0.0, hou[1], m("target.centre")[2]])
+        pos = _archer_spot(rite, pose.t, wu, far, hou_top)
+        # the whole archer (his feet to the top of his 冠) and the 侯 in the picture (angles from the camera)
+        pts = [far, wu + (0.0, 0.0, 0.25), wu + (0.0, 0.0, 2.0)]
+        yaw = np.array([math.atan2(q[0] - pos[0], q[1] - pos[1]) for q in pts])
+        yaw = yaw[0] + (yaw - yaw[0] + math.pi) % (2 * math.pi) - math.pi
+        pitch = np.array([math.atan2(q[2] - pos[2], math.hypot(*(q - pos)[:2])) for q in pts])
+        y_mid, p_mid = (yaw.max() + yaw.min()) / 2, (pitch.max() + pitch.min()) / 2
+        tall = (pitch.max() - pitch.min()) / 0.84
+        wide = 2 * math.atan(math.tan((yaw.max() - yaw.min()) / 0.84 / 2) / aspect)
+        ang = min(75.0, max(30.0, math.degrees(max(tall, wide))))
+        foc = pos + 10.0 * np.array([math.sin(y_mid) * math.cos(p_mid), math.cos(y_mid) * math.cos(p_mid),
+                                     math.sin(p_mid)])
+        return Camera(base, title, tuple(pos), tuple(foc), view_angle=float(ang))
     if base == "guest":
+        # over the 賓's shoulder from above his head (at his eyes the camera stood in his head when he sat)
         mat = m("mat.bin")
-        pos = mat + (0.0, 0.3, 1.05)
+        pos = _spot(rite, pose.t, np.array([mat + d for d in GUEST_SPOTS]))
         foc = np.array([mat[0] * 0.3, -24.0, 0.0])
         return Camera(base, title, tuple(pos), tuple(foc), view_angle=58.0)
     if base == "target":
         fa = m("range.fa")
-        pos = fa + (0.6, -1.2, EYE_M + 0.2)
+        pos = _spot(rite, pose.t, np.array([fa + d for d in TARGET_SPOTS]))   # above the 獲者's head behind the 乏
         foc = np.array([0.0, h.y_mei * chi, 2.0])
         return Camera(base, title, tuple(pos), tuple(foc), view_angle=24.0)
     # follow
@@ -179,6 +197,51 @@ def camera(view: str, rite, pose, aspect: float = 16 / 9, focus: tuple[str, ...]
     foc = p + fwd * 3.0 + (0, 0, 0.9)
     name = rite.names.get(aid, aid)
     return Camera(f"follow:{aid}", f"{title}·{name}", tuple(pos), tuple(foc), view_angle=42.0)
+
+
+#: where the 射者 view may stand, from the 上射's 物 (m), best first: over his left shoulder at eye height; the
+#: last, above every head, is always clear of the people (:data:`ABOVE_HEADS_M`)
+ARCHER_SPOTS = ((-0.6, 1.2, 1.5), (-0.6, 1.6, 1.5), (-0.9, 1.6, 1.5), (-0.9, 2.0, 1.5), (-0.9, 2.4, 1.5),
+                (-1.2, 1.6, 1.5), (-1.2, 2.0, 1.7), (-0.9, 3.0, ABOVE_HEADS_M), (-0.9, 3.0, 2.1), (-0.9, 2.4, 1.9),
+                (-0.6, 1.2, 1.7), (-1.6, 0.6, 1.5), (-2.4, 0.0, 1.5), (-0.3, 3.0, 1.6), (-2.4, -0.8, 1.4))
+#: the 賓席 view's places from the 賓's mat: over his shoulder above every head, lower under a low roof
+GUEST_SPOTS = ((0.5, 0.6, ABOVE_HEADS_M), (0.5, 0.6, 2.1), (0.5, 0.6, 1.9), (0.9, 0.3, 1.6), (1.2, 0.0, 1.5),
+               (-1.2, 0.0, 1.5), (0.0, -1.2, 1.5), (2.0, -0.6, 1.5), (-2.0, -0.6, 1.5))
+#: the 獲者 view's places from the 乏: above the 獲者's head behind it, or beside it
+TARGET_SPOTS = ((0.6, -1.2, ABOVE_HEADS_M - 0.15), (0.6, -1.2, 1.7), (1.4, -1.2, 1.7), (1.4, -2.0, 1.7),
+                (-1.4, -1.2, 1.7))
+
+
+def _spot(rite, t: float, spots: np.ndarray, see: np.ndarray | None = None) -> np.ndarray:
+    """Of the camera places ``spots`` (best first), the first clear of the hall and of everyone for the whole
+    stage at ``t`` (:mod:`.clearance`, every second) — with ``see``, the clear one that sees the most of those
+    points (the hall and the things between); none clear: the one clear of the hall that someone stands in
+    for the fewest seconds (a reading whose 堂 is too low and crowded for all of them)."""
+    from .clearance import STEP_S, in_people, in_solid
+    from .frame_rules import Occluders
+    st = next((s for s in rite.stages if s.start_s <= t <= s.end_s), None)
+    t0, t1 = (st.start_s, st.end_s) if st is not None else (t, t)
+    smp = rite.sample(np.arange(t0, t1 + 1e-9, STEP_S))
+    xyz, vis = smp["actor_xyz_m"], np.asarray(smp["visible"], bool)
+    free = ~in_solid(rite, spots)
+    busy = np.zeros(len(spots), int)                  # the seconds someone stands in each
+    for k in range(len(xyz)):
+        busy += in_people(spots, xyz[k][vis[k]])
+    clear = np.flatnonzero(free & (busy == 0))
+    if not len(clear):
+        ok = np.flatnonzero(free)
+        return spots[min(ok, key=lambda k: (int(busy[k]), k))] if len(ok) else spots[-1]
+    if see is None:
+        return spots[clear[0]]
+    seen = (~Occluders(rite).hits(spots[clear], see, np.zeros((0, 3)))).sum(axis=1)
+    return spots[clear[max(range(len(clear)), key=lambda j: (int(seen[j]), -j))]]
+
+
+def _archer_spot(rite, t: float, wu: np.ndarray, far: np.ndarray, hou_top: float) -> np.ndarray:
+    """The first of :data:`ARCHER_SPOTS` clear of the hall and of everyone for the whole stage at ``t``, the
+    one that sees the most of the 侯 (:func:`_spot`)."""
+    tgt = np.array([far, (far[0], far[1], hou_top - 0.3), (far[0] - 3.0, far[1], 1.0), (far[0] + 3.0, far[1], 1.0)])
+    return _spot(rite, t, np.array([wu + d for d in ARCHER_SPOTS]), tgt)
 
 
 def _needs_full_court(rite, pose, gate_y: float, hou_y: float) -> bool:
