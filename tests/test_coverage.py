@@ -72,7 +72,7 @@ def test_section_clauses_follows_the_interface(zheng):
         assert (r.status == "checked") == bool(r.checks or r.failures)
         assert r.status != "not-acted" or (not r.steps and r.reason)
     kneel = next(r for r in rows if r.text == "主人阼階前西面坐奠爵")
-    assert kneel.actors == ("zhuren",) and kneel.steps and "posture:坐" in kneel.checks
+    assert kneel.actors == ("zhuren",) and kneel.steps and "postures:坐" in kneel.checks
 
 
 def test_the_ji_rules_are_rows_wherever_they_apply(zheng):

@@ -64,7 +64,7 @@ def test_a_stop_that_ends_before_its_act_is_refused(rite):
     with pytest.raises(LessonError) as e:
         load_lesson(Path("bad.toml"), rite, text)
     assert "立卒觶" in str(e.value) and "after the stop's span" in str(e.value)
-    ok = load_lesson(Path("ok.toml"), rite, text.replace("play = 90", "play = 224"))
+    ok = load_lesson(Path("ok.toml"), rite, text.replace("play = 90", "play = 300"))
     assert ok["stops"][0]["act"] == "立卒觶"
 
 

@@ -78,7 +78,7 @@ def xing_zuo():
             continue
         # the 坐 after the 興 in this phrase is acted by this step only when the step's 坐 is that one:
         # the phrase begins with 興 or 卒…興坐 (the 興 after a drink), not with 坐…興 (which ends in 興)
-        k = s.phrase.find("興坐")
+        s.phrase.find("興坐")
         if not (s.phrase.startswith("興") or "卒爵興坐" in s.phrase or "卒觶興坐" in s.phrase):
             continue
         for aid in s.who:
@@ -170,7 +170,7 @@ def X7():
     t0 = spans(6, "祭如賓禮", "zhuren")[0].start_s
     t1 = spans(6, "卒爵", "zhuren", "drink")[0].start_s
     seq = seq_of("zhuren", t0, t1)
-    xs = [pos("zhuren", t)[0] for t in (t0 + 0.5, t1 - 0.5)]
+    [pos("zhuren", t)[0] for t in (t0 + 0.5, t1 - 0.5)]
     mat = R.layout.places["mat.zhuren"].xyz_chi
     far = max(math.dist(pos("zhuren", t)[0], mat[:2]) for t in [t0 + 0.5 * k for k in range(int((t1 - t0) * 2))]
               if pos("zhuren", t)[2] == "sit")
@@ -264,7 +264,7 @@ def X14():
     out = []
     for k in (1, 2, 3):
         rec = [x for x in spans(8, None, f"zhongbin_{k}", "receive")][0]
-        sd = [x for x in spans(8, None, "youshi", "set_down") if f"jian_zhongbin_{k}" in str(x.things) or
+        [x for x in spans(8, None, "youshi", "set_down") if f"jian_zhongbin_{k}" in str(x.things) or
               any(f"jian_zhongbin_{k}" == o for o in ())]
         evs = [t for t, kk, v in D.objects[f"jian_zhongbin_{k}"].events if kk == "at" and t > 0]
         nxt = [x for x in spans(8, None, f"zhongbin_{k + 1}", "receive")][0] if k < 3 else None

@@ -83,9 +83,9 @@ def named_view_faults(rite, views_order=None) -> list[str]:
     """Every named view of every stage (the camera the pack ships for it, made at the stage's representative
     moment) judged at every :data:`STEP_S` of the stage — a named view is fixed while the stage plays."""
     from ..rite.moments import representative_t
-    from ..web.pack.texts import VIEW_ORDER
     from . import views
-    order = [v for v in (views_order or VIEW_ORDER) if v != "plan"]   # the plan looks down from 400 m
+    # the named views (the plan looks down from 400 m; 導演 and follow are no fixed camera)
+    order = [v for v in (views_order or views.VIEWS) if v not in ("plan", "auto", "follow")]
     times, cams, what = [], [], []
     for st in rite.stages:
         pose = rite.pose_at(representative_t(rite, st))

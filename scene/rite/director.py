@@ -44,6 +44,7 @@ from .state import (  # noqa: F401  (re-exported)
     StepSpan,
     as_tuple,
 )
+from .step_cast import picked, without_absent
 from .things import Things
 from .ways import Ways
 
@@ -114,15 +115,6 @@ class Director(Things, Ways, Counters):
         if step.when is not None and getattr(self.r, step.when.removeprefix("not ")) == step.when.startswith("not "):
             return False                     # when = "dafu_present" needs it on, "not dafu_present" off
         return all(w in self.present for w in step.who) and (step.to is None or step.to in self.present)
-
-    def _without_absent(self, step: chor.Step) -> chor.Step:
-        """A company's step without those the reading leaves out (大夫及眾賓皆說屨升坐 without a 大夫: the 眾賓
-        still sit); a pair's or a standard form's step needs all its people, and is dropped whole (_kept)."""
-        absent = [w for w in step.who if w not in self.present]
-        if not absent or len(step.who) < 3 or len(step.who) - len(absent) < 2 or step.do in chor.PAIR_VERBS \
-                or step.do in ("forfeit", "relay", "collect_arrows", "count", "put_away"):
-            return step
-        return replace(step, who=tuple(w for w in step.who if w in self.present))
 
     def _shoot_rounds(self) -> None:
         pairs: dict[int, list[tuple[str, str]]] = {1: [], 2: [], 3: []}
@@ -210,8 +202,8 @@ class Director(Things, Ways, Counters):
             group_start = self.t
             for i, step in enumerate(sec.steps):
                 if step.pick is not None:
-                    step = self._picked(step)
-                step = self._without_absent(step)
+                    step = picked(step, self.results.get(self.counted) if self.counted is not None else None)
+                step = without_absent(step, self.present)
                 if not self._kept(step):
                     continue
                 if step.do not in ("approach", "pick_arrows"):     # these meet a pair waiting to cross
@@ -357,21 +349,6 @@ class Director(Things, Ways, Counters):
             self.free_at[aid] = t
             ends.append(t)
         return max(ends)
-
-    def _picked(self, step: chor.Step) -> chor.Step:
-        """The step as played by the one of its candidates that ``pick`` names (§33 勝者之弟子: the youngest of the
-        winning side of the round last counted); a slot in its ``at`` moves with his place in the list."""
-        res = self.results.get(self.counted) if self.counted is not None else None
-        won = [a for a in step.who if res is not None and res.winner is not None
-               and a in {s.archer for s in res.shots} and a not in res.losers]
-        chosen = (won or list(step.who))[-1]
-        k = step.who.index(chosen)
-
-        def moved(ref: chor.PlaceRef | None) -> chor.PlaceRef | None:
-            if ref is None or ref.slot is None:
-                return ref
-            return replace(ref, slot=ref.slot + k, text=ref.text.replace(f"#{ref.slot}", f"#{ref.slot + k}", 1))
-        return replace(step, who=(chosen,), at=moved(step.at))
 
     def _resume(self, entry: dict[str, Any], t: float) -> float:
         """A pair that waited (for a pair to cross) goes on; its step's span grows to cover the rest."""

@@ -25,7 +25,6 @@ import math
 import os
 import shutil
 import signal
-import socket
 import sys
 import tempfile
 import time
@@ -38,6 +37,7 @@ from ..render import views as views_mod
 from . import live as live_mod
 from . import workers
 from .guard import short as guard_short
+from .startchecks import AppError, check_gl, check_port  # noqa: F401  (app.py and the tests use them here)
 
 #: sizes the export button offers: name → (w, h)
 EXPORT_SIZES = {"1080p": (1920, 1080), "4K": (3840, 2160)}
@@ -50,36 +50,6 @@ CLIENT_ONLY = (
     "right_tab", "link_copied", "fps", "ready", "live_role", "live_seen", "nav_open", "building", "quality_pick",
     "roof_menu", "quality_menu", "speed_menu", "quality_info_open",
 )
-
-
-class AppError(Exception):
-    """Something that stops the app from starting (one line)."""
-
-
-def check_port(host: str, port: int) -> None:
-    """Fail with one line when the port is taken (before trame prints its banner)."""
-    if port == 0:
-        return
-    if not 1 <= port <= 65535:
-        raise AppError(f"--port {port}: a port is 1–65535")
-    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)     # as the server binds: a restart works
-        try:
-            s.bind((host, port))
-        except (OSError, OverflowError) as exc:
-            raise AppError(f"cannot listen on {guard_short(host, 60)}:{port}: {getattr(exc, 'strerror', None) or exc} "
-                           f"(another server there? start with --port N)") from None
-
-
-def check_gl() -> None:
-    """The exporter renders with OpenGL: say so at start, in one line, if there is none."""
-    from ..render import glprobe
-    glprobe.configure()
-    try:
-        glprobe.start()
-        glprobe.ensure()
-    except glprobe.GLUnavailable as exc:
-        raise AppError(f"no OpenGL for the still exporter: {exc}") from None
 
 
 class Service:
