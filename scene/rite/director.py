@@ -44,7 +44,7 @@ from .state import (  # noqa: F401  (re-exported)
     StepSpan,
     as_tuple,
 )
-from .step_cast import picked, without_absent
+from .step_cast import kept, picked, without_absent
 from .things import Things
 from .ways import Ways
 
@@ -111,16 +111,11 @@ class Director(Things, Ways, Counters):
         self.acts = forms.Acts(self)
 
     # ------------------------------------------------------------------ setup
-    def _kept(self, step: chor.Step) -> bool:
-        if step.when is not None and getattr(self.r, step.when.removeprefix("not ")) == step.when.startswith("not "):
-            return False                     # when = "dafu_present" needs it on, "not dafu_present" off
-        return all(w in self.present for w in step.who) and (step.to is None or step.to in self.present)
-
     def _shoot_rounds(self) -> None:
         pairs: dict[int, list[tuple[str, str]]] = {1: [], 2: [], 3: []}
         for sec in self.c.sections:
             for st in sec.steps:
-                if st.do == "shoot" and st.round in pairs and self._kept(st) and len(st.who) == 2:
+                if st.do == "shoot" and st.round in pairs and kept(st, self.r, self.present) and len(st.who) == 2:
                     pairs[st.round].append((st.who[0], st.who[1]))
         for rnd, ps in pairs.items():
             if ps:
@@ -204,7 +199,7 @@ class Director(Things, Ways, Counters):
                 if step.pick is not None:
                     step = picked(step, self.results.get(self.counted) if self.counted is not None else None)
                 step = without_absent(step, self.present)
-                if not self._kept(step):
+                if not kept(step, self.r, self.present):
                     continue
                 if step.do not in ("approach", "pick_arrows"):     # these meet a pair waiting to cross
                     group_end = max(group_end, self._flush())

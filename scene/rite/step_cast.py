@@ -37,3 +37,11 @@ def without_absent(step: chor.Step, present: Collection[str]) -> chor.Step:
             or step.do in WHOLE):
         return step
     return replace(step, who=tuple(w for w in step.who if w in present))
+
+
+def kept(step: chor.Step, reading: Any, present: Collection[str]) -> bool:
+    """Whether the step is played under the reading: its ``when`` switch (when = "dafu_present" needs it on,
+    "not dafu_present" off) and all its people (and the one it is done to) present."""
+    if step.when is not None and getattr(reading, step.when.removeprefix("not ")) == step.when.startswith("not "):
+        return False
+    return all(w in present for w in step.who) and (step.to is None or step.to in present)
