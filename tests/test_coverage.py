@@ -151,9 +151,11 @@ def test_verb_fails_when_the_bow_is_not_laid_by():
 
 @pytest.mark.slow          # a mutated rite compiled
 def test_verb_fails_when_fan_wei_goes_nowhere():
-    """§21 司射還當上耦西面作上耦射 司射反位: he turned to face the 上耦 (賈 左還迴身當之); kept facing west at
-    his 反位, he neither moves nor turns back: 反 fails."""
-    bad = Rite(readings.get("zheng"), _mutated({(21, "司射反位", "sishe"): {"facing": "西面"}}))
+    """§21 司射還當上耦西面作上耦射 司射反位: he went forward to the 上耦 and turned to face them (賈 進近上耦乃作之;
+    左還迴身當之); kept where he called them, facing west, at his 反位, he neither moves nor turns back: 反 fails."""
+    from scene.rite.choreography import parse_ref
+    bad = Rite(readings.get("zheng"), _mutated({(21, "司射反位", "sishe"): {
+        "facing": "西面", "at": parse_ref("pos.shooters#0@東4南1.5")}}))
     assert _found(bad, "verb", 21, "反", "sishe")
 
 

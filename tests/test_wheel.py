@@ -72,7 +72,8 @@ def test_the_wheel_carries_every_file_of_assets_and_seeds(wheel):
     assert not [n for n in names if n.startswith(("tests/", "assets/", "seeds/", "bench/", "docs/"))]
     meta = next(zipfile.ZipFile(wheel).read(n).decode() for n in names if n.endswith(".dist-info/METADATA"))
     assert "License: MIT" in meta and "Provides-Extra: docs" in meta
-    assert any(n.endswith(".dist-info/LICENSE") for n in names)
+    # (setuptools ≥ 77 puts it under .dist-info/licenses/, PEP 639; older ones beside METADATA)
+    assert any(n.endswith((".dist-info/LICENSE", ".dist-info/licenses/LICENSE")) for n in names)
     ep = next(zipfile.ZipFile(wheel).read(n).decode() for n in names if n.endswith(".dist-info/entry_points.txt"))
     assert "xiangsheli = scene.launch:main" in ep
 

@@ -40,7 +40,10 @@ function injectStyle() {
   document.head.appendChild(st);
 }
 
-export class XslSelect extends HTMLElement {
+// (HTMLElement is the page's; keys.js imports this module, and its unit tests load it in Node, which has none)
+const Element_ = globalThis.HTMLElement ?? class {};
+
+export class XslSelect extends Element_ {
   constructor() {
     super();
     this._value = null;
@@ -196,7 +199,7 @@ export class XslSelect extends HTMLElement {
   }
 }
 
-if (!customElements.get('xsl-select')) customElements.define('xsl-select', XslSelect);
+if (globalThis.customElements && !customElements.get('xsl-select')) customElements.define('xsl-select', XslSelect);
 
 // every open list of the page closed (keys.js: a key went to the rite)
 export function closeAll(root = document) {

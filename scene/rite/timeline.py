@@ -240,6 +240,8 @@ class Rite:
 
     def span_at(self, t: float) -> StepSpan | None:
         i = int(np.searchsorted(self._span_starts, t, side="right") - 1)
+        if i < 0 and self.spans and getattr(self, "window", None) is not None:
+            i = 0       # (a mutation run's view of one section: a moment before its first step counts as that step)
         return self.spans[i] if i >= 0 else None
 
     def pose_at(self, t: float) -> Pose:

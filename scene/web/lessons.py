@@ -86,8 +86,12 @@ def lesson_files(folder: Path = LESSON_DIR) -> list[Path]:
     return sorted(Path(folder).glob("*.toml"))
 
 
-def load_lesson(path: Path | str, rite, text: str | None = None) -> dict[str, Any]:
+def load_lesson(path: Path | str, rite, text: str | None = None, fit_acts: bool = False) -> dict[str, Any]:
     """A lesson resolved to absolute times: {"name", "title", "en", "stops": [...]} (see the module doc).
+
+    ``fit_acts``: a stop whose act ends after its span plays on until it ends, and an act this rite does not
+    have is left out, instead of refusing the lesson — for the shipped lessons in a pack of another reading
+    (written for the default one: another reading's 侯道 or cast moves the acts a few seconds, or leaves one out).
 
     The file is checked whole against :class:`Lesson` first (types, ranges, finite numbers, nesting, unknown
     keys: :mod:`scene.validation`), then against the rite (the stage exists, the step is one of it, the time
@@ -151,10 +155,15 @@ def load_lesson(path: Path | str, rite, text: str | None = None) -> dict[str, An
             stop["speed"] = st.speed
         if st.act is not None:
             span = act_span(rite, st.act, stop["t"])
+            if span is None and fit_acts:
+                out.append(stop)
+                continue
             if span is None:
                 raise LessonError(f"{where}: act {st.act!r} is no step of the rite from t on")
             end = stop["t"] + (st.play or 0.0)
-            if span[1] > end + 1e-3:
+            if span[1] > end + 1e-3 and fit_acts and "play" in stop:
+                stop["play"] = math.ceil(span[1] - stop["t"]) + 1.0
+            elif span[1] > end + 1e-3:
                 raise LessonError(f"{where}: act {st.act!r} ends at {span[1]:.1f} s, after the stop's span "
                                   f"[{stop['t']:.1f}, {end:.1f}] (play = {span[1] - stop['t']:.0f} would hold it)")
             stop["act"] = st.act
@@ -165,7 +174,7 @@ def load_lesson(path: Path | str, rite, text: str | None = None) -> dict[str, An
 
 def lesson_block(rite, folder: Path = LESSON_DIR) -> list[dict[str, Any]]:
     """Every lesson of the folder, resolved (the pack's ``lessons``)."""
-    return [load_lesson(p, rite) for p in lesson_files(folder)]
+    return [load_lesson(p, rite, fit_acts=True) for p in lesson_files(folder)]
 
 
 def lesson_bytes(folder: Path = LESSON_DIR) -> bytes:

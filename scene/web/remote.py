@@ -69,14 +69,10 @@ class RemoteView:
 
     async def frame(self, query, t, view, camera, labels, roof) -> dict:
         from ..geometry import readings as readings_mod
-        from ..render import views as views_mod
-        from .guard import short
-        if isinstance(t, bool) or not isinstance(t, (int, float)) or not math.isfinite(t) or not 0 <= t <= 1e6:
-            return {"error": f"t {short(t)}: not a time"}
-        if not isinstance(roof, str) or roof not in ROOFS:
-            return {"error": f"roof {short(roof)}: cutaway, solid, ghost or none"}
-        if not isinstance(view, str) or (view != "auto" and view not in views_mod.VIEWS):
-            view = "auto"
+        from .still import moment_error
+        bad, view = moment_error(t, view, roof)
+        if bad:
+            return {"error": bad}
         if camera is not None and not _camera_ok(camera):
             return {"error": "camera: not a camera"}
         try:

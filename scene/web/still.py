@@ -17,19 +17,29 @@ STILL_SIZE = (1280, 720)
 ROOFS = ("cutaway", "solid", "ghost", "none")
 
 
+def moment_error(t, view, roof) -> tuple[str | None, str]:
+    """A tab's moment checked before any work (the still and the remote view's frames): (one line or None, the
+    view — a name not known is the director's)."""
+    from ..render import views as views_mod
+    from .guard import short
+    if isinstance(t, bool) or not isinstance(t, (int, float)) or not math.isfinite(t) or not 0 <= t <= 1e6:
+        return f"t {short(t)}: not a time", "auto"
+    if not isinstance(roof, str) or roof not in ROOFS:
+        return f"roof {short(roof)}: cutaway, solid, ghost or none", "auto"
+    if not isinstance(view, str) or (view != "auto" and view not in views_mod.VIEWS):
+        view = "auto"
+    return None, view
+
+
 async def still(service, query=None, t=0.0, view="auto", labels=True, roof="cutaway") -> dict:
     """The still of the moment t (rite seconds) under the tab's reading, by the named view: {url, t} or
     {error: one line}."""
     from ..geometry import readings as readings_mod
-    from ..render import views as views_mod
-    from .guard import CLIENT, short
+    from .guard import CLIENT
     from .jobs import JobError
-    if isinstance(t, bool) or not isinstance(t, (int, float)) or not math.isfinite(t) or not 0 <= t <= 1e6:
-        return {"error": f"t {short(t)}: not a time"}
-    if not isinstance(roof, str) or roof not in ROOFS:
-        return {"error": f"roof {short(roof)}: cutaway, solid, ghost or none"}
-    if not isinstance(view, str) or (view != "auto" and view not in views_mod.VIEWS):
-        view = "auto"
+    bad, view = moment_error(t, view, roof)
+    if bad:
+        return {"error": bad}
     try:
         # the one parser with its cap (issue 45: the still had none; a 200 KB reading froze every tab for 24 s)
         r = readings_mod.from_query("zheng" if query is None or query == "" else query)

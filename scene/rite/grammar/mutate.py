@@ -81,31 +81,27 @@ class MutationReport:
     def named_score(self) -> float:
         return sum(o.named for o in self.outcomes) / len(self.outcomes) if self.outcomes else 1.0
 
-    def by_section(self) -> dict[int, tuple[int, int]]:
-        """Per section: (killed, mutants)."""
-        out: dict[int, list[int]] = {}
+    def _tally(self, key: Callable[[Mutant], Any]) -> dict[Any, tuple[int, int]]:
+        """(killed, mutants) per value of ``key``, in the order first met."""
+        out: dict[Any, list[int]] = {}
         for o in self.outcomes:
-            k = out.setdefault(o.mutant.section, [0, 0])
-            k[0] += o.killed
-            k[1] += 1
-        return {n: (k[0], k[1]) for n, k in sorted(out.items())}
-
-    def by_operator(self) -> dict[str, tuple[int, int]]:
-        out: dict[str, list[int]] = {}
-        for o in self.outcomes:
-            k = out.setdefault(o.mutant.op, [0, 0])
-            k[0] += o.killed
-            k[1] += 1
-        return {op: (out[op][0], out[op][1]) for op in OPERATORS if op in out}
-
-    def clauses(self) -> dict[tuple[int, int], tuple[int, int]]:
-        """Per clause (section, offset): (killed, mutants)."""
-        out: dict[tuple[int, int], list[int]] = {}
-        for o in self.outcomes:
-            k = out.setdefault((o.mutant.section, o.mutant.clause_start), [0, 0])
+            k = out.setdefault(key(o.mutant), [0, 0])
             k[0] += o.killed
             k[1] += 1
         return {c: (k[0], k[1]) for c, k in out.items()}
+
+    def by_section(self) -> dict[int, tuple[int, int]]:
+        """Per section: (killed, mutants)."""
+        return dict(sorted(self._tally(lambda m: m.section).items()))
+
+    def by_operator(self) -> dict[str, tuple[int, int]]:
+        """Per operator, in :data:`OPERATORS`' order: (killed, mutants)."""
+        got = self._tally(lambda m: m.op)
+        return {op: got[op] for op in OPERATORS if op in got}
+
+    def clauses(self) -> dict[tuple[int, int], tuple[int, int]]:
+        """Per clause (section, offset): (killed, mutants)."""
+        return self._tally(lambda m: (m.section, m.clause_start))
 
     def clauses_checked(self) -> int:
         """Clauses every mutant of which is killed (a clause with no mutant is not counted checked)."""
