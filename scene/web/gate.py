@@ -306,12 +306,14 @@ def _sweep() -> None:
     now = time.monotonic()
     late, stalled = [], []
     for p, e in _conns.items():
-        if not _busy(p, e):
+        buf = _unsent(getattr(p, "transport", None))
+        # the end of a response still on its way (the handler is done, its last bytes wait in the transport or the
+        # kernel's queue for a slow reader) is not idle either: closing it then cut the file's tail
+        if not _busy(p, e) and buf == 0:
             if now - e[SINCE] > HEADER_TIMEOUT:
                 late.append(p)
             continue
         e[SINCE] = now                        # idle, when it is, from the end of its response
-        buf = _unsent(getattr(p, "transport", None))
         # progress: what is waiting to go moved (the reader took some, or the writer added some). A handler at
         # work (an export) has nothing waiting and is not a stalled reader.
         if buf != e[BUF] or buf == 0:
