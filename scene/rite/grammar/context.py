@@ -103,6 +103,7 @@ class Ctx:
         self._holding = rite._holding.tracks
         self._role = rite._role.tracks
         self._visible = rite._visible.tracks
+        self._dress = rite._dress.tracks
         self.sections = {s.n: s for s in self.chor.sections}
         #: the time the rules look at: the whole rite, or the sections a mutation run looks at
         #: (:func:`.mutate.windowed`, whose ``spans`` are those sections' alone)
@@ -288,6 +289,10 @@ class Ctx:
 
     def holding(self, aid: str, t: float) -> str:
         return cast(str, self._step_value(self._holding, aid, t))
+
+    def dress(self, aid: str, t: float) -> str:
+        """What he wears on his left arm and hands (袒決遂, 袒決, 袒, '' covered: :mod:`scene.rite.dress`)."""
+        return cast(str, self._step_value(self._dress, aid, t))
 
     def role(self, aid: str, t: float) -> str:
         return self._step_value(self._role, aid, t) or self.chor.actors[aid].name

@@ -13,7 +13,7 @@ their own rules.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import TYPE_CHECKING, Any
 
 from ...text.clauses import Clause
@@ -23,8 +23,8 @@ from . import predicates as pr
 from .clausedata import ClauseData
 from .clausedata import load as load_data
 from .context import Ctx, Finding
-from .facing import PLACE_END
-from .words import FACINGS, GROUPS, PLACES
+from .placewords import _beside_whom, _of_a_mat, _place_word, facing_at  # noqa: F401  (facing_at: tests')
+from .words import GROUPS
 
 if TYPE_CHECKING:
     from ..timeline import Rite
@@ -303,8 +303,9 @@ def _per_actor(ctx: Ctx, n: int, cl: Clause, ws: _Windows, ev: _Eval) -> None:
         w = ws.at(i)
         if w is None:
             continue            # no step of his cites this word
-        if c in "命使曰請告作" and k + 1 < len(text):
+        if c in "命使曰請告作" and k + 1 < len(text) and (c == "曰" or text[k + 1] not in "于於"):
             break               # what follows is commanded, asked or said: the acts of others, later
+            # (受命于主人…, 告于主人遂立于楹間: told or asked *of* someone, his own acts go on)
         if c == "如":
             # 如初 / 如賓禮 / 如升射: the words after 如 name earlier acts, not this one's
             stop = next((j for j in range(k + 1, min(len(text), k + 6)) if text[j] in "初之禮"), k + 2)
@@ -322,15 +323,29 @@ def _per_actor(ctx: Ctx, n: int, cl: Clause, ws: _Windows, ev: _Eval) -> None:
             face = facing_at(text, k)
             # 席賓南面, 席主人於阼階上西面: the way a mat is laid (the layout's), not a facing of the one laying it
             if face and not _of_a_mat(text, k):
-                ok, det = pr.facing_test(ctx, face, w)
+                ok, det = pr.each(partial(pr.facing_test, ctx, face), w, i) or (True, "")
                 ev.results.append(("facings", f"facings:{face}", ok, w.aid, det))
             continue
-        place = _place_word(text, k)
+        place = _place_word(text, k, lead=k == 0 or i - 1 in in_name)
         if place and place not in placed and (not ev.actors or ws.aid in ev.actors) and not _of_a_mat(text, k):
             placed.add(place)
-            ok, det = pr.at_place(ctx, place, text[k + len(place):k + len(place) + 2], w)
+            side = text[k + len(place):k + len(place) + 2]
+            ok, det = pr.each(partial(pr.at_place, ctx, place, side), w, i) or (True, "")
             ev.results.append(("places", f"places:{place}", ok, w.aid, det))
-        r = pr.verb_test(ctx, c, full, i, w)
+        # (立于司射之南, 北面于三耦之南; not a way: 出于司射之南)
+        beside = _beside_whom(full, i + 1) if c in "于於" and text[k - 1:k] in "立俟止面" else None
+        if beside and beside not in placed and (not ev.actors or ws.aid in ev.actors):
+            # 立于司射之南, 立于大夫之南: beside a man — where he is then (his track), not a place of the layout
+            placed.add(beside)
+            people = set(actors_of(ctx, beside, n, w.t0, i + 1)) - {w.aid}
+            if people:
+                ok, det = pr.beside(ctx, people, w, row=len(ev.actors) > 2)
+                ev.results.append(("places", f"places:{beside}之側", ok, w.aid, det))
+        final = k == len(text) - 1
+        if c == "授" and w.aid in _named_at(ctx, full, i + 1, n, w.t0):
+            continue            # 授執爵者: handed *to* him (his 受 is another clause's)
+        r = (pr.verb_test(ctx, c, full, i, w, final=final) if c in POSTURE_WORDS
+             else pr.each(partial(_verb, ctx, c, full, i, final), w, i))
         if text[k:k + 2] == "揖弓":
             continue            # 揖弓: 鄭 §22 揖，推之也 — the bow pushed forward, no salute
         if r is not None and c in POSTURE_WORDS:
@@ -338,10 +353,10 @@ def _per_actor(ctx: Ctx, n: int, cl: Clause, ws: _Windows, ev: _Eval) -> None:
         elif r is not None and c not in seen:
             seen.add(c)
             ev.results.append(("verb", f"verb:{c}", r[0], w.aid, r[1]))
-        if c in pr.TAKE + pr.PUT + "以" and k + 1 < len(text):
+        if c in pr.TAKE + pr.PUT + "以搢" and k + 1 < len(text) and text[k - 1:k] != "不":   # (不執弓: denied)
             thing = _thing(text, k)
             if thing and (c != "以" or (text[k + 2:k + 3] and text[k + 2:k + 3] in "降升出入適")):
-                ok, det = pr.holds_thing(ctx, thing, w, rest=c in pr.TAKE)
+                ok, det = pr.each(partial(pr.holds_thing, ctx, thing, rest=c in pr.TAKE), w, i) or (True, "")
                 ev.results.append(("object", f"object:{c}{thing}", ok, w.aid, det))
         if c in pr.TO_PERSON and text[k - 1:k] not in "相答再三壹不" and k + 1 < len(text):
             from ...text.clauses import _names
@@ -374,40 +389,15 @@ def _per_actor(ctx: Ctx, n: int, cl: Clause, ws: _Windows, ev: _Eval) -> None:
                                f"{', '.join(missing)}" if missing else ""))
 
 
-#: place words the clause puts a man at, longest first (西階上 before 西階)
-_PLACE_WORDS = tuple(sorted((w for w in PLACES if w not in ("賓席", "主人席", "楹")), key=len, reverse=True))
+def _named_at(ctx: Ctx, full: str, i: int, n: int, t: float) -> tuple[str, ...]:
+    """The people the name at ``full[i]`` means (none if no name starts there)."""
+    from ...text.clauses import _names
+    nm = next((w for s, _, w in _names(full) if s == i), None)
+    return actors_of(ctx, nm, n, t, i) if nm else ()
 
 
-def _place_word(text: str, k: int) -> str | None:
-    """The place word starting at ``text[k]`` where the clause puts him there: after 于 / 於 / 適 / 至 / 就, or
-    a 階上 (賓西階上北面拜) — not a way (自X, 由X), a level (當X), a thing looked at, carried or washed (視侯,
-    奉豐, 拜洗: 洗 the washing, 中 the middle of a thing, 入門左 past the gate)."""
-    w = next((w for w in _PLACE_WORDS if text.startswith(w, k)), None)
-    if w is None or (k > 0 and text[k - 1] in "自由當視其以奉") or text[k + len(w):k + len(w) + 1] in ("端", "外"):
-        return None             # (西序端: the end of the 序, no place of the layout; 門外: another house's gate)
-    if (k > 1 and text[k - 1] in "于於" and text[k - 2] in pr.THINGS + "洗尊篚席楅中豐侯乏"
-            and text[k - 3:k - 2] not in tuple(pr.PUT + "取受")):
-        return None             # 洗于阼階東南, 設楅于中庭: where a thing is, not where he is (奠爵于篚: both)
-    if w in ("西階上", "阼階上") or (k > 0 and text[k - 1] in "于於適至就" and w != "中"):
-        return w
-    return None
-
-
-def _of_a_mat(text: str, k: int) -> bool:
-    """Whether the facing word ending at ``text[k]`` tells how a mat is laid (乃席賓南面 …)."""
-    head = text[:k]
-    j = head.rfind("席")
-    return (j >= 0 and head[j + 1:].startswith(("賓", "主人", "大夫", "眾賓", "工", "遵者"))
-            and not any(c in head[j + 1:] for c in "升降坐拜揖取奠受"))
-
-
-def facing_at(text: str, k: int) -> str | None:
-    """The facing word ending at the 面 ``text[k]`` (without its 面): the longest, except after a place word,
-    whose side the first of two directions is (西階之東北面: 之東, then 北面; 堂西南面: 堂西, then 南面)."""
-    face = next((f for f in FACINGS if text.endswith(f, 0, k + 1)), None)
-    if face and len(face) == 3 and k >= 3 and text[k - 3] in PLACE_END:
-        return face[1:]
-    return face
+def _verb(ctx: Ctx, c: str, full: str, i: int, final: bool, w: pr.Span) -> tuple[bool, str] | None:
+    return pr.verb_test(ctx, c, full, i, w, final=final)
 
 
 def _present(ctx: Ctx, aid: str) -> bool:
@@ -423,7 +413,7 @@ def _thing(text: str, k: int) -> str | None:
         t = text[j]
         if t in "于於":
             return None
-        if t in pr.THINGS and text[j + 1:j + 2] not in "西東南北之上下":
+        if t in pr.THINGS and (j + 1 == len(text) or text[j + 1] not in "西東南北之上下"):
             return t
     return None
 

@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .context import Ctx
+from .placewords import _of_a_mat, _place_word, facing_at
+from .predicates import FORM_DOS
 
 if TYPE_CHECKING:
     from ..timeline import Rite
@@ -62,12 +64,11 @@ class Mutant:
 # ------------------------------------------------------------------------------------------- the mutants
 def _facing_words(text: str) -> list[tuple[int, str]]:
     """The facings the clause states, with their offsets (the longest word at each 面)."""
-    from .coverage import facing_at
     out = []
     for k, c in enumerate(text):
         if c == "面":
             f = facing_at(text, k)
-            if f:
+            if f and not _of_a_mat(text, k):         # (席賓南面: how a mat is laid, not a man's facing)
                 out.append((k, f))
     return out
 
@@ -99,7 +100,15 @@ def _windows(ev: Any, aid: str, reach: Any = None, i: int | None = None) -> list
     out = []
     mine = [sp for sp in ev.spans if aid in sp.who]
     if i is not None and reach is not None:
-        mine = [sp for sp in mine if _reaches(reach, sp, i, i + 1)] or mine
+        acting = [sp for sp in mine if _reaches(reach, sp, i, i + 1)]
+        if not acting and any(_reaches(reach, sp, i, i + 1) for sp in ev.spans):
+            return []           # the word is acted by others' steps only (耦遂止于堂西大夫升: the 升 is the 大夫's)
+        mine = acting or mine
+        # a word a standard form acts again and again (the forfeit's 實之, for every drinker): the error is made in
+        # one repetition, its first (the checker holds each repetition: predicates.Span.each)
+        own = [sp for sp in mine if sp.offset <= i < sp.offset + len(sp.phrase)]
+        if len(own) > 1 and len({sp.index for sp in own}) == 1 and all(sp.do in FORM_DOS for sp in own):
+            mine = own[:1]
     for sp in mine:
         act = sp.act_of(aid) or (sp.start_s, sp.end_s)
         out.append((sp.start_s, sp.end_s, act[0], act[1], sp.index))
@@ -116,6 +125,8 @@ def _clause_mutants(ctx: Ctx, n: int, ev: Any, in_name: frozenset[int], ops: Seq
         return []
     chosen = movers if len(movers) <= MAX_ACTORS else [movers[0], movers[-1]]
     words: list[tuple[int, str]] = [(k, c) for k, c in enumerate(text) if cl.start + k not in in_name]
+    from .coverage import ctx_text
+    full = ctx_text(n)
     out: list[Mutant] = []
 
     def add(op: str, word: str, aid: str, w: tuple[float, float, float, float, int], other: str = "",
@@ -123,7 +134,9 @@ def _clause_mutants(ctx: Ctx, n: int, ev: Any, in_name: frozenset[int], ops: Seq
         if op in ops:
             steps: tuple[int, ...] = (w[4],)
             if at is not None:                  # the steps that act this very word, taken together
-                ws = _windows(ev, aid, reach, cl.start + at) or [w]
+                ws = _windows(ev, aid, reach, cl.start + at)
+                if not ws:
+                    return
                 w = (min(x[0] for x in ws), max(x[1] for x in ws), min(x[2] for x in ws), max(x[3] for x in ws),
                      ws[0][4])
                 steps = tuple(x[4] for x in ws)
@@ -134,8 +147,18 @@ def _clause_mutants(ctx: Ctx, n: int, ev: Any, in_name: frozenset[int], ops: Seq
         if not wins:
             continue
         w = wins[0]
+        skip_to = -1
         for k, c in words:
             prev = text[k - 1:k]
+            if c == "如":
+                # 如初 / 如升射: the words after 如 name the model's acts, not this clause's (the coverage's reading)
+                skip_to = next((j for j in range(k + 1, min(len(text), k + 6)) if text[j] in "初之禮"), k + 2)
+            if k <= skip_to:
+                continue
+            if c in "命使曰請告作" and k + 1 < len(text) and (c == "曰" or text[k + 1] not in "于於"):
+                break           # what follows is commanded, asked or said: others' acts (the coverage's reading)
+            if prev == "未" or (prev == "不" and c in MOTION):
+                continue                # 未降, 不升: an act the text denies has no error of omission
             if prev == "不":
                 if c == "坐" and text[k + 1:k + 2] != "席":
                     add("add-posture", "不坐", aid, w, at=k)
@@ -150,7 +173,9 @@ def _clause_mutants(ctx: Ctx, n: int, ev: Any, in_name: frozenset[int], ops: Seq
                 add("drop-posture", c, aid, w, at=k)
             elif c == "立" and prev not in "所":
                 add("add-posture", c, aid, w, at=k)
-            elif c in MOTION and prev not in "少辭":        # (辭降: the other's descent declined)
+            elif c in MOTION and prev not in "少辭" and not (c == "反" and text[k + 1:k + 2] in "奠坐為") \
+                    and not (c == "退" and full[cl.start + k - 2:cl.start + k - 1] == "以"):   # (以旌退: the 獲者's)
+                # (辭降: the other's descent declined; 反奠 puts back, 反坐 kneels again, 反為 is an office)
                 add("no-move", c, aid, w, at=k)
             elif c in PUTS:
                 add("keep-hold", c, aid, w, at=k)
@@ -158,32 +183,48 @@ def _clause_mutants(ctx: Ctx, n: int, ev: Any, in_name: frozenset[int], ops: Seq
                 add("no-hold", c, aid, w, at=k)
         for k, face in _facing_words(text):
             add("face-away", face, aid, w, at=k)
-        at = next((k for k, c in words if c in "于於適位上前下"), None)
+        # the place word the checker reads (西階上, 阼階前 …), else the first word that points to a place
+        at = next((k for k, _ in words if _place_word(text, k, lead=k == 0 or cl.start + k - 1 in in_name)), None)
+        if at is None:
+            at = next((k for k, c in words if c in "于於適位上前下"), None)
         if at is not None:
             add("place-off", "位", aid, w, at=at)
-    first = next((k for k, c in words if c in POSTURE_OF), None)
+    # the first posture the clause gives him (not one it denies: 不拜), in the step where his track shows it
+    first = next((k for k, c in words if c in POSTURE_OF and text[k - 1:k] != "不" and text[k:k + 2] != "揖弓"),
+                 None)
     if first is not None and "wrong-actor" in ops:
         aid = chosen[0]
-        wins = _windows(ev, aid, reach, cl.start + first)     # the step of his act that the wrong man does
-        other = _bystander(ctx, n, ev, aid, wins[0]) if wins else None
-        if other and wins:
-            add("wrong-actor", "", aid, wins[0], other)
+        want = POSTURE_OF[text[first]]
+        ws = _windows(ev, aid, reach, cl.start + first)       # the steps of his act, which the wrong man does
+        if ws:
+            u = (min(x[0] for x in ws), max(x[1] for x in ws), min(x[2] for x in ws), max(x[3] for x in ws), ws[0][4])
+            other = (_bystander(ctx, n, ev, aid, u, want)
+                     if any(p == want for _, p in ctx.postures(aid, u[0], u[1])) else None)
+            if other and "wrong-actor" in ops:
+                out.append(Mutant("wrong-actor", n, cl.start, text, "", aid, u[0], u[1], tuple(x[4] for x in ws),
+                                  other, u[2], u[3]))
     if len(movers) > 1 and ("皆" in text or "辯" in text) and "member-out" in ops:
         aid = movers[-1]
         wins = _windows(ev, aid)
-        if wins:
-            add("member-out", "皆" if "皆" in text else "辯", aid, wins[0])
+        if wins:            # all his steps on the clause: he does none of it
+            u = (min(x[0] for x in wins), max(x[1] for x in wins), min(x[2] for x in wins), max(x[3] for x in wins),
+                 wins[0][4])
+            out.append(Mutant("member-out", n, cl.start, text, "皆" if "皆" in text else "辯", aid, u[0], u[1],
+                              tuple(x[4] for x in wins), "", u[2], u[3]))
     return out
 
 
-def _bystander(ctx: Ctx, n: int, ev: Any, aid: str, w: tuple[float, float, float, float, int]) -> str | None:
-    """The man nearest ``aid`` at his act, in sight, who is not acting this clause: the wrong actor."""
+def _bystander(ctx: Ctx, n: int, ev: Any, aid: str, w: tuple[float, float, float, float, int],
+               want: str) -> str | None:
+    """The man nearest ``aid`` at his act, in sight, who is not acting this clause and not doing the same
+    himself at that time (主人再拜, 大夫答拜: the two bow together; the one bowing in the other's place is
+    no error): the wrong actor."""
     acting = {a for sp in ev.spans for a in sp.who}
     t = 0.5 * (w[2] + w[3])
     here = ctx.pos(aid, t)
     best, who = 1e9, None
     for other in ctx.rite.actor_ids:
-        if other in acting or not ctx.visible(other, t):
+        if other in acting or not ctx.visible(other, t) or any(p == want for _, p in ctx.postures(other, w[0], w[1])):
             continue
         d = float(np.linalg.norm(ctx.pos(other, t)[:2] - here[:2]))
         if d < best:
@@ -249,10 +290,7 @@ class _Edits:
         self.pos = list(rite._actors.tracks)
         self.posture = list(rite._posture.tracks)
         self.holding = list(rite._holding.tracks)
-
-    def posture_at(self, aid: str, t: float) -> str:
-        ts, vs = self.posture[self.index[aid]]
-        return str(vs[max(int(np.searchsorted(ts, t, side="right")) - 1, 0)])
+        self.dress = list(rite._dress.tracks)
 
     def apply(self, m: Mutant) -> None:
         k = self.index[m.aid]
@@ -296,10 +334,7 @@ class _Edits:
             dx = -OFF_CHI if x > 0 else OFF_CHI          # toward the middle of the hall: never off the 堂
             self.pos[k] = _linear_edit(self.pos[k], t0, t1, np.array([dx * chi, 0.0, 0.0, 0.0]), OFF_CHI / PACE)
         elif op == "no-move":
-            ts, v = self.pos[k]
-            far = float(np.linalg.norm(np.interp(t1, ts, v[:, 0]) - np.interp(t0, ts, v[:, 0])) +
-                        abs(np.interp(t1, ts, v[:, 1]) - np.interp(t0, ts, v[:, 1]))) / self.rite.reading.chi_m
-            self.pos[k] = _freeze_edit(self.pos[k], t0, t1, max(1.0, far / PACE))
+            self._freeze(k, t0, t1)
         elif op == "keep-hold":
             # what he puts out of his hands stays in them until what he holds changes again
             ts, vs = self.holding[k]
@@ -308,11 +343,25 @@ class _Edits:
             if i is not None:
                 self.holding[k] = _run_edit(self.holding[k], i, vs[i - 1])
         elif op == "no-hold":
-            # what he takes never reaches his hands: empty until what he holds changes again
+            # what he takes never reaches his hands: the things the take adds are missing from what he holds
+            # from then on, for as long as he would have held them
             ts, vs = self.holding[k]
             i = _run_over(ts, vs, t0, t1, lambda v: bool(v))
             if i is not None:
-                self.holding[k] = _run_edit(self.holding[k], i, vs[i - 1] if i > 0 else "")
+                before = _items(vs[i - 1]) if i > 0 else []
+                gone = list(_items(vs[i]))
+                for item in before:
+                    if item in gone:
+                        gone.remove(item)
+                vs = list(vs)
+                j = i
+                while j < len(vs) and gone and all(g in _items(vs[j]) for g in gone):
+                    left = _items(vs[j])
+                    for g in gone:
+                        left.remove(g)
+                    vs[j] = "、".join(left)
+                    j += 1
+                self.holding[k] = (np.asarray(ts, dtype=float), vs)
         elif op == "wrong-actor":
             j = self.index[m.other]
             mine = _step_edit(self.posture[k], t0, t1, lambda v: v)
@@ -321,10 +370,26 @@ class _Edits:
             self.posture[k] = _splice(self.posture[k], theirs, t0, t1)
             self.posture[j] = _splice(self.posture[j], mine, t0, t1)
         elif op == "member-out":
-            still = self.posture_at(m.aid, t0 - 1e-3)
-            self.posture[k] = _step_edit(self.posture[k], t0, t1, lambda v: still)
+            # he is left out of the group's act: over his step he stays as he was — where he stood, in his
+            # posture, with what he held and wore — and only then goes on to where his next step begins
+            for tracks in (self.posture, self.holding, self.dress):
+                still = _value_at(tracks[k], t0 - 1e-3)
+                still = "stand" if still == "walk" else still
+                # what his act would have changed stays as it was until it next changes (袒 not done: covered
+                # until his 襲)
+                ts, vs = tracks[k]
+                t2 = next((float(t) for t, v, w in zip(ts[1:], vs[1:], vs[:-1]) if t > t1 + 0.5 and v != w), t1)
+                tracks[k] = _step_edit(tracks[k], t0, max(t1, t2 - 1e-3), _const(still))
+            self._freeze(k, t0, t1)
         else:                                                    # pragma: no cover - OPERATORS is closed
             raise ValueError(op)
+
+    def _freeze(self, k: int, t0: float, t1: float) -> None:
+        """His position held over [t0, t1], then walked at :data:`PACE` to where it should be."""
+        ts, v = self.pos[k]
+        far = float(np.linalg.norm(np.interp(t1, ts, v[:, 0]) - np.interp(t0, ts, v[:, 0])) +
+                    abs(np.interp(t1, ts, v[:, 1]) - np.interp(t0, ts, v[:, 1]))) / self.rite.reading.chi_m
+        self.pos[k] = _freeze_edit(self.pos[k], t0, t1, max(1.0, far / PACE))
 
     def rite_copy(self) -> Rite:
         from ..timeline import _Linear, _Steps
@@ -332,9 +397,24 @@ class _Edits:
         r._actors = _Linear(self.pos)
         r._posture = _Steps(self.posture)
         r._holding = _Steps(self.holding)
+        r._dress = _Steps(self.dress)
         r.cache_key = None
         r.__dict__.pop("_grammar_ctx", None)
         return r
+
+
+def _items(label: str) -> list[str]:
+    """The things of a holding label ('弓、矢×4' → ['弓', '矢×4'])."""
+    return [x for x in str(label).split("、") if x]
+
+
+def _const(value: Any) -> Callable[[Any], Any]:
+    return lambda _v: value
+
+
+def _value_at(track: tuple[np.ndarray, list[Any]], t: float) -> Any:
+    ts, vs = track
+    return vs[max(int(np.searchsorted(ts, t, side="right")) - 1, 0)]
 
 
 def _run_over(ts: np.ndarray, vs: list[Any], t0: float, t1: float, pred: Callable[[Any], bool]) -> int | None:
@@ -376,7 +456,8 @@ def changes(rite: Rite, m: Mutant) -> bool:
     ed = _Edits(rite)
     ed.apply(m)
     pairs: list[tuple[list[Any], list[Any]]] = [(ed.pos, rite._actors.tracks), (ed.posture, rite._posture.tracks),
-                                                (ed.holding, rite._holding.tracks)]
+                                                (ed.holding, rite._holding.tracks),
+                                                (ed.dress, rite._dress.tracks)]
     for new, old in pairs:
         for (t1, v1), (t0, v0) in zip(new, old):
             if t1 is t0 and v1 is v0:

@@ -127,6 +127,9 @@ class MutationReport:
 STEP_GAP = 6
 #: seconds of the rite kept either side of a section in its view
 MARGIN_S = 2.0
+#: seconds before and after a mutant's window that its edit reaches (the walk to a misplaced spot and back, at
+#: :data:`~.mutants.PACE`; the catch-up after a move not made)
+REACH_S = 4.0
 
 
 def windowed(rite: Rite, section: int) -> Rite:
@@ -162,6 +165,11 @@ def _owner(f: Finding, group: list[Mutant]) -> Mutant:
     same = [m for m in group if m.clause == f.phrase]
     if len(same) == 1:
         return same[0]
+    if f.t is not None:
+        # a finding in the time a mutant's edit reaches (a walk eased in before its step, and out after it)
+        near = [m for m in group if m.t0 - REACH_S <= f.t <= m.t1 + REACH_S]
+        if len(near) == 1:
+            return near[0]
     if f.step is not None:
         before = [m for m in group if m.steps[0] <= f.step]
         if before:

@@ -19,6 +19,8 @@ holds, with the numbers:
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from ..state import StepSpan
@@ -49,6 +51,7 @@ class Span:
                  rest: tuple[float, ...] | None = None, next_start: float | None = None) -> None:
         self.aid = aid
         self.next_start = next_start
+        self._rest = rest
         self.spans = spans
         self.ivs = [(sp.start_s, sp.end_s) for sp in spans]
         self.own = list(self.ivs)           # his steps only (what must NOT be seen is looked for here)
@@ -66,6 +69,27 @@ class Span:
 
     def ends(self) -> list[float]:
         return [act[1] if (act := sp.act_of(self.aid)) else sp.end_s for sp in self.spans]
+
+    def each(self, i: int) -> list[Span]:
+        """The repetitions of a standard form's act of the word at passage offset ``i``, each alone (the
+        forfeit acts 執爵者…實之 for every drinker: each time must show it, not one of them): its sub-steps
+        whose own words hold it; else this span (a word the form acts once, or a step that is no form)."""
+        own = [sp for sp in self.spans if sp.offset <= i < sp.offset + len(sp.phrase)]
+        if len(own) < 2 or len({sp.index for sp in own}) != 1 or not all(sp.do in FORM_DOS for sp in own):
+            return [self]
+        return [Span(self.aid, [sp], None, self._rest, self.next_start) for sp in own]
+
+
+def each(test: Callable[[Span], tuple[bool, str] | None], w: Span, i: int) -> tuple[bool, str] | None:
+    """``test`` on every repetition of the form's act of the word at ``i`` (:meth:`Span.each`): the first
+    that fails, else the first result (None: no test)."""
+    out = None
+    for x in w.each(i):
+        r = test(x)
+        if r is not None and not r[0]:
+            return r
+        out = out or r
+    return out
 
 
 def _postures(ctx: Ctx, w: Span) -> list[str]:
@@ -92,6 +116,24 @@ def _holdings(ctx: Ctx, w: Span, after: float = EPS, rest: bool = False) -> list
     return out
 
 
+def _counts(label: str) -> dict[str, int]:
+    """How many of each thing a holding label shows ('弓、矢×4' → 弓 1, 矢 4)."""
+    out: dict[str, int] = {}
+    for item in filter(None, label.split("、")):
+        name, _, n = item.partition("×")
+        out[name] = out.get(name, 0) + (int(n) if n.isdigit() else 1)
+    return out
+
+
+def _lost(hs: list[str]) -> bool:
+    """Whether, along these holdings in time order, a thing once held is later fewer or gone."""
+    for k, h in enumerate(hs):
+        had = _counts(h)
+        if had and any(any(_counts(later).get(x, 0) < n for x, n in had.items()) for later in hs[k + 1:]):
+            return True
+    return False
+
+
 def _zs(ctx: Ctx, w: Span, ext: bool = False) -> np.ndarray:
     return np.concatenate([ctx.path(w.aid, a, b, 0.25)[1][:, 2] for a, b in (w.ext if ext else w.ivs)])
 
@@ -104,12 +146,23 @@ def _moved(ctx: Ctx, w: Span) -> float:
     return best
 
 
-def verb_test(ctx: Ctx, c: str, text: str, i: int, w: Span) -> tuple[bool, str] | None:
-    """Whether the act-character ``c`` at ``text[i]`` is done by ``w.aid`` in his steps (None: no test)."""
+def verb_test(ctx: Ctx, c: str, text: str, i: int, w: Span, final: bool = False) -> tuple[bool, str] | None:
+    """Whether the act-character ``c`` at ``text[i]`` is done by ``w.aid`` in his steps (None: no test);
+    ``final``: the character ends its clause (主人退, 賓反: he goes, and nothing is named after it)."""
     nxt = text[i + 1:i + 2]
     prev = text[i - 1:i]
     if prev in "不未":
         return None
+    if c in "升降" and nxt == "席":
+        # 升席 / 降席: onto his mat and off it — he moves (the mat's place is the layout's)
+        d = _moved(ctx, w)
+        return d >= MOVE, f"moved {d:.1f} 尺"
+    if ((c in "退反復" and final and prev not in "少辟" and nxt not in "坐奠")      # (反坐: he kneels again)
+            or (c == "退" and prev not in "少辟" and nxt not in "中楅"              # (退中, 退楅: things removed;
+                and text[i - 2:i - 1] != "以")                                       # 命獲者以旌退: the 獲者's)
+            or (c == "反" and nxt == "于") or (c == "復" and nxt in "觶其")):          # 反于射位, 復觶南, 復其位
+        d = _moved(ctx, w)
+        return d >= MOVE, f"moved {d:.1f} 尺"
     if c == "升" and nxt not in "席" and text[i + 1:i + 3] not in ("飲者", "射者"):   # 升飲者: those who go up
         z = float(_zs(ctx, w, ext=True).max())
         return z >= ON_STAIRS_Z, f"highest z {z:.1f} 尺"
@@ -159,8 +212,10 @@ def verb_test(ctx: Ctx, c: str, text: str, i: int, w: Span) -> tuple[bool, str] 
         return ok, f"holding {' → '.join(dict.fromkeys(before + [after])) or 'nothing'}"
     if c in PUT and (c in "奠授" or nxt in THINGS) and not (c == "奠" and prev in TAKE):
         # (取奠觶: 奠觶 is the thing taken — the 觶 set down before — not a 奠 acted)
+        # something leaves his hands: a thing he held is fewer, or gone, after (取俎還授司正 cited by the take
+        # too: the 俎 coming into his hands is no 授)
         hs = _holdings(ctx, w)
-        return len(set(hs)) > 1 and any(hs), f"holding {' → '.join(dict.fromkeys(hs)) or 'nothing'}"
+        return _lost(hs), f"holding {' → '.join(dict.fromkeys(hs)) or 'nothing'}"
     if c in "洗盥" and prev not in "適于當之於南北東西拜辭" and nxt not in "南北東西":
         xi = ctx.place("court.xi")
         if xi is None:
@@ -189,7 +244,13 @@ def verb_test(ctx: Ctx, c: str, text: str, i: int, w: Span) -> tuple[bool, str] 
         for a, b in w.ivs:
             _, xyz = ctx.path(w.aid, a - EPS, b + EPS, 0.25)
             vis = [ctx.visible(w.aid, t) for t in (a - EPS, b + EPS)]
-            crossed = xyz[:, 1].min() <= gate[1] + 2.0
+            # through the 門: at it, and walking in from it (入) or out to it (出) — not standing there
+            y = xyz[:, 1]
+            at = int(np.argmin(y))
+            # (入: inside by the end of his step — a man still outside as it ends has not come in)
+            inside = ctx.pos(w.aid, b)[1] >= gate[1] - 0.5          # (門左: on the gate's line, the 8th 眾賓)
+            crossed = y[at] <= gate[1] + 2.0 and (inside and y[at:].max() - y[at] >= 1.0 if c == "入"
+                                                  else y[:at + 1].max() - y[at] >= 1.0)
             ok |= crossed or vis[0] != vis[1]
         return ok, "never at or through the 門"
     if c == "還" and nxt not in "其":
@@ -209,7 +270,7 @@ def verb_test(ctx: Ctx, c: str, text: str, i: int, w: Span) -> tuple[bool, str] 
         d = float(np.max(np.linalg.norm(ctx.path(w.aid, a, max(a, b), 0.5)[1][:, :2] - ctx.pos(w.aid, a)[:2],
                                         axis=1)))
         return d < 2.0, f"moved {d:.1f} 尺 between the end of his step ({a:.1f} s) and his next ({b:.1f} s)"
-    if c in "反復" and nxt == "位" and prev not in "以而後后":
+    if c in "反復" and nxt == "位" and prev not in "而後后":
         # 反位 / 復位: he goes back in the steps that cite it — walks back, or, where he only turned to face
         # someone (司射還當上耦西面…反位: 賈 左還迴身當之), turns back; where to is the motion rule's
         d = _moved(ctx, w)
@@ -246,6 +307,11 @@ def _verb_test_more(ctx: Ctx, c: str, text: str, i: int, w: Span) -> tuple[bool,
     if c == "舉" and nxt == "觶":
         hs = _holdings(ctx, w, rest=True)
         return any("觶" in h for h in hs), f"holding {' → '.join(dict.fromkeys(h or '—' for h in hs))}"
+    if c in "袒襲":
+        # 袒 (袒決遂): the left arm bared by the end of his act; 襲: covered again (鄭: 袒，左免衣也)
+        ds = [ctx.dress(w.aid, t + EPS) for t in w.ends()]
+        ok = any(("袒" in d) == (c == "袒") for d in ds)
+        return ok, f"dress {' / '.join(d or 'covered' for d in ds)}"
     if c == "為" and text[i + 1:i + 3] in ("司正", "司馬"):
         # 反為司正 / 為司馬: the office he holds from then on is the role track's
         roles = [ctx.role(w.aid, t + 0.1) for t in w.ends()]
@@ -293,8 +359,10 @@ def posture_sequence(ctx: Ctx, aid: str, words: list[tuple[str, Span]], used: se
                       states[k][1] == "stand" and (form or states[k][0] not in used) and (n == 0 or states[k][0] >= a)),
                      None)
         else:
+            # (a kneel or a stand begun only as his steps end is no act of theirs: it is the next step's)
             k = next((k for k in range(j, len(states)) if states[k][1] == _STATE[c] and
-                      (form or states[k][0] not in used or c in "坐立")), None)
+                      (form or states[k][0] not in used or c in "坐立") and
+                      (c not in "坐" or states[k][0] < b - EPS - 0.05)), None)
         if k is None:
             seq = " → ".join(f"{p} {t:.1f}" for t, p in states)
             want = "".join(w for w, _ in words)
@@ -340,6 +408,31 @@ def at_place(ctx: Ctx, word: str, after: str, w: Span) -> tuple[bool, str]:
         for p in ps:
             best = min(best, float(np.min(np.hypot(xyz[:, 0] - p[0], xyz[:, 1] - p[1]))))
     return best <= r, f"{best:.1f} 尺 from the {word} at the nearest (within {r:.0f})"
+
+
+#: 尺: by a man (立于司射之南, 立于大夫之南少退): within this of him; of a group's row (三耦之北), of its nearest
+BESIDE_CHI = 8.0
+BESIDE_ROW_CHI = 20.0         # (三耦進立于司馬之西南: a file of three pairs, the last 18 尺 from him)
+#: seconds: where the man he stands by stands — a place he stood at (not walking) since this long before
+#: (司馬反位立于司射之南 as the 司射 goes forward: the 司射's 位 he has just left) until a moment after (one
+#: still arriving: 主人降席立于賓東 as the 賓 comes to the 阼階上)
+BESIDE_BEFORE_S, BESIDE_AFTER_S = 60.0, 10.0
+
+
+def beside(ctx: Ctx, people: set[str], w: Span, row: bool = False) -> tuple[bool, str]:
+    """Where his act ends he stands by one of these men: within ``BESIDE_CHI`` (of a group, its row:
+    ``BESIDE_ROW_CHI``; so too a group by one man, ``row``) of where that man stands about then (his track)."""
+    best = 1e9
+    for sp in w.spans:
+        end = (sp.act_of(w.aid) or (sp.start_s, sp.end_s))[1]
+        here = ctx.pos(w.aid, end)[:2]
+        for o in people:
+            ts, xyz = ctx.path(o, end - BESIDE_BEFORE_S, end + BESIDE_AFTER_S, 0.5)
+            still = np.array([ctx.posture(o, float(t)) != "walk" for t in ts])
+            if still.any():
+                best = min(best, float(np.min(np.hypot(xyz[still, 0] - here[0], xyz[still, 1] - here[1]))))
+    r = BESIDE_CHI if len(people) == 1 and not row else BESIDE_ROW_CHI
+    return best <= r, f"{best:.1f} 尺 from {', '.join(sorted(people))} at the nearest (within {r:.0f})"
 
 
 def facing_test(ctx: Ctx, word: str, w: Span) -> tuple[bool, str]:
@@ -412,6 +505,7 @@ REQUIRES = {
     "視": "him facing what he watches (within 60°)", "從": "him moving (≥ 0.3 尺)",
     "退": "him moving (≥ 0.3 尺)",
     "為": "him in that office (the role track) after his step",
+    "袒": "his left arm bared (袒) after his act", "襲": "his arm covered (襲) after his act",
 }
 
 

@@ -126,35 +126,54 @@ def _jumps(ctx: Ctx) -> list[Finding]:
     return out
 
 
-REACH_CHI = 3.0      # 尺: a thing taken from where it lies is within his reach (his hands 1 尺 before him)
+REACH_CHI = 4.0      # 尺: a thing taken up or set down is within his reach (his hands 1 尺 before him, 3 尺 more)
+#: 尺: two men handing a thing over stand within reach of each other, arm to arm (the longest in the rite: the
+#: 主人 at the head of the 西階 giving the 爵 to a 笙 on its top 等, §12 盡階不升堂受爵, 5.5 尺 body to body)
+HAND_CHI = 6.0
+#: things whose laying is not yet asked: the archers' 弓 and 矢 and the 筭 (the §15 射器 placement, audit X1/X3:
+#: the 賓's and 大夫's bows at the 西序 while they 執弓 at 堂西, §28 鄭 或言堂或言序…互言, is still open)
+UNASKED = ("counters.", "arrow.", "bow.")
 
 
 def _within_reach(ctx: Ctx) -> list[Finding]:
-    """What one takes up from where it lies comes from within his reach: it does not fly into his hands
-    (the 爵 taken 于上篚 while it lay 西楹南; a 觶 taken from the 篚 by one standing at the 洗).  Things first brought in from
-    off the scene (the 薦 from the 房, the 俎 from outside) are not asked."""
+    """What one takes up from where it lies comes from within his reach, and what he sets down lies within it
+    (the 爵 taken 于上篚 while it lay 西楹南; a 觶 taken from the 篚 by one standing at the 洗; a cup set down
+    薦西 by one 10 尺 off); what one hands to another passes between two men within reach of each other.  His
+    reach is measured from where *he* is (his track), not from where the thing is drawn in his hands.  Things
+    first brought in from off the scene (the 薦 from the 房, the 俎 from outside) are not asked."""
     out = []
-    ids = list(ctx.rite.object_ids)
-    chi = ctx.rite.reading.chi_m
+    off_y = ctx.rite.director.offstage[1] + 5
+    a, b = ctx.window
+
+    def far(aid: str, t: float, where: np.ndarray) -> float:
+        return float(np.linalg.norm(ctx.pos(aid, t)[:2] - where))
+
+    def finding(t: float, oid: str, who: str, requires: str, shows: str) -> None:
+        sp = ctx.rite.span_at(t)
+        out.append(Finding("things", sp.section if sp else 0, sp.index if sp else 0, sp.phrase if sp else "", oid,
+                           requires, shows, who, t))
     for oid, o in ctx.rite.director.objects.items():
-        if oid not in ids or oid.startswith(("counters.", "arrow.", "bow.")):
-            continue
-        i = ids.index(oid)
-        lying = None
-        for t, k, v in o.events:
-            if k == "at":
-                lying = None if v is None or v[1] < ctx.rite.director.offstage[1] + 5 else np.asarray(v[:2])
-            elif k == "held" and v is not None:
-                if lying is not None:
-                    got = np.asarray(ctx.rite.pose_at(t + 0.02).object_xyz_m[i][:2]) / chi
-                    d = float(np.linalg.norm(got - lying))
-                    if d > REACH_CHI:
-                        sp = ctx.rite.span_at(t)
-                        out.append(Finding("things", sp.section if sp else 0, sp.index if sp else 0,
-                                           sp.phrase if sp else "", oid,
-                                           f"{v} taking it up from where it lies, within {REACH_CHI:.0f} 尺",
-                                           f"it flies {d:.1f} 尺 into his hands at {t:.1f} s", v, t))
-                lying = None
+        evs = sorted((e for e in o.events if e[1] in ("at", "held", "path")), key=lambda e: e[0])
+        for (_ta, ka, va), (t, kb, vb) in zip(evs, evs[1:]):
+            if not a <= t <= b:
+                continue
+            if ka == "held" and kb == "held" and va and vb and va != vb:
+                d = float(np.linalg.norm(ctx.pos(va, t)[:2] - ctx.pos(vb, t)[:2]))
+                if d > HAND_CHI:
+                    finding(t, oid, f"{va}+{vb}", f"{va} handing it to {vb} within {HAND_CHI:.0f} 尺 of him",
+                            f"{d:.1f} 尺 apart at {t:.1f} s")
+            if oid.startswith(UNASKED):
+                continue
+            if ka == "at" and va is not None and va[1] > off_y and kb == "held" and vb:
+                d = far(vb, t + 0.02, np.asarray(va[:2]))
+                if d > REACH_CHI:
+                    finding(t, oid, vb, f"{vb} taking it up from where it lies, within {REACH_CHI:.0f} 尺",
+                            f"it lies {d:.1f} 尺 from him at {t:.1f} s")
+            if ka == "held" and va and kb == "at" and vb is not None and vb[1] > off_y:
+                d = far(va, t - 0.02, np.asarray(vb[:2]))
+                if d > REACH_CHI:
+                    finding(t, oid, va, f"{va} setting it down within {REACH_CHI:.0f} 尺 of him",
+                            f"it lands {d:.1f} 尺 from him at {t:.1f} s")
     return out
 
 

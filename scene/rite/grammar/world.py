@@ -28,7 +28,36 @@ def _flights(ctx: Ctx) -> list[tuple[float, float, str]]:
 
 
 def check(ctx: Ctx) -> list[Finding]:
-    return _lane(ctx) + _furniture(ctx) + _pillars(ctx) + _audit(ctx)
+    return _lane(ctx) + _furniture(ctx) + _pillars(ctx) + _by_the_gate(ctx) + _audit(ctx)
+
+
+#: 尺: one comes into sight and goes out of it at the 門 — within this of it (the court's way in and out)
+GATE_CHI = 12.0
+
+
+def _by_the_gate(ctx: Ctx) -> list[Finding]:
+    """Nobody appears or vanishes in the middle of the court: one comes onto the scene and leaves it through
+    the 門 (入門, 出 … 降自西階出): his first moment in sight, and his last, are at the gate."""
+    gate = ctx.place("hall.gate")
+    if gate is None:
+        return []
+    out = []
+    a, b = ctx.window
+    for aid, k in ctx.index.items():
+        ts, vs = ctx._visible[k]
+        for i in range(1, len(ts)):
+            t = float(ts[i])
+            if bool(vs[i]) == bool(vs[i - 1]) or not a <= t <= b:
+                continue
+            p = ctx.pos(aid, t + (0.05 if vs[i] else -0.05))
+            d = float(np.hypot(p[0] - gate[0], p[1] - gate[1]))
+            if d > GATE_CHI:
+                sp = ctx.rite.span_at(t)
+                out.append(Finding("world", sp.section if sp else 0, sp.index if sp else None,
+                                   sp.phrase if sp else "", "(門)",
+                                   f"{aid} {'coming into' if vs[i] else 'leaving'} sight at the 門 "
+                                   f"(within {GATE_CHI:.0f} 尺)", f"{d:.1f} 尺 from it at {t:.1f} s", aid, t))
+    return out
 
 
 def _lane(ctx: Ctx) -> list[Finding]:

@@ -79,8 +79,13 @@ def batch_geometry(bn: Bin, batch, scale: float = 1.0, baked: bool = False) -> d
 
 
 def times_f32(t: np.ndarray) -> np.ndarray:
-    """Key times as f32, kept strictly increasing (keys 1 µs apart would otherwise collapse)."""
-    out = np.asarray(t, dtype=np.float32).copy()
+    """Key times as f32, rounded down (a key at a stage's start is in force at the start itself, not a
+    rounding after it: at 4 h an f32 is 1 ms coarse, and the director's cut at §44's start showed the shot
+    before it), kept strictly increasing (keys 1 µs apart would otherwise collapse)."""
+    t64 = np.asarray(t, dtype=np.float64)
+    out = t64.astype(np.float32)
+    up = out.astype(np.float64) > t64
+    out[up] = np.nextafter(out[up], np.float32(-np.inf))
     while len(out) > 1:
         bad = np.flatnonzero(out[1:] <= out[:-1]) + 1
         if not len(bad):

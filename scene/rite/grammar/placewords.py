@@ -1,0 +1,57 @@
+"""Where a clause puts a man, read from its words: the place words of the layout (西階上, 阼階前, 堂西 …), a
+man he stands by (立于司射之南), the facings (X面, not a place's side: 西階之東北面), and a mat's laying (席賓南面),
+which is no man's facing.  Used by the clause predicates (:mod:`.coverage`) and by the mutation harness, which
+seeds its errors on the very words the checker reads (:mod:`.mutants`)."""
+from __future__ import annotations
+
+from . import predicates as pr
+from .facing import PLACE_END
+from .words import FACINGS, PLACES
+
+#: place words the clause puts a man at, longest first (西階上 before 西階)
+_PLACE_WORDS = tuple(sorted((w for w in PLACES if w not in ("賓席", "主人席", "楹")), key=len, reverse=True))
+
+
+def _beside_whom(full: str, i: int) -> str | None:
+    """The man named at ``full[i]`` when a side of him follows (司射之南, 大夫之南, 賓東): a place by a man."""
+    from ...text.clauses import _names
+    nm = next((w for s, e, w in _names(full) if s == i), None)
+    if nm is None:
+        return None
+    after = full[i + len(nm):i + len(nm) + 2]
+    return nm if after[:1] in "東西南北" or (after[:1] == "之" and after[1:2] in "東西南北") else None
+
+
+def _place_word(text: str, k: int, lead: bool = False) -> str | None:
+    """The place word starting at ``text[k]`` where the clause puts him there: after 于 / 於 / 適 / 至 / 就, a
+    階上 (賓西階上北面拜), or leading the clause after its subject (主人阼階前西面, 主人堂東袒決遂: ``lead``) —
+    not a way (自X, 由X), a level (當X), a thing looked at, carried or washed (視侯, 奉豐, 拜洗: 洗 the washing,
+    中 the middle of a thing, 入門左 past the gate)."""
+    w = next((w for w in _PLACE_WORDS if text.startswith(w, k)), None)
+    if w is None or (k > 0 and text[k - 1] in "自由當視其以奉") or text[k + len(w):k + len(w) + 1] in ("端", "外"):
+        return None             # (西序端: the end of the 序, no place of the layout; 門外: another house's gate)
+    if (k > 1 and text[k - 1] in "于於" and text[k - 2] in pr.THINGS + "洗尊篚席楅中豐侯乏"
+            and text[k - 3:k - 2] not in tuple(pr.PUT + "取受")):
+        return None             # 洗于阼階東南, 設楅于中庭: where a thing is, not where he is (奠爵于篚: both)
+    if w in ("西階上", "阼階上") or (k > 0 and text[k - 1] in "于於適至就" and w != "中"):
+        return w
+    if lead and w in ("西階", "阼階", "堂西", "堂東") and text[k + len(w):k + len(w) + 1] in "前下上東西南北袒":
+        return w
+    return None
+
+
+def _of_a_mat(text: str, k: int) -> bool:
+    """Whether the facing word ending at ``text[k]`` tells how a mat is laid (乃席賓南面 …)."""
+    head = text[:k]
+    j = head.rfind("席")
+    return (j >= 0 and head[j + 1:].startswith(("賓", "主人", "大夫", "眾賓", "工", "遵者"))
+            and not any(c in head[j + 1:] for c in "升降坐拜揖取奠受"))
+
+
+def facing_at(text: str, k: int) -> str | None:
+    """The facing word ending at the 面 ``text[k]`` (without its 面): the longest, except after a place word,
+    whose side the first of two directions is (西階之東北面: 之東, then 北面; 堂西南面: 堂西, then 南面)."""
+    face = next((f for f in FACINGS if text.endswith(f, 0, k + 1)), None)
+    if face and len(face) == 3 and k >= 3 and text[k - 3] in PLACE_END:
+        return face[1:]
+    return face

@@ -1,0 +1,94 @@
+"""The checker's rules added to kill the survivors of the mutation run (docs/checker.md): each is shown to fail
+on the error it is for — a seeded error of the mutation harness, in one section's view — and to name it.
+(``python -m scene check`` says 0 findings on every preset: tests/test_grammar.py holds that.)"""
+from __future__ import annotations
+
+import numpy as np
+
+from scene.rite import grammar
+from scene.rite.grammar import mutate
+from scene.rite.grammar.coverage import _ctx_of
+from scene.rite.grammar.mutants import POSTURE_OF
+from scene.rite.grammar.predicates import _counts, _lost
+
+
+def _new_findings(rite, op, n, want):
+    """The findings a mutant of ``op`` in §n (the first that ``want`` picks and that changes the tracks) adds
+    to the section's own, and the mutant."""
+    ctx = _ctx_of(rite)
+    view = mutate.windowed(rite, n)
+    m = next(m for m in mutate.mutants_of(ctx, [n], (op,)) if want(m) and mutate.changes(view, m))
+    base = {f.key() for f in grammar.check(view)}
+    return [f for f in grammar.check(mutate.mutated(view, [m])) if f.key() not in base], m
+
+
+def test_a_thing_set_down_lies_within_his_reach(rite):
+    """坐奠爵于薦西 done 10 尺 from where the 爵 lands: the things rule measures from where he is."""
+    found, m = _new_findings(rite, "place-off", 5, lambda m: "奠爵于薦西" in m.clause)
+    assert any(f.rule == "things" and "setting it down" in f.requires and f.who == m.aid for f in found), found
+
+
+def test_a_thing_handed_over_passes_between_two_men_within_reach(rite):
+    """賓進受爵于席前 (§5) done 10 尺 from the 主人 who hands him the 爵."""
+    found, m = _new_findings(rite, "place-off", 5, lambda m: "受爵于席前" in m.clause)
+    assert any(f.rule == "things" and "handing it to" in f.requires for f in found), found
+
+
+def test_nobody_leaves_the_scene_but_by_the_gate(rite):
+    """作賓出 not walked (§49): he goes out of sight in the middle of the court."""
+    found, m = _new_findings(rite, "no-move", 49, lambda m: m.word == "出")
+    assert any(f.rule == "world" and f.word == "(門)" and f.who == m.aid for f in found), found
+
+
+def test_one_who_does_not_come_in_has_not_entered(rite):
+    """眾賓皆入門左 (§4): a 眾賓 still outside the gate as his step ends has not come in."""
+    found, m = _new_findings(rite, "no-move", 4, lambda m: m.word == "入" and m.aid.startswith("zhongbin"))
+    assert any(f.word == "入" and f.who == m.aid for f in found), found
+
+
+def test_a_member_left_out_of_a_group_s_tan_is_noticed(rite):
+    """三耦皆袒決 (§19) with one archer who does not bare his arm: the dress predicate (袒) fails for him."""
+    found, m = _new_findings(rite, "member-out", 19, lambda m: "袒決" in m.clause)
+    assert any(f.word == "袒" and f.who == m.aid for f in found), found
+
+
+def test_standing_by_a_man_is_measured_from_that_man(rite):
+    """反位立于司射之南 (§21) 10 尺 off: the place by the 司射 (his track) is not where the 司馬 stands."""
+    found, m = _new_findings(rite, "place-off", 21, lambda m: m.clause == "立于司射之南")
+    assert any(f.rule == "places" and "司射" in f.word for f in found), found
+
+
+def test_the_wrong_actor_is_never_one_doing_the_same_act(rite):
+    """主人再拜, 大夫答拜: the man who bows beside him at the same moment is no wrong actor (swapping the two
+    changes nothing one could see); every wrong-actor of §10 has a bystander in another posture."""
+    ctx = _ctx_of(rite)
+    muts = mutate.mutants_of(ctx, [10], ("wrong-actor",))
+    assert muts
+    for m in muts:
+        word = next(c for k, c in enumerate(m.clause) if c in POSTURE_OF and m.clause[k - 1:k] != "不")
+        theirs = {p for _, p in ctx.postures(m.other, m.t0, m.t1)}
+        assert POSTURE_OF[word] not in theirs, (m.label(), theirs)
+        assert POSTURE_OF[word] in {p for _, p in ctx.postures(m.aid, m.t0, m.t1)}, m.label()
+
+
+def test_what_leaves_the_hands_is_counted_thing_by_thing():
+    assert _counts("弓、矢×4") == {"弓": 1, "矢": 4}
+    assert _lost(["弓、矢×4", "弓、矢×3"])            # an arrow handed on
+    assert _lost(["", "俎 (賓)", ""])                  # taken, then handed over
+    assert not _lost(["", "俎 (賓)"])                  # only taken: nothing left his hands
+    assert not _lost(["弓", "弓、矢"])
+
+
+def test_a_taken_thing_never_in_hand_is_missing_from_then_on(rite):
+    """no-hold takes the thing away for as long as he would have held it (not only until his next change)."""
+    ctx = _ctx_of(rite)
+    view = mutate.windowed(rite, 28)
+    m = next(m for m in mutate.mutants_of(ctx, [28], ("no-hold",)) if m.clause == "遂執弓" and m.aid == "zhuren")
+    r = mutate.mutated(view, [m])
+    k = r.actor_ids.index(m.aid)
+    ts, vs = r._holding.tracks[k]
+    after = [v for t, v in zip(ts, vs) if m.t0 <= t <= m.t1 + 20]
+    assert after and not any("弓" in v for v in after), after
+    ts0, vs0 = view._holding.tracks[k]
+    assert any("弓" in v for t, v in zip(ts0, vs0) if m.t0 <= t <= m.t1 + 20)
+    assert np.all(np.diff(ts) >= 0)
