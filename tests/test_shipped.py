@@ -35,9 +35,10 @@ def test_the_shipped_products_are_current():
 
 
 def test_the_tracks_shipped_key_names_what_it_is_made_from_not_numpys_version(monkeypatch):
-    """Another numpy or Python (a fresh install resolves the newest) keeps the shipped track's key — the track is
-    the same to 1e-9 m (test_a_fresh_build_is_identical_to_what_ships; bench/RESULTS.md: under numpy 2.2.6) —
-    while the disk cache's key, a pickle's, changes; another reading changes both."""
+    """Another numpy or Python (a fresh install resolves the newest) keeps the shipped track's key — built under
+    numpy 1.26.4, 2.2.6 and 2.4.6 the track was the same to the bit (bench/RESULTS.md), and
+    test_a_fresh_build_is_identical_to_what_ships holds it to 1e-9 m — while the disk cache's key, a pickle's,
+    changes; another reading changes both."""
     from scene.geometry import readings
     from scene.render import track_store
     from scene.rite import cache

@@ -7,7 +7,8 @@ Chromium (issue 44).
 
 The venv has no system site-packages and nothing of the interpreter running the tests: what it imports is what
 pip put in it (the test asserts numpy, vtk and trame load from inside it).  Without a package index the
-tests that need the venv are skipped, saying so.  Slow: ~2 min here for the install (its downloads cached).
+tests that need the venv are skipped, saying so.  Slow: 119 s here for the module, 61 s of it the install
+(its downloads in pip's cache; bench/RESULTS.md).
 """
 from __future__ import annotations
 

@@ -4,17 +4,18 @@
    ``assets/prebuilt/director-<reading>/track.npz`` (float64, as built; no pickle) and recorded in
    ``assets/prebuilt/KEY.json`` under a key that hashes everything the track is made from (the rite's reading
    and seed, the TOML of ``assets/``, the seeds, the modules of ``text/geometry/rite/render``), so a rite whose
-   key is the recorded one has this track; the file's sha256 is checked before it is read.
-
-   **No version string is in that key** (issue 44: numpy's was, and every numpy release a fresh install
-   resolved would have built the track again).  What numpy's version may change is the last bit of a float:
-   ``tests/test_shipped.py`` holds a fresh build to what ships — its times and cuts to the bit, its cameras to
-   1e-9 m, which is also all one numpy promises across CPUs (the file built on another machine differed from
-   this one's by 2e-15 m in 22 of its 25 732 numbers, at the same numpy) — and a build under another numpy
-   (2.2.6 against 2.4.6, bench/RESULTS.md) differed by as little.  The disk cache (step 2) is a pickle, which
-   another numpy or Python may not read: its key keeps both versions.  A first
+   key is the recorded one has this track; the file's sha256 is checked before it is read.  A first
    ``still --view auto`` or a first start's still then waits for no director (~9 s here; on a slow school laptop
    a minute).
+
+   **No version string is in that key** (issue 44: numpy's was, so every numpy release that a fresh install
+   resolved would have built the track again).  What another numpy may change is the last bit of a float, and
+   no key could promise more: the same numpy on another CPU gave 2e-15 m in 22 of the file's numbers.
+   ``tests/test_shipped.py`` holds a fresh build to what ships — its times and cuts to the bit, its cameras to
+   1e-9 m — and built under numpy 1.26.4, 2.2.6 and 2.4.6 here the track was the same to the bit, and the pack
+   byte for byte (bench/RESULTS.md).  The disk cache (step 2) is a pickle, which another numpy or Python may
+   not read (numpy 2's name ``numpy._core``): its key keeps both versions (``rite.cache_key``; the shipped key
+   is built on ``rite.content_key``).
 2. **the disk cache** — a signed pickle beside the rite (:func:`scene.rite.cache.entry`);
 3. **built** (:func:`.shots.build_track`) and written to the cache.
 
