@@ -84,3 +84,19 @@ def browser():
     import webtools
     with webtools.chromium() as b:
         yield b
+
+
+@pytest.fixture(scope="module")
+def app_url(request):
+    """The app on a free port for a module, with the module's presenter key ``KEY`` when it has one (a fresh one
+    otherwise): its address ('http://127.0.0.1:PORT/')."""
+    import webtools
+    key = getattr(request.module, "KEY", None)
+    with webtools.app_on_free_port(*(("--presenter-key", key) if key else ())) as port:
+        yield f"http://127.0.0.1:{port}/"
+
+
+@pytest.fixture(scope="module")
+def site_url(served):
+    """The player's page on the module's static site (:func:`served`)."""
+    return served + "player.html"

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 import webtools
-from webtools import READY, chromium, chromium_missing_reason, free_port, start_app
+from webtools import READY, chromium, chromium_missing_reason
 
 AXE = Path(__file__).resolve().parent / "vendor" / "axe-core" / "axe.min.js"
 pytestmark = [pytest.mark.browser, pytest.mark.slow,
@@ -23,15 +23,6 @@ def serious(page) -> list[str]:
             targets = [" ".join(map(str, n["target"])) for n in v["nodes"][:4]]
             out.append(f"{v['id']} ({v['impact']}, {len(v['nodes'])}): {v['help']} — {targets}")
     return out
-
-
-@pytest.fixture(scope="module")
-def app_url():
-    port = free_port()
-    proc = start_app(port)
-    yield f"http://127.0.0.1:{port}/"
-    proc.terminate()
-    proc.wait(10)
 
 
 def test_the_app_has_no_serious_or_critical_violation(app_url):

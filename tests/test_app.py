@@ -22,21 +22,11 @@ from webtools import (
     free_port,
     ink,
     screenshot,
-    start_app,
 )
 
 ROOT = Path(__file__).resolve().parents[1]
 pytestmark = [pytest.mark.skipif(chromium_missing_reason() is not None, reason=str(chromium_missing_reason())),
               pytest.mark.browser, pytest.mark.slow]
-
-
-@pytest.fixture(scope="module")
-def app_url():
-    port = free_port()
-    proc = start_app(port)
-    yield f"http://127.0.0.1:{port}/"
-    proc.terminate()
-    proc.wait(10)
 
 
 @pytest.fixture(scope="module")

@@ -7,19 +7,12 @@ the click gave it (no select changed, no switch flipped, no menu opened)."""
 from __future__ import annotations
 
 import pytest
-from webtools import OTHER_READING, READY, chromium, chromium_missing_reason, close_shared, free_port, start_app
+from webtools import OTHER_READING, READY, chromium, chromium_missing_reason, close_shared
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow,
               pytest.mark.skipif(chromium_missing_reason() is not None, reason=str(chromium_missing_reason()))]
 
-
-@pytest.fixture(scope="module")
-def app_url():
-    port = free_port()
-    proc = start_app(port, "--presenter-key", "clicker-key-12")
-    yield f"http://127.0.0.1:{port}/"
-    proc.terminate()
-    proc.wait(10)
+KEY = "clicker-key-12"
 
 
 PLAYER = "window.__xslPlayer"

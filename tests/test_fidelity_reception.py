@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from scene.rite.cache import load_rite
+from scene.rite.moments import up_before_kneel
 
 
 @pytest.fixture(scope="module")
@@ -324,18 +325,6 @@ def test_se_is_carried_in_not_held_by_the_hidden(rite, rite_no_dafu):
 
 # -- X6 (audits/fidelity-2026-12-07.md) 卒爵興坐奠爵: the 興 between two kneelings is acted, in every section
 
-def _up_before_kneel(R, aid, t0, t1):
-    """Seconds ``aid`` is on his feet (standing or walking) before the first kneel starting in [t0, t1]; None
-    when none starts there (he never rose)."""
-    ps = [(t, v) for t, k, v in R.director.actors[aid].events if k == "posture" and v in ("sit", "stand", "walk")]
-    for i in range(1, len(ps)):
-        tb, vb = ps[i]
-        if t0 - 1e-6 <= tb <= t1 and vb == "sit" and ps[i - 1][1] != "sit":
-            ups = [ps[j + 1][0] for j in range(i - 1) if ps[j][1] == "sit" and ps[j + 1][1] != "sit"]
-            return tb - (max(ups) if ups else ps[i - 1][0])
-    return None
-
-
 def test_xing_between_zu_jue_and_zuo_dian_is_acted(rite):
     seen = []
     for s in rite.spans:
@@ -346,7 +335,7 @@ def test_xing_between_zu_jue_and_zuo_dian_is_acted(rite):
         if not rite.director.c.sections[s.section - 1].steps[s.index].kneel:
             continue
         for aid in s.who:
-            up = _up_before_kneel(rite, aid, s.start_s, s.end_s)
+            up = up_before_kneel(rite.director, aid, s.start_s, s.end_s)
             seen.append((s.section, aid))
             assert up is not None and up >= 0.5, (
                 f"§{s.section} {aid} {s.phrase} t {s.start_s:.1f}: on his feet {up} s before the 坐 (興 dropped)")

@@ -10,8 +10,8 @@ import subprocess
 import time
 
 import pytest
-from test_hostile_server import App, answers_now, ask, closed, launch, raw_ws, rpc, secret_and_cookie, tabs
-from webtools import free_port
+from test_hostile_server import answers_now, ask, closed, raw_ws, rpc, secret_and_cookie, tabs
+from webtools import free_port, launch_logged, logged_app
 
 pytestmark = pytest.mark.slow          # a real server on loopback
 
@@ -20,15 +20,8 @@ KEY = "hostile-45-presenter-key"
 
 @pytest.fixture(scope="module")
 def app(tmp_path_factory):
-    port = free_port()
-    log = tmp_path_factory.mktemp("hostile-45") / "app.log"
-    proc = launch(port, "--presenter-key", KEY, log=log)
-    yield App(port, proc, log)
-    proc.terminate()
-    try:
-        proc.wait(10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+    with logged_app(tmp_path_factory.mktemp("hostile-45") / "app.log", "--presenter-key", KEY) as a:
+        yield a
 
 
 def test_a_tabs_queued_bytes_are_capped_before_its_calls_are_decoded(app):
@@ -93,7 +86,7 @@ def test_authkey_does_not_override_the_secret_and_the_key_comes_from_the_environ
     env_key = "key-from-the-environment-0123456789"
     os.environ["XSL_PRESENTER_KEY"] = env_key
     try:
-        proc = launch(port, "--authKey", "wslink-secret", log=tmp_path / "app.log")
+        proc = launch_logged(port, "--authKey", "wslink-secret", log=tmp_path / "app.log")
     finally:
         del os.environ["XSL_PRESENTER_KEY"]
     try:
@@ -252,7 +245,7 @@ def test_the_teacher_can_connect_when_students_fill_the_server(tmp_path):
     everyone's; now some are reserved for the presenter's session (her page, opened with the key)."""
     import http.client
     port = free_port()
-    proc = launch(port, "--presenter-key", KEY, log=tmp_path / "app.log")
+    proc = launch_logged(port, "--presenter-key", KEY, log=tmp_path / "app.log")
     socks: list[socket.socket] = []
     try:
         secret, _ = secret_and_cookie(port)

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import msgpack
 import pytest
-from webtools import ROOT, free_port
+from webtools import ROOT, logged_app
 from wslink.chunking import generate_chunks
 
 pytestmark = pytest.mark.slow          # a real server on loopback
@@ -30,43 +30,10 @@ SECRET_RE = re.compile(r"searchParams\.set\('secret','([^']+)'\)")
 
 
 # --------------------------------------------------------------------------- the server, and raw clients
-class App:
-    def __init__(self, port: int, proc, log: Path) -> None:
-        self.port, self.proc, self.log = port, proc, log
-
-    def log_text(self) -> str:
-        return self.log.read_text(encoding="utf-8", errors="replace")
-
-
-def launch(port: int, *extra: str, log: Path, timeout: float = 240.0):
-    env = {**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONPATH": str(ROOT)}
-    fh = open(log, "w")
-    proc = subprocess.Popen([sys.executable, "app.py", "--port", str(port), *extra], cwd=ROOT, env=env,
-                            stdout=fh, stderr=subprocess.STDOUT, start_new_session=True)
-    deadline = time.time() + timeout
-    while time.time() < deadline and proc.poll() is None:
-        if "scene ready in" in log.read_text(encoding="utf-8", errors="replace"):
-            try:
-                socket.create_connection(("127.0.0.1", port), 0.5).close()
-                return proc
-            except OSError:
-                pass
-        time.sleep(0.3)
-    proc.kill()
-    raise RuntimeError(f"the app did not start: {log.read_text()[-2000:]}")
-
-
 @pytest.fixture(scope="module")
 def app(tmp_path_factory):
-    port = free_port()
-    log = tmp_path_factory.mktemp("hostile-server") / "app.log"
-    proc = launch(port, "--presenter-key", KEY, log=log)
-    yield App(port, proc, log)
-    proc.terminate()
-    try:
-        proc.wait(10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+    with logged_app(tmp_path_factory.mktemp("hostile-server") / "app.log", "--presenter-key", KEY) as a:
+        yield a
 
 
 def get(port: int, path: str = "/index.html", host: str | None = None, cookie: str | None = None):
@@ -517,6 +484,37 @@ def test_bad_options_are_one_line(argv, word):
                        timeout=60)
     lines = [ln for ln in (p.stdout + p.stderr).splitlines() if ln.strip()]
     assert p.returncode == 2 and len(lines) == 1 and word in lines[0], (p.returncode, lines)
+    assert lines[0].startswith("app.py: error: ")
+
+
+#: what pip writes for a console script (``xiangsheli = scene.launch:main``): sys.argv[0] is the script's path
+CONSOLE_SCRIPT = """import re, sys
+from scene.launch import main
+if __name__ == "__main__":
+    sys.argv[0] = re.sub(r"(-script\\.pyw|\\.exe)?$", "", sys.argv[0])
+    sys.exit(main())
+"""
+
+
+@pytest.mark.parametrize("how", ["xiangsheli", "python -m scene app", "python -m scene.web.app"])
+def test_an_error_names_the_program_the_user_ran(how, tmp_path):
+    """Started as ``xiangsheli`` (or ``python -m scene app``), the app's error lines and its usage name that,
+    not ``app.py`` (issue 44)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    if how == "xiangsheli":
+        script = tmp_path / "bin" / "xiangsheli"
+        script.parent.mkdir()
+        script.write_text(CONSOLE_SCRIPT)
+        argv = [sys.executable, str(script)]
+    else:
+        argv = [sys.executable, *how.split()[1:]]
+    p = subprocess.run([*argv, "--port", "abc"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
+    lines = [ln for ln in (p.stdout + p.stderr).splitlines() if ln.strip()]
+    assert p.returncode == 2 and len(lines) == 1, (p.returncode, lines)
+    assert lines[0].startswith(f"{how}: error: ") and "--port" in lines[0] and "'abc'" in lines[0], lines
+    assert f"({how} --help lists the options)" in lines[0]
+    usage = subprocess.run([*argv, "--help"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
+    assert usage.returncode == 0 and usage.stdout.startswith(f"usage: {how} "), usage.stdout[:200]
 
 
 # --------------------------------------------------------------------------- the cache's budget

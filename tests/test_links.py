@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 import webtools
-from webtools import OTHER_READING, READY, app_on_free_port, chromium, chromium_missing_reason, machines
+from webtools import OTHER_READING, READY, chromium, chromium_missing_reason, machines
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow,
               pytest.mark.skipif(chromium_missing_reason() is not None, reason=str(chromium_missing_reason()))]
@@ -17,18 +17,6 @@ KEY = "links-test-key"
 LESSON = "three_rounds_class"
 STATE = "window.__xslPlayer.state()"
 CAPTION = "(document.querySelector('.xsl-lesson-caption') || {}).innerText || ''"
-
-
-@pytest.fixture(scope="module")
-def app_url():
-    with app_on_free_port("--presenter-key", KEY) as port:
-        yield f"http://127.0.0.1:{port}/"
-
-
-@pytest.fixture(scope="module")
-def site_url(pack_dir):
-    with webtools.site(pack_dir) as (_, url):
-        yield url + "player.html"
 
 
 @pytest.fixture(scope="module")

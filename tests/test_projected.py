@@ -5,8 +5,7 @@ static site, read from the DOM and the screen as a class would see them."""
 from __future__ import annotations
 
 import pytest
-import webtools
-from webtools import READY, app_on_free_port, chromium, chromium_missing_reason
+from webtools import READY, chromium, chromium_missing_reason
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow,
               pytest.mark.skipif(chromium_missing_reason() is not None, reason=str(chromium_missing_reason()))]
@@ -60,18 +59,6 @@ WORDS = """() => {
 def still_traditional(words: list[str]) -> list[str]:
     from scene.text.script import to_simplified
     return sorted({w[:40] for w in words if to_simplified(w) != w})
-
-
-@pytest.fixture(scope="module")
-def app_url():
-    with app_on_free_port("--presenter-key", KEY) as port:
-        yield f"http://127.0.0.1:{port}/"
-
-
-@pytest.fixture(scope="module")
-def site_url(pack_dir):
-    with webtools.site(pack_dir) as (_, url):
-        yield url + "player.html"
 
 
 def test_app_classroom_mode_is_the_picture_caption_and_phrase(app_url, tmp_path):

@@ -34,6 +34,24 @@ def test_the_shipped_products_are_current():
         "the shipped director's track is stale: python -m scene.web.pack.shipped --write"
 
 
+def test_the_tracks_shipped_key_names_what_it_is_made_from_not_numpys_version(monkeypatch):
+    """Another numpy or Python (a fresh install resolves the newest) keeps the shipped track's key — built under
+    numpy 1.26.4, 2.2.6 and 2.4.6 the track was the same to the bit (bench/RESULTS.md), and
+    test_a_fresh_build_is_identical_to_what_ships holds it to 1e-9 m — while the disk cache's key, a pickle's,
+    changes; another reading changes both."""
+    from scene.geometry import readings
+    from scene.render import track_store
+    from scene.rite import cache
+    r = readings.get("zheng")
+    shipped_key, cached_key = track_store.key_for(r, None), cache.rite_key(r, None)
+    monkeypatch.setattr(cache.np, "__version__", "9.9.9")
+    monkeypatch.setattr(cache.sys, "version_info", (3, 99, 0))
+    assert track_store.key_for(r, None) == shipped_key
+    assert cache.rite_key(r, None) != cached_key
+    other = readings.get("zheng,bu_chi=6")
+    assert track_store.key_for(other, None) != shipped_key and cache.rite_key(other, None) != cache.rite_key(r, None)
+
+
 def test_a_first_start_copies_them_and_compiles_nothing(empty_cache, monkeypatch):
     """An empty cache: the pack and the font come from assets/prebuilt/, the rite is never compiled."""
     import scene.rite.timeline as timeline
@@ -79,7 +97,7 @@ def test_the_directors_track_is_read_from_what_ships_and_built_when_it_cannot_be
         assert np.array_equal(tr.t, z["t"]) and np.array_equal(tr.v, z["v"]) and np.array_equal(tr.ease, z["ease"])
     assert not made and tr.v.dtype == np.float64 and len(tr.t) > 1000
     other = copy.copy(rite)
-    other.cache_key = "0" * 24                                          # a rite of other sources
+    other.cache_key = other.content_key = "0" * 24                      # a rite of other sources
     assert fresh(other).t[1] == 1 and len(made) == 1
     monkeypatch.setenv("XIANGSHELI_NO_SHIPPED", "1")
     assert fresh(rite).t[1] == 2 and len(made) == 2

@@ -316,6 +316,57 @@ def app_on_free_port(*args: str):
         proc.wait(10)
 
 
+class LoggedApp:
+    """An app started by :func:`logged_app`: its port, its process and the file its output goes to."""
+
+    def __init__(self, port: int, proc, log: Path) -> None:
+        self.port, self.proc, self.log = port, proc, log
+
+    def log_text(self) -> str:
+        return self.log.read_text(encoding="utf-8", errors="replace")
+
+
+def launch_logged(port: int, *extra: str, log: Path, timeout: float = 240.0):
+    """``python app.py --port PORT *extra``, its output into ``log`` (which the tests read), in a session of its
+    own; returns the Popen once the scene is ready and the port answers."""
+    import socket
+    import subprocess
+    import sys
+    import time
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONPATH": str(ROOT)}
+    fh = open(log, "w")
+    proc = subprocess.Popen([sys.executable, "app.py", "--port", str(port), *extra], cwd=ROOT, env=env,
+                            stdout=fh, stderr=subprocess.STDOUT, start_new_session=True)
+    deadline = time.time() + timeout
+    while time.time() < deadline and proc.poll() is None:
+        if "scene ready in" in log.read_text(encoding="utf-8", errors="replace"):
+            try:
+                socket.create_connection(("127.0.0.1", port), 0.5).close()
+                return proc
+            except OSError:
+                pass
+        time.sleep(0.3)
+    proc.kill()
+    raise RuntimeError(f"the app did not start: {log.read_text()[-2000:]}")
+
+
+@contextlib.contextmanager
+def logged_app(log: Path, *args: str):
+    """The app on a free port with ``args``, its output in ``log`` (:func:`launch_logged`); yields a
+    :class:`LoggedApp`, stops the app after (killed if it has not stopped in 10 s)."""
+    import subprocess
+    port = free_port()
+    proc = launch_logged(port, *args, log=log)
+    try:
+        yield LoggedApp(port, proc, log)
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
 def choose(page, sel: str, value: str) -> None:
     """Pick ``value`` from the page's drop-down ``sel`` as a user does: an <xsl-select> (listbox.js; the player
     has no native select) clicked open, then its option clicked."""

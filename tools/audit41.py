@@ -9,6 +9,7 @@ import math
 import sys
 
 from scene.rite.cache import load_rite
+from scene.rite.moments import up_before_kneel
 
 R = load_rite("zheng")
 D = R.director
@@ -56,15 +57,9 @@ def item(f):
 
 
 def stood_before_kneel(aid, t0, t1):
-    """Seconds ``aid`` is up (standing or walking) just before the first kneel that starts in [t0, t1]; None when
-    no kneel starts there (he was still kneeling: the 興 was never acted)."""
-    ps = [(t, v) for t, k, v in D.actors[aid].events if k == "posture" and v in ("sit", "stand", "walk")]
-    for i in range(1, len(ps)):
-        tb, vb = ps[i]
-        if t0 - 1e-6 <= tb <= t1 and vb == "sit" and ps[i - 1][1] != "sit":
-            ups = [ps[j + 1][0] for j in range(i - 1) if ps[j][1] == "sit" and ps[j + 1][1] != "sit"]
-            return tb - (max(ups) if ups else ps[i - 1][0])
-    return None
+    """Seconds ``aid`` is up before the first kneel that starts in [t0, t1] (scene.rite.moments.up_before_kneel,
+    the measurement tests/test_fidelity_reception.py holds the rite to)."""
+    return up_before_kneel(D, aid, t0, t1)
 
 
 def xing_zuo():

@@ -33,7 +33,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args_in[:1] == ["app"]:
         # the app's flags are trame's parser's (--port, --host, --server …), not ours: handed over whole
         from ..launch import main as launch
-        return launch(args_in[1:])
+        return launch(args_in[1:], prog="python -m scene app")
     p = Parser(prog="python -m scene", description="鄉射禮 reconstruction from the text")
     p.add_argument("--version", action="version", version=f"xiangsheli-scene {version()}")
     sub = p.add_subparsers(dest="cmd", required=True, parser_class=Parser)

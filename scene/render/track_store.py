@@ -2,12 +2,20 @@
 
 1. **shipped** — the default reading's track, made by ``python -m scene.web.pack.shipped --write`` into
    ``assets/prebuilt/director-<reading>/track.npz`` (float64, as built; no pickle) and recorded in
-   ``assets/prebuilt/KEY.json`` under the very key the disk cache would file it by.  That key hashes
-   everything the track is made from (the rite's reading and seed, the TOML of ``assets/``, the seeds, the
-   modules of ``text/geometry/rite/render``, Python's minor version and numpy's), so a rite whose key is the
-   recorded one has exactly this track; the file's sha256 is checked before it is read.  A first
+   ``assets/prebuilt/KEY.json`` under a key that hashes everything the track is made from (the rite's reading
+   and seed, the TOML of ``assets/``, the seeds, the modules of ``text/geometry/rite/render``), so a rite whose
+   key is the recorded one has this track; the file's sha256 is checked before it is read.  A first
    ``still --view auto`` or a first start's still then waits for no director (~9 s here; on a slow school laptop
    a minute).
+
+   **No version string is in that key** (issue 44: numpy's was, so every numpy release that a fresh install
+   resolved would have built the track again).  What another numpy may change is the last bit of a float, and
+   no key could promise more: the same numpy on another CPU gave 2e-15 m in 22 of the file's numbers.
+   ``tests/test_shipped.py`` holds a fresh build to what ships — its times and cuts to the bit, its cameras to
+   1e-9 m — and built under numpy 1.26.4, 2.2.6 and 2.4.6 here the track was the same to the bit, and the pack
+   byte for byte (bench/RESULTS.md).  The disk cache (step 2) is a pickle, which another numpy or Python may
+   not read (numpy 2's name ``numpy._core``): its key keeps both versions (``rite.cache_key``; the shipped key
+   is built on ``rite.content_key``).
 2. **the disk cache** — a signed pickle beside the rite (:func:`scene.rite.cache.entry`);
 3. **built** (:func:`.shots.build_track`) and written to the cache.
 
@@ -35,22 +43,32 @@ TRACK_FILE = "track.npz"
 T = TypeVar("T")
 
 
-def _key(compiled: str, reading) -> str:
+def _key(compiled: str, reading, versions: bool = True) -> str:
     """A track's key: its rite's compiled key, then the hash of the code that made it (the render layer)."""
     from ..rite import cache
-    return f"{compiled}{cache.rite_key(reading, None, (*cache.PURE_LAYERS, 'render'))}"
+    return f"{compiled}{cache.rite_key(reading, None, (*cache.PURE_LAYERS, 'render'), versions)}"
 
 
 def track_key(rite) -> str | None:
-    """The key a rite's track is filed by, or None for a rite not from the cache."""
+    """The key a rite's track is filed by in the disk cache (a pickle: Python's and numpy's versions in it), or
+    None for a rite not from the cache."""
     compiled = getattr(rite, "cache_key", None)
     return None if compiled is None else _key(compiled, rite.reading)
 
 
+def shipped_key(rite) -> str | None:
+    """The key a rite's track ships under (what it is made from, no version string), or None for a rite not
+    from the cache."""
+    content = getattr(rite, "content_key", None)
+    if content is None or getattr(rite, "cache_key", None) is None:
+        return None
+    return _key(content, rite.reading, versions=False)
+
+
 def key_for(reading, seed: int | None) -> str:
-    """:func:`track_key` of the rite ``load_rite(reading, seed)`` would give (for the shipped record)."""
+    """:func:`shipped_key` of the rite ``load_rite(reading, seed)`` would give (for the shipped record)."""
     from ..rite import cache
-    return _key(cache.rite_key(reading, seed), reading)
+    return _key(cache.rite_key(reading, seed, versions=False), reading, versions=False)
 
 
 def folder(reading_name: str) -> Path:
@@ -105,7 +123,8 @@ def load(rite, build: Callable[[], T], kind: type[T]) -> T:
     key = None if settings.no_cache() else track_key(rite)
     if key is None:
         return built()
-    got = _shipped(rite, key, kind)
+    content = shipped_key(rite)
+    got = None if content is None else _shipped(rite, content, kind)
     if got is not None:
         return got
     from ..rite import cache

@@ -144,12 +144,16 @@ def source_files(layers: Iterable[str] = PURE_LAYERS) -> list[Path]:
     return sorted(f for layer in layers for f in (PACKAGE / layer).rglob("*.py"))
 
 
-def rite_key(reading: Reading, seed: int | None, layers: Iterable[str] = PURE_LAYERS) -> str:
+def rite_key(reading: Reading, seed: int | None, layers: Iterable[str] = PURE_LAYERS, versions: bool = True) -> str:
     """The hash of a reading, a seed and the bytes of everything their compilation reads (the TOML of
     ``assets/``, the seeds, the modules of ``layers``); another layer added (``render``) keys what is made
-    from the compiled rite by that layer's code too (the director's track)."""
+    from the compiled rite by that layer's code too (the director's track).
+
+    ``versions``: Python's minor version and numpy's are hashed too — what a *pickle* of this cache needs (one
+    written under numpy 2 names ``numpy._core``, which numpy 1 cannot load).  Without them, the key names the
+    output alone (what ships prebuilt: :mod:`scene.render.track_store`)."""
     h = hashlib.sha256()
-    h.update(repr((reading, seed, sys.version_info[:2], np.__version__)).encode())
+    h.update(repr((reading, seed, sys.version_info[:2], np.__version__) if versions else (reading, seed)).encode())
     files = sorted(ASSETS.rglob("*.toml")) + sorted(SEEDS.glob("*.txt")) + source_files(layers) + \
         [PACKAGE / "paths.py"]
     for f in files:
@@ -243,5 +247,6 @@ def load_rite(reading: Reading | str | None = None, seed: int | None = None) -> 
             return build_rite(r, seed)
     rite = entry(f"rite-{r.name}", key, build, Rite, "a compiled rite")
     rite.cache_key = key
+    rite.content_key = rite_key(r, seed, versions=False)
     _rites[memo] = rite
     return rite

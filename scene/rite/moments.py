@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 if TYPE_CHECKING:
+    from .director import Director
     from .state import StageSpan
     from .timeline import Rite
 
@@ -42,3 +43,31 @@ def representative_t(rite: Rite, stage: StageSpan) -> float:
         return mid
     # nudge to the middle of that flight so the arrow is well clear of the bow
     return best
+
+
+def up_before_kneel(director: Director, aid: str, t0: float, t1: float) -> float | None:
+    """How long ``aid`` is on his feet before he kneels: the seconds he stands or walks before the first kneel
+    that starts in [t0, t1] (since he last rose from kneeling, or since the posture before it began).
+
+    Parameters
+    ----------
+    director : Director
+        The compiled rite's director (``rite.director``): each actor's posture events.
+    aid : str
+        The actor's id.
+    t0, t1 : float
+        The window, in rite seconds, in which the kneel must start.
+
+    Returns
+    -------
+    float or None
+        The seconds; None when no kneel starts in the window (he was still kneeling: a 興 between two
+        kneelings, 卒爵興坐奠爵, was never acted).
+    """
+    ps = [(t, v) for t, k, v in director.actors[aid].events if k == "posture" and v in ("sit", "stand", "walk")]
+    for i in range(1, len(ps)):
+        tb, vb = ps[i]
+        if t0 - 1e-6 <= tb <= t1 and vb == "sit" and ps[i - 1][1] != "sit":
+            ups = [ps[j + 1][0] for j in range(i - 1) if ps[j][1] == "sit" and ps[j + 1][1] != "sit"]
+            return float(tb - (max(ups) if ups else ps[i - 1][0]))
+    return None

@@ -150,6 +150,9 @@ class Rite:
     #: the disk cache's key of this very compilation (``cache.load_rite``); None when compiled here (a
     #: changed choreography, a test's): what later layers make of it (the director's track) is cached under it
     cache_key: str | None = None
+    #: the same without the Python and numpy versions (``cache.rite_key(versions=False)``): what the compilation's
+    #: output depends on, which names what ships prebuilt from it (the director's track: render/track_store.py)
+    content_key: str | None = None
 
     def __init__(self, reading: Reading, choreo: chor.Choreography | None = None) -> None:
         self.reading = reading

@@ -322,8 +322,9 @@ async def _publish(server, service: Service, building: concurrent.futures.Future
     try:
         await asyncio.wrap_future(building)
     except Exception as exc:            # the default reading cannot be built: one line, and stop
-        print(f"app.py: error: the scene could not be built: "
-              f"{guard_short(str(exc).splitlines()[0] if str(exc) else type(exc).__name__, 200)}",
+        from .appargs import error_line
+        print(error_line("the scene could not be built: "
+                         f"{guard_short(str(exc).splitlines()[0] if str(exc) else type(exc).__name__, 200)}"),
               file=sys.stderr, flush=True)
         os._exit(2)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
@@ -474,7 +475,8 @@ def _main(argv: list[str] | None) -> int:
     server.cli.add_argument("--allow-host", action="append", default=[],
                             help="another host name the pages may be asked for (repeatable; addresses and "
                                  "this machine's names need none)")
-    from .appargs import check_args, one_line_errors
+    from .appargs import check_args, error_line, one_line_errors, prog
+    server.cli.prog = prog()                        # what the user ran (scene.launch): its usage and errors
     one_line_errors(server.cli)
     args, _ = server.cli.parse_known_args(argv)
     building = None                     # a first start's build, once it runs
@@ -500,7 +502,7 @@ def _main(argv: list[str] | None) -> int:
         guard.install(server, secret, args.allow_origin, on_close=service.left, presenter=service,
                       hosts=own_names(args.host, args.allow_host))
     except (AppError, readings_mod.ReadingError, ValueError, OSError, RuntimeError) as exc:
-        print(f"app.py: error: {guard_short(str(exc).splitlines()[0] if str(exc) else type(exc).__name__, 200)}",
+        print(error_line(guard_short(str(exc).splitlines()[0] if str(exc) else type(exc).__name__, 200)),
               file=sys.stderr, flush=True)
         if building is not None and not building.done():    # do not wait for a build nobody will see
             _abandon(service, out_dir, 2)
@@ -539,4 +541,4 @@ if __name__ == "__main__":
     # ``python -m scene.web.app`` used to import this module and exit without a word: it starts the app, as
     # ``xiangsheli`` and ``python app.py`` do (scene.launch)
     from ..launch import main as _launch
-    sys.exit(_launch())
+    sys.exit(_launch(prog="python -m scene.web.app"))

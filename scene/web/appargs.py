@@ -23,10 +23,37 @@ class ArgError(ValueError):
     """A bad command-line value (one line)."""
 
 
+#: the name the user started the app by (``xiangsheli``, ``app.py``, ``python -m scene app`` …): the app's error
+#: lines begin with it (:func:`set_prog`, from :func:`scene.launch.main`)
+_PROG = ["app.py"]
+
+
+def prog_of(argv0: str) -> str:
+    """The program a user ran, from ``sys.argv[0]``: the console script's or the file's name (``xiangsheli``,
+    ``app.py``); ``python -m …`` when Python ran a package's module by path (its ``__main__.py``)."""
+    import os
+    name = os.path.basename(argv0 or "") or "xiangsheli"
+    return "python -m scene" if name == "__main__.py" else name
+
+
+def set_prog(name: str) -> None:
+    _PROG[0] = name
+
+
+def prog() -> str:
+    """The name the app's error lines begin with (see :func:`set_prog`)."""
+    return _PROG[0]
+
+
+def error_line(message: str) -> str:
+    """``PROG: error: message`` (the one line every refusal of the app prints)."""
+    return f"{prog()}: error: {message}"
+
+
 def one_line_errors(parser) -> None:
     """argparse's errors as one line and exit 2 (not the usage block)."""
     def error(message: str):
-        print(f"app.py: error: {clean(message, 200)} (python app.py --help lists the options)",
+        print(error_line(f"{clean(message, 200)} ({prog()} --help lists the options)"),
               file=sys.stderr, flush=True)
         sys.exit(2)
     parser.error = error

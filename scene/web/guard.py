@@ -211,9 +211,11 @@ def install(server, secret: str, allowed_origins=(), on_close=None, hosts=frozen
         if problems:
             import os
             import sys
-            print(f"app.py: error: a safeguard did not take ({problems[0]}): this version of wslink, aiohttp or "
-                  "trame-server is not the one the guard was written for; refusing to run", file=sys.stderr,
-                  flush=True)
+
+            from .appargs import error_line
+            print(error_line(f"a safeguard did not take ({problems[0]}): this version of wslink, aiohttp or "
+                             "trame-server is not the one the guard was written for; refusing to run"),
+                  file=sys.stderr, flush=True)
             os._exit(2)
 
     server.controller.on_server_bind.add(bind)

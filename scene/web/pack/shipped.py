@@ -9,9 +9,8 @@ in ``assets/prebuilt/``:
     assets/prebuilt/pack-zheng/         scene.json, scene.bin, MANIFEST.json (sizes and sha256)
     assets/prebuilt/webfont/            cjk.otf, cjk-fallback.otf, MANIFEST.json
     assets/prebuilt/director-zheng/     track.npz: the director's track at full precision (the pack's is
-                                        float32) for stills and clips of view ``auto``; keyed as the disk
-                                        cache keys it, Python's minor and numpy's versions included
-                                        (scene.render.track_store)
+                                        float32) for stills and clips of view ``auto``; keyed by its
+                                        sources, no version string (scene.render.track_store)
 
 **The keys** are sha256 hashes of the bytes of what each product is made from, each file named by its path
 in the package (:func:`scene.paths.source_name`: ``assets/…``, ``seeds/…``, ``scene/…``), so that a checkout
@@ -22,8 +21,10 @@ output, not the version strings of fontTools or the font packages, which changed
 install).  A start whose sources give a shipped key copies that product into the cache (verified against its
 manifest first) instead of building it; any other start — an edited checkout, a user reading, a seed — builds
 as before, with one log line.  Python's, numpy's and fontTools' versions are recorded (``built_with``), not
-keyed: the pack is the same arithmetic on any of them, and ``tests/test_shipped.py`` checks on this machine
-that a fresh build is byte-identical to what ships.
+keyed — the director's track's neither: the products are the same arithmetic on any of them, and
+``tests/test_shipped.py`` checks on this machine that a fresh build is byte-identical to what ships (the
+track's cameras to 1e-9 m); built under numpy 1.26.4, 2.2.6 and 2.4.6, the pack and the track were the same to
+the bit (bench/RESULTS.md).
 
 ``XIANGSHELI_NO_SHIPPED=1`` ignores them (the benches measure what an edited checkout pays).
 Made with ``python -m scene.web.pack.shipped --write`` (``--check`` says whether they are current).
