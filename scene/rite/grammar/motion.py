@@ -47,7 +47,8 @@ def check(ctx: Ctx) -> list[Finding]:
             gone = goes[-1] if goes else None
             if gone is not None and span.do in ("walk", "enter", "ascend", "descend", "take", "set_down"):
                 out += _arrives(ctx, span, aid, gone.group(1), gone.group(0))
-            if ("反位" in words or "復位" in words) and span.do == "walk":
+            if ("反位" in words or "復位" in words) and span.do in ("walk", "turn", "stand", "wait"):
+                # (a 反位 by turning back where he stands, 司射還當上耦…反位: he ends at a 位 too)
                 out += _back(ctx, span, aid, "反位" if "反位" in words else "復位")
         del text
     return out

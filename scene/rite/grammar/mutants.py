@@ -15,7 +15,7 @@ import numpy as np
 
 from .context import Ctx
 from .placewords import _of_a_mat, _place_word, facing_at
-from .predicates import FORM_DOS
+from .predicates import FORM_DOS, _counts
 
 if TYPE_CHECKING:
     from ..timeline import Rite
@@ -125,7 +125,7 @@ def _clause_mutants(ctx: Ctx, n: int, ev: Any, in_name: frozenset[int], ops: Seq
         return []
     chosen = movers if len(movers) <= MAX_ACTORS else [movers[0], movers[-1]]
     words: list[tuple[int, str]] = [(k, c) for k, c in enumerate(text) if cl.start + k not in in_name]
-    from .coverage import ctx_text
+    from .coverage import _named_at, ctx_text
     full = ctx_text(n)
     out: list[Mutant] = []
 
@@ -178,7 +178,8 @@ def _clause_mutants(ctx: Ctx, n: int, ev: Any, in_name: frozenset[int], ops: Seq
                 # (辭降: the other's descent declined; 反奠 puts back, 反坐 kneels again, 反為 is an office)
                 add("no-move", c, aid, w, at=k)
             elif c in PUTS:
-                add("keep-hold", c, aid, w, at=k)
+                if not (c == "授" and aid in _named_at(ctx, full, cl.start + k + 1, n, w[0])):
+                    add("keep-hold", c, aid, w, at=k)        # (授主人爵: handed *to* the 主人, his is a 受)
             elif c in TAKES:
                 add("no-hold", c, aid, w, at=k)
         for k, face in _facing_words(text):
@@ -336,30 +337,34 @@ class _Edits:
         elif op == "no-move":
             self._freeze(k, t0, t1)
         elif op == "keep-hold":
-            # what he puts out of his hands stays in them until what he holds changes again
+            # what he puts out of his hands (his first putting down in the window: not a take, 取矢…委) stays in
+            # them over the rest of his steps on the word, and until what he holds changes again after them
             ts, vs = self.holding[k]
-            i = next((i for i in range(1, len(ts)) if t0 - 0.5 <= ts[i] <= t1 + 0.5 and vs[i - 1]
-                      and vs[i] != vs[i - 1]), None)
+            i = next((i for i in range(1, len(ts)) if t0 - 0.5 <= ts[i] <= t1 + 0.5 and _gain(vs[i], vs[i - 1])),
+                     None)
             if i is not None:
-                self.holding[k] = _run_edit(self.holding[k], i, vs[i - 1])
-        elif op == "no-hold":
-            # what he takes never reaches his hands: the things the take adds are missing from what he holds
-            # from then on, for as long as he would have held them
-            ts, vs = self.holding[k]
-            i = _run_over(ts, vs, t0, t1, lambda v: bool(v))
-            if i is not None:
-                before = _items(vs[i - 1]) if i > 0 else []
-                gone = list(_items(vs[i]))
-                for item in before:
-                    if item in gone:
-                        gone.remove(item)
+                kept = _gain(vs[i], vs[i - 1])
                 vs = list(vs)
                 j = i
-                while j < len(vs) and gone and all(g in _items(vs[j]) for g in gone):
-                    left = _items(vs[j])
-                    for g in gone:
-                        left.remove(g)
-                    vs[j] = "、".join(left)
+                while j < len(vs) and (j == i or ts[j] <= t1 + 0.5):
+                    have = _counts(vs[j])
+                    vs[j] = _label({**have, **{x: have.get(x, 0) + n for x, n in kept.items()}})
+                    j += 1
+                self.holding[k] = (np.asarray(ts, dtype=float), vs)
+        elif op == "no-hold":
+            # what he takes never reaches his hands: the things his first take in the window adds (one arrow
+            # of the four: 矢×1) are missing from what he holds from then on, for as long as he would hold them
+            ts, vs = self.holding[k]
+            i = next((i for i in range(1, len(ts)) if t0 - 0.5 <= ts[i] <= t1 + 0.5
+                      and _gain(vs[i - 1], vs[i])), None)
+            if i is None:
+                i = _run_over(ts, vs, t0, t1, lambda v: bool(v))
+            if i is not None:
+                gone = _gain(vs[i - 1] if i > 0 else "", vs[i])
+                vs = list(vs)
+                j = i
+                while j < len(vs) and gone and all(_counts(vs[j]).get(x, 0) >= n for x, n in gone.items()):
+                    vs[j] = _label({x: n - gone.get(x, 0) for x, n in _counts(vs[j]).items()})
                     j += 1
                 self.holding[k] = (np.asarray(ts, dtype=float), vs)
         elif op == "wrong-actor":
@@ -403,9 +408,15 @@ class _Edits:
         return r
 
 
-def _items(label: str) -> list[str]:
-    """The things of a holding label ('弓、矢×4' → ['弓', '矢×4'])."""
-    return [x for x in str(label).split("、") if x]
+def _gain(before: str, after: str) -> dict[str, int]:
+    """What a change of holding adds (弓、矢×2 → 弓、矢×3: one 矢)."""
+    b, a = _counts(before), _counts(after)
+    return {x: n - b.get(x, 0) for x, n in a.items() if n > b.get(x, 0)}
+
+
+def _label(counts: dict[str, int]) -> str:
+    """A holding label from counts, in the tracks' own form ('弓、矢×3')."""
+    return "、".join(x if n == 1 else f"{x}×{n}" for x, n in counts.items() if n > 0)
 
 
 def _const(value: Any) -> Callable[[Any], Any]:

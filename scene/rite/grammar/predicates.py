@@ -389,6 +389,12 @@ FACING_HELD_S = 0.5
 AT_PLACE = {"堂西": 30.0, "堂東": 30.0}
 
 
+#: the compass in plan (x east, y north: the 堂 to the north, the 門 to the south)
+COMPASS = {"東": np.array([1.0, 0.0]), "西": np.array([-1.0, 0.0]), "北": np.array([0.0, 1.0]),
+           "南": np.array([0.0, -1.0])}
+SIDE_SLACK = 1.0         # 尺 short of a place's line that still counts as its side
+
+
 def at_place(ctx: Ctx, word: str, after: str, w: Span) -> tuple[bool, str]:
     """He is at the place the clause names (within the motion rule's reach of it: 5 尺 at a 階上, 7 尺 most
     places, 14 at the 堂西 or the 侯) at some moment of his act in the steps that cite it; a side of it (X之東,
@@ -401,12 +407,22 @@ def at_place(ctx: Ctx, word: str, after: str, w: Span) -> tuple[bool, str]:
     # a side of it (X之東, 洗南, 西階前) — but not a facing that follows the place (西階上北面)
     side = bool(after) and (after[0] in "之前下外當" or (after[0] in "東西南北" and after[1:2] != "面"))
     r = AT_PLACE.get(word, NEAR.get(word, NEAR_DEFAULT)) + (8.0 if side else 0.0)
-    best = 1e9
+    # the side named (阼階東, 西階之西, 洗南): on that side of it (not more than a 尺 short of its line; not
+    # a facing, 西階上北面, nor the way arrows lie, 委于楅北括, nor a rank, 東上)
+    d = after[0] if after[:1] and after[0] in COMPASS and after[1:2] not in ("面", "括", "上") else \
+        after[1] if after[:1] == "之" and after[1:2] in COMPASS else None
+    best, wrong = 1e9, 0.0
     for sp in w.spans:
         a, b = sp.act_of(w.aid) or (sp.start_s, sp.end_s)
         _, xyz = ctx.path(w.aid, a, b, 0.25)
         for p in ps:
-            best = min(best, float(np.min(np.hypot(xyz[:, 0] - p[0], xyz[:, 1] - p[1]))))
+            dist = np.hypot(xyz[:, 0] - p[0], xyz[:, 1] - p[1])
+            k = int(np.argmin(dist))
+            if dist[k] < best:
+                best = float(dist[k])
+                wrong = -float(np.dot(xyz[k, :2] - p[:2], COMPASS[d])) if d else 0.0
+    if wrong > SIDE_SLACK:
+        return False, f"{wrong:.1f} 尺 on the wrong side of the {word} (the text: {word}{after[:2]})"
     return best <= r, f"{best:.1f} 尺 from the {word} at the nearest (within {r:.0f})"
 
 
