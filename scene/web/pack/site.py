@@ -19,18 +19,19 @@ def write_site(out_dir, reading=None, seed: int | None = None) -> Path:
     """``python -m scene site``: a self-contained folder — ``index.html`` (the standalone player page), the
     player, three.js (vendored, with its licence), the pack at ``pack/`` and the CJK font subset at
     ``pack/font/`` — that any static web server can host with no Python behind it."""
-    import shutil
-
-    from ...atomic import write_text
+    from ...atomic import check_folder, write_bytes, write_text
     from ...paths import WEB_ASSETS as web
     from . import write_playable
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     write_text(out / "index.html", with_policy((web / "player.html").read_text(encoding="utf-8")))
     write_text(out / HEADERS_FILE, host_headers())
-    for name in SITE_FILES:
-        shutil.copyfile(web / name, out / name)
-    shutil.copytree(web / "vendor", out / "vendor", dirs_exist_ok=True)
+    for name in SITE_FILES:                  # through the one safe writer: no link planted meanwhile is followed
+        write_bytes(out / name, (web / name).read_bytes())
+    vendor = check_folder(out / "vendor")
+    for f in sorted((web / "vendor").iterdir()):
+        if f.is_file():
+            write_bytes(vendor / f.name, f.read_bytes())
     aside = _findings_aside(reading, seed)
     files = write_playable(out / "pack", reading, seed)
     if aside is not None:
