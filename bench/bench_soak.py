@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from downloads import files_named, gaps, open_files, slow_read, stall  # noqa: E402
+from downloads import Crowd, files_named, gaps, open_files  # noqa: E402
 from test_hostile_server import raw_ws, rpc, secret_and_cookie  # noqa: E402
 from webtools import free_port, rss_mb, start_app  # noqa: E402
 
@@ -103,11 +103,16 @@ async def soak(port: int, pid: int, n: int, seconds: float, export_every: float,
     viewers, tasks = await classroom(f"ws://127.0.0.1:{port}/ws", n + 1, stop)
     got = await ask(viewers[0], "trame.trigger", ["xsl_pack", ["zheng"], {}])
     pack = "/" + got["result"]["url"] + "scene.bin"
+    # warm-up: one reading switch and one export before the count of open files, so that what they keep for
+    # the next ones (the build's process pool and its pipes) is in the count before, not taken for a leak
+    await ask(viewers[1 % len(viewers)], "trame.trigger", ["xsl_pack", [READINGS[-1]], {}])
+    await ask(viewers[1 % len(viewers)], "trame.trigger", ["xsl_export", ["zheng", 60.0, None, "plan", "1080p", False,
+                                                                         "none"], {}])
+    await asyncio.sleep(1.0)
     fds = [open_files(pid)]
-    stalled: list = []
-    opener = threading.Thread(target=lambda: stalled.extend(stall(port, pack, n_stalled)), daemon=True)
-    opener.start()
-    slow = [asyncio.create_task(slow_read(port, pack, 50_000, f"127.0.0.{200 + i // 20}")) for i in range(n_slow)]
+    # the downloaders in a process of their own (in this one they delayed the viewers' receipts: the gaps then
+    # measured this process, not the server)
+    loaders = Crowd(port, pack, n_stalled, n_slow, 50_000) if n_stalled or n_slow else None
     # the hostile clients come once the class is in (on loopback they share its address, and so its caps)
     halt, hostile = threading.Event(), {}
     threads = [threading.Thread(target=f, args=(port, halt, hostile), daemon=True) for f in (non_reader, slowloris)]
@@ -175,13 +180,13 @@ async def soak(port: int, pid: int, n: int, seconds: float, export_every: float,
     halt.set()
     for th in threads:
         th.join(10)
-    slow_out = await asyncio.gather(*slow)
-    opener.join(60)
+    got = await loaders.done() if loaders else {"stalled": 0, "slow": []}
     deadline = time.time() + 60                # the server closes the stalled ones (its send timeout)
     while open_files(pid) > fds[0] + 2 and time.time() < deadline:
         await asyncio.sleep(1.0)
-    for sock in stalled:
-        sock.close()
+    fds.append(open_files(pid))                # with the stalled sockets still open on our side
+    if loaders:
+        loaders.close()
     await asyncio.sleep(2.0)
     fds += [open_files(pid), files_named(pid, "scene.bin")]
     mem.append((time.time() - t0, rss_mb(pid)))
@@ -193,7 +198,7 @@ async def soak(port: int, pid: int, n: int, seconds: float, export_every: float,
             lags.append(at - live["server_ms"])
     return {"mem": mem, "errors": errors, "viewer_errors": [e for v in viewers for e in v.errors],
             "lags": lags, "sent": seq, "received": [len(v.received) for v in crowd], "answers": answers,
-            "hostile": hostile, "fds": fds, "slow": slow_out, "stalled": len(stalled),
+            "hostile": hostile, "fds": fds, "slow": got["slow"], "stalled": got["stalled"],
             "gaps": [gaps([at / 1000.0 for at, _ in v.received], t0 + 1, published)[0] for v in crowd]}
 
 
@@ -233,9 +238,10 @@ def main(argv=None) -> int:
     ok_slow = sum(r["ok"] for r in out["slow"])
     gap = max(out["gaps"] or [float("nan")])
     print(f"downloads: {out['stalled']} stalled, {ok_slow} of {len(out['slow'])} slow readers got the whole pack; "
-          f"open files: before {fds[0]}, peak {max(fds[:-2])}, after {fds[-2]} ({fds[-1]} packs still open); "
+          f"open files: before {fds[0]}, peak {max(fds[:-3])}, {fds[-3]} once the server closed the stalled ones, "
+          f"after {fds[-2]} ({fds[-1]} packs still open); "
           f"longest wait of a viewer for a presenter update {gap:.2f} s")
-    leaked = fds[-2] > fds[0] + 2 or fds[-1] > 0
+    leaked = fds[-3] > fds[0] + 2 or fds[-2] > fds[0] + 2 or fds[-1] > 0
     if leaked:
         print("the open files did not come back to their count before")
     cut = ok_slow < len(out["slow"])

@@ -365,10 +365,12 @@ def load_toml(path: Path | str, type_: type[T], text: str | None = None, *, sour
     path = Path(path)
     src = source or path.name
     try:
-        if text is None:
-            if path.stat().st_size > MAX_BYTES:
-                raise error(f"{src}: larger than {MAX_BYTES >> 20} MB")
-            text = path.read_text(encoding="utf-8")
+        if text is None:                # a regular file of at most MAX_BYTES, read without blocking (scene.atomic)
+            from .atomic import InputFileError, read_input
+            try:
+                text = read_input(path, MAX_BYTES, "TOML file").decode("utf-8")
+            except InputFileError as exc:
+                raise error(f"{src}: {str(exc).rsplit(': ', 1)[-1]}") from None
         data = tomllib.loads(text)
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError) as exc:
         why = "nested too deeply" if isinstance(exc, RecursionError) else str(exc).splitlines()[0]

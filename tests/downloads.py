@@ -99,3 +99,64 @@ def gaps(times: list[float], start: float, end: float) -> tuple[float, float]:
     after ``start``) it began."""
     ts = [start] + sorted(t for t in times if start <= t <= end) + [end]
     return max((b - a, a - start) for a, b in zip(ts, ts[1:]))
+
+
+# --------------------------------------------------------------------------- the downloaders in a process of their own
+def _crowd_main(argv: list[str]) -> None:
+    """``python tests/downloads.py PORT PATH STALLED SLOW RATE``: the stalled downloads (from a thread) and the
+    slow ones at once; prints one JSON line ({stalled, slow}) once every slow reader is done, then keeps the
+    stalled sockets open until a line comes on standard input."""
+    import json
+    import sys
+    import threading
+    port, path, n_stalled, n_slow, rate = int(argv[0]), argv[1], int(argv[2]), int(argv[3]), float(argv[4])
+    os.nice(10)              # the classroom's other machines: on this one they must not take the server's CPU
+    stalled: list[socket.socket] = []
+    opener = threading.Thread(target=lambda: stalled.extend(stall(port, path, n_stalled)), daemon=True)
+    opener.start()
+
+    async def slow_ones():
+        return await asyncio.gather(*(slow_read(port, path, rate, f"127.0.0.{200 + i // 20}") for i in range(n_slow)))
+    slow = asyncio.run(slow_ones())
+    opener.join(120)
+    print(json.dumps({"stalled": len(stalled), "slow": slow}), flush=True)
+    sys.stdin.readline()
+    for s in stalled:
+        s.close()
+
+
+class Crowd:
+    """The stalled and slow downloads of ``path`` in a child process (:func:`_crowd_main`): on two cores, a
+    thousand blocking connects and a hundred readers waking twelve times a second in the follower's own process
+    delayed the follower's receipts — its gaps measured the test's process, not the server."""
+
+    def __init__(self, port: int, path: str, stalled: int, slow: int, rate: float) -> None:
+        import subprocess
+        import sys
+        self.proc = subprocess.Popen([sys.executable, __file__, str(port), path, str(stalled), str(slow), str(rate)],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+    async def done(self) -> dict:
+        """{stalled: how many opened, slow: each slow reader's result} once the slow readers are done."""
+        import json
+        line = await asyncio.get_running_loop().run_in_executor(None, self.proc.stdout.readline)
+        return json.loads(line) if line.strip() else {"stalled": 0, "slow": [{"ok": False, "why": "no answer"}]}
+
+    def close(self) -> None:
+        """Close the stalled sockets and end the child."""
+        import subprocess
+        try:
+            self.proc.stdin.write("\n")
+            self.proc.stdin.close()
+        except OSError:
+            pass
+        try:
+            self.proc.wait(30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(10)
+
+
+if __name__ == "__main__":
+    import sys
+    _crowd_main(sys.argv[1:])

@@ -364,3 +364,80 @@ def test_a_lesson_that_is_not_a_regular_file_is_one_line(tmp_path):
                        env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True, timeout=30)
     lines = p.stdout.splitlines()
     assert len(lines) == 2 and all("not a regular file" in ln for ln in lines), (lines, p.stderr[-500:])
+
+
+def test_exports_and_builds_are_fair_per_browser_not_per_address(app):
+    """Item 3, fair per person: two students behind one address (a classroom's NAT) are two browsers, each
+    with its own export and its own reading build — the second is not refused because the first is busy —
+    while a second tab of one browser (the same cookie) gets no second export or build."""
+    import aiohttp
+    from test_hostile_server import _run_with_jar
+
+    from scene.web.wsviewer import Viewer
+
+    async def run():
+        stop = asyncio.Event()
+        jars = []
+        for _ in range(2):                       # two browsers, their pages loaded from one address
+            jar = aiohttp.CookieJar(unsafe=True)
+            conn = aiohttp.TCPConnector(local_addr=("127.0.0.12", 0))
+            async with aiohttp.ClientSession(cookie_jar=jar, connector=conn) as http:
+                await (await http.get(f"http://127.0.0.1:{app.port}/index.html")).read()
+            jars.append(jar)
+        cookies = [{c.key: c.value for c in jar} for jar in jars]
+        assert cookies[0] != cookies[1]
+        a, b = [Viewer(f"ws://127.0.0.1:{app.port}/ws") for _ in range(2)], Viewer(f"ws://127.0.0.1:{app.port}/ws")
+        tasks = [asyncio.create_task(_run_with_jar(v, stop, jars[0])) for v in a]
+        tasks.append(asyncio.create_task(_run_with_jar(b, stop, jars[1])))
+        await asyncio.wait_for(asyncio.gather(*(v.connected.wait() for v in [*a, b])), 30)
+        seeds = random.sample(range(10**6, 10**9), 3)
+        pending = [asyncio.create_task(ask(a[0], "trame.trigger", ["xsl_pack", [f"zheng,seed={seeds[0]}"], {}], 120))]
+        await asyncio.sleep(0.5)
+        pending.append(asyncio.create_task(ask(b, "trame.trigger", ["xsl_pack", [f"zheng,seed={seeds[1]}"], {}], 120)))
+        await asyncio.sleep(0.5)
+        a_second_build = await ask(a[1], "trame.trigger", ["xsl_pack", [f"zheng,seed={seeds[2]}"], {}])
+        export = ["xsl_export", ["zheng", 60.0, None, "plan", "1080p", False, "none"], {}]
+        pending.append(asyncio.create_task(ask(a[0], "trame.trigger", export, 120)))
+        await asyncio.sleep(0.5)
+        pending.append(asyncio.create_task(ask(b, "trame.trigger", export, 120)))
+        await asyncio.sleep(0.5)
+        a_second_export = await ask(a[1], "trame.trigger", export)
+        b_build, b_export = pending[1], pending[3]
+        b_refused = [str(t.result().get("result", {}).get("error", "")) for t in (b_build, b_export)
+                     if t.done() and "error" in (t.result().get("result") or {})]
+        stop.set()                               # every tab leaves: its build and export are cancelled
+        await asyncio.gather(*tasks, return_exceptions=True)
+        for t in pending:
+            t.cancel()
+        await asyncio.gather(*pending, return_exceptions=True)
+        return a_second_build["result"], a_second_export["result"], b_refused
+
+    a_build, a_export, b_refused = asyncio.run(run())
+    assert "building the reading" in a_build.get("error", ""), a_build
+    assert "one export at a time" in a_export.get("error", ""), a_export
+    assert b_refused == [], b_refused
+
+
+def test_the_app_refuses_to_run_when_a_patch_did_not_take(tmp_path):
+    """Nothing checked at start that the patches of aiohttp, wslink and trame-server took: an aiohttp whose
+    request handler has no ``_request_in_progress`` (the gate's test of a response being sent) would have run
+    with every download "idle". Now the app prints one line and exits 2, and serves nothing."""
+    import os
+    import sys
+
+    from webtools import ROOT
+    port = free_port()
+    code = ("import runpy, sys\n"
+            "import aiohttp.web_protocol as wp\n"
+            "class Older:\n"
+            "    __slots__ = ('_keepalive',)\n"
+            "wp.RequestHandler = Older\n"
+            "sys.argv = ['app.py', '--port', sys.argv[1]]\n"
+            "runpy.run_path('app.py', run_name='__main__')\n")
+    p = subprocess.run([sys.executable, "-c", code, str(port)], cwd=ROOT, capture_output=True, text=True,
+                       env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=240)
+    errors = [ln for ln in (p.stdout + p.stderr).splitlines() if "error" in ln.lower() or "Traceback" in ln]
+    assert p.returncode == 2, (p.returncode, (p.stdout + p.stderr)[-2000:])
+    assert len(errors) == 1 and "a safeguard did not take" in errors[0] and "_request_in_progress" in errors[0], errors
+    with pytest.raises(OSError):
+        socket.create_connection(("127.0.0.1", port), 1.0).close()

@@ -266,3 +266,18 @@ def test_what_another_live_process_handed_out_is_kept_for_the_grace(fake, tmp_pa
     finally:
         app.stdin.close()
         app.wait(10)
+
+
+def test_the_grace_is_what_the_docs_promise():
+    """Issue 45: a pack handed out was deleted 45 s later where the README promised 5 minutes. The promise now
+    lives in docs/app.md and docs/server.md: the number there is the one the cache keeps."""
+    import re
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[1]
+    promised = set()
+    for name in ("app.md", "server.md"):
+        text = re.sub(r"\s+", " ", (root / "docs" / name).read_text(encoding="utf-8"))
+        got = re.findall(r"handed[^.]*? (\d+) minutes", text)
+        assert got, name
+        promised |= {int(n) for n in got}
+    assert promised == {int(store.GRACE // 60)} and store.GRACE % 60 == 0, (promised, store.GRACE)

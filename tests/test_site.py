@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -46,11 +47,110 @@ def test_bad_site_arguments_are_one_line(tmp_path):
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "nope" in r.stderr
 
 
+def _policy_of(html: str) -> str | None:
+    import re
+    m = re.search(r'<meta http-equiv="Content-Security-Policy" content="([^"]*)">', html)
+    return m.group(1) if m else None
+
+
+def test_every_site_page_carries_its_policy_and_the_host_is_told_the_rest(site):
+    """Issue 45, item 6: the site's pages (the player, the 51 review pages) had no policy at all — a static server
+    sends none of the app's headers. Each page now says its CSP (inline scripts by hash only: the import map, a
+    review page's script and data) and its referrer policy in ``<meta>`` before any script; what a page cannot
+    say (framing) is in ``_headers`` for the host (docs/server.md: nginx and others)."""
+    import base64
+    import hashlib
+    import re
+    pages = sorted(site.rglob("*.html"))
+    assert site / "index.html" in pages and len(pages) >= 50, [p.name for p in pages]
+    for f in pages:
+        html = f.read_text(encoding="utf-8")
+        head = html[:html.lower().index("</head>")]
+        policy = _policy_of(head)
+        assert policy, f"{f.relative_to(site)}: no Content-Security-Policy"
+        first_script = head.lower().find("<script")
+        assert first_script < 0 or head.index("Content-Security-Policy") < first_script, f
+        directives = {d.split()[0]: d.split()[1:] for d in policy.split(";") if d.strip()}
+        scripts = directives["script-src"]
+        assert "'unsafe-inline'" not in scripts and "'unsafe-eval'" not in scripts and "*" not in scripts, f
+        for code in re.findall(r"<script(?![^>]*\bsrc=)[^>]*>(.*?)</script>", html, re.DOTALL | re.IGNORECASE):
+            digest = base64.b64encode(hashlib.sha256(code.encode("utf-8")).digest()).decode()
+            assert f"'sha256-{digest}'" in scripts, f"{f.relative_to(site)}: an inline script without its hash"
+        assert directives["default-src"] == ["'self'"] and directives["object-src"] == ["'none'"], f
+        assert directives["base-uri"] == ["'self'"] and directives["connect-src"] == ["'self'"], f
+        assert '<meta name="referrer" content="no-referrer">' in head, f
+    told = (site / "_headers").read_text(encoding="utf-8")
+    assert told.startswith("/*\n")
+    for line in ("X-Frame-Options: DENY", "frame-ancestors 'none'", "Referrer-Policy: no-referrer",
+                 "X-Content-Type-Options: nosniff"):
+        assert line in told, line
+
+
+def test_the_documented_server_sends_what_a_page_cannot_say(site, tmp_path):
+    """docs/server.md's ``serve_site.py`` (run as written there) sends the framing, referrer and nosniff headers
+    with every file of the site, the same as the site's ``_headers``."""
+    import re
+    import time
+    import urllib.request
+    doc = (ROOT / "docs" / "server.md").read_text(encoding="utf-8")
+    code = next(b for b in re.findall(r"```py\n(.*?)```", doc, re.DOTALL) if b.startswith("# serve_site.py"))
+    (tmp_path / "serve_site.py").write_text(code, encoding="utf-8")
+    port = webtools.free_port()
+    proc = subprocess.Popen([sys.executable, str(tmp_path / "serve_site.py"), str(site), str(port)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        told = dict(line.strip().split(": ", 1) for line in (site / "_headers").read_text().splitlines()[1:])
+        deadline = time.time() + 20
+        while True:
+            try:
+                got = [urllib.request.urlopen(f"http://127.0.0.1:{port}/{path}", timeout=5).headers
+                       for path in ("index.html", "review/21.html", "player.js")]
+                break
+            except OSError:
+                if time.time() > deadline:
+                    raise
+                time.sleep(0.2)
+        for headers in got:
+            for name, value in told.items():
+                assert headers.get(name) == value, (name, headers.get(name))
+        assert "frame-ancestors 'none'" in told["Content-Security-Policy"] and told["X-Frame-Options"] == "DENY"
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+@pytest.mark.skipif(chromium_missing_reason() is not None, reason=str(chromium_missing_reason()))
+def test_site_pages_break_no_rule_of_their_policy(site):
+    """The policy serves only what the pages need, and they need nothing more: the player plays and a review
+    page runs its script with no violation reported."""
+    watch = ("window.__csp = []; document.addEventListener('securitypolicyviolation', "
+             "e => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));")
+    with served(site) as base, chromium() as b:
+        page = b.new_page(viewport={"width": 1280, "height": 720})
+        page.add_init_script(watch)
+        page.goto(base + "?stage=21")
+        # polled from here: Playwright's own waits evaluate their predicate with eval, which the policy refuses
+        deadline = time.time() + 60
+        while not page.evaluate("!!(window.__xslPlayer && window.__xslPlayer.stats().frames > 0)"):
+            assert time.time() < deadline, "the player drew no frame under its policy"
+            page.wait_for_timeout(200)
+        page.keyboard.press("Space")
+        page.wait_for_timeout(1000)
+        assert page.evaluate("window.__csp") == []
+        page.goto(base + "review/21.html")
+        page.wait_for_load_state("load")
+        page.wait_for_timeout(500)
+        assert page.evaluate("window.__csp") == []
+        assert page.evaluate("document.querySelectorAll('script').length") >= 1
+
+
 @pytest.mark.skipif(chromium_missing_reason() is not None, reason=str(chromium_missing_reason()))
 def test_site_plays_from_a_plain_static_server(site):
     with served(site) as base:
         with chromium() as b:
-            page = b.new_page(viewport={"width": 1280, "height": 720})
+            # Playwright's waits evaluate their predicate with eval, which the site's policy refuses (issue 45): the
+            # test's own scripts go past it (test_site_pages_break_no_rule_of_their_policy runs under it)
+            page = b.new_page(viewport={"width": 1280, "height": 720}, bypass_csp=True)
             rec = RequestRecorder(page)
             failed = []
             page.on("response", lambda r: r.status >= 400 and failed.append(f"{r.status} {r.url}"))
@@ -79,7 +179,9 @@ def test_site_refuses_a_pack_from_another_origin(site):
     """?pack= naming another origin: the site's own pack plays and the page says the link was ignored."""
     with served(site) as base:
         with chromium() as b:
-            page = b.new_page(viewport={"width": 1280, "height": 720})
+            # Playwright's waits evaluate their predicate with eval, which the site's policy refuses (issue 45): the
+            # test's own scripts go past it (test_site_pages_break_no_rule_of_their_policy runs under it)
+            page = b.new_page(viewport={"width": 1280, "height": 720}, bypass_csp=True)
             rec = RequestRecorder(page)
             page.goto(base + "?pack=http://evil.example/pack/")
             page.wait_for_function("window.__xslPlayer && window.__xslPlayer.stats().frames > 0", timeout=60000)
@@ -94,7 +196,9 @@ def test_site_has_the_apps_notes_languages_and_classroom(site):
     pack, follows the stage and 繁/简, is remembered after a reload; C enters classroom mode, Esc leaves."""
     texts = json.loads((site / "pack" / "scene.json").read_text(encoding="utf-8"))["texts"]
     with served(site) as base, chromium() as b:
-        page = b.new_page(viewport={"width": 1280, "height": 720})
+        # the site's policy refuses eval (issue 45), which Playwright's predicates with an argument use: the test's
+        # own scripts go past it (test_site_pages_break_no_rule_of_their_policy drives the page under it)
+        page = b.new_page(viewport={"width": 1280, "height": 720}, bypass_csp=True)
         page.goto(base + "?stage=21")
         page.wait_for_function("window.__xslPlayer && window.__xslPlayer.stats().frames > 0", timeout=60000)
         assert page.is_hidden("#xsl-notes")

@@ -56,9 +56,11 @@ def _name_ok(opt: str, p: Path) -> None:
         raise ValueError(f"{opt}: a NUL character")
 
 
-def out_file(path, opt: str = "--out") -> Path:
+def out_file(path, opt: str = "--out", force: bool = False) -> Path:
     """A file the command will write: a regular file or nothing there (never a FIFO, a device, a directory
-    or a symlink, which writing would replace), in a folder that exists or can be made, writable."""
+    or a symlink, which writing would replace), in a folder that exists or can be made, writable. A file
+    already there is replaced only when this program wrote it and nobody changed it since
+    (:mod:`scene.written`), or with ``force`` (``--force``); else one line, before any work."""
     p = Path(path)
     _name_ok(opt, p)
     try:
@@ -78,8 +80,28 @@ def out_file(path, opt: str = "--out") -> Path:
             raise ValueError(f"{opt} {short(p)}: is a special file (not replaced)")
         if not os.access(p, os.W_OK):
             raise ValueError(f"{opt} {short(p)}: not writable")
+        from ..written import ours
+        if not force and not ours(p):
+            raise ValueError(f"{opt} {short(p)}: exists and is not a file this program wrote (not replaced; "
+                             "give --force to replace it, or another name)")
     _dir_ok(opt, p, p.parent if str(p.parent) else Path("."))
     return p
+
+
+class written_file:
+    """``with written_file(args.out, args.force) as out:`` — :func:`out_file` first, and the file recorded as
+    this program's once the block ends without an error (:func:`scene.written.remember`)."""
+
+    def __init__(self, path, force: bool = False, opt: str = "--out") -> None:
+        self.path = out_file(path, opt, force)
+
+    def __enter__(self) -> Path:
+        return self.path
+
+    def __exit__(self, kind, *exc) -> None:
+        if kind is None:
+            from ..written import remember
+            remember(self.path)
 
 
 def _dir_ok(opt: str, p: Path, folder: Path) -> None:

@@ -53,6 +53,11 @@ def add_seed(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("--seed", type=int, default=None, help="the shooting seed (default: the reading's)")
 
 
+def add_force(sp: argparse.ArgumentParser) -> None:
+    sp.add_argument("--force", action="store_true",
+                    help="replace --out even when it is a file this program did not write (or one changed since)")
+
+
 def add_json(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("--json", action="store_true", help="machine-readable output")
 

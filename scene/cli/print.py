@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from .common import MAX_JOBS, add_reading, add_seed, jobs
+from .common import MAX_JOBS, add_force, add_reading, add_seed, jobs
 
 
 def cmd_sheets(args: argparse.Namespace) -> None:
@@ -14,11 +14,17 @@ def cmd_sheets(args: argparse.Namespace) -> None:
     from ..rite import choreography as chor
     reading = readings.get(args.reading)                         # a bad reading: one line, before any work
     aids = roles.resolve(args.roles, chor.default(), reading)    # an unknown role: one line
+    from .checks import mark_dir, own_dir
+    if not args.force:
+        own_dir(args.out)                    # every file there one of ours, as it was left (else --force)
     out = run.check_sheets_dir(args.out)                         # an unwritable or foreign folder: one line
     from ..rite.cache import load_rite
     t0 = time.perf_counter()
     rite = load_rite(args.reading, args.seed)
-    rows = run.write_sheets(rite, aids, out, args.format, jobs=args.jobs, call=args.call_sheet)
+    try:
+        rows = run.write_sheets(rite, aids, out, args.format, jobs=args.jobs, call=args.call_sheet)
+    finally:
+        mark_dir(out)                        # the files of this run are the program's own
     pages = total = 0
     for aid, n, size in rows:
         if n:
@@ -35,14 +41,15 @@ def cmd_sheets(args: argparse.Namespace) -> None:
 def cmd_book(args: argparse.Namespace) -> None:
     from ..geometry import readings
     from ..print import run
-    from .checks import out_file
+    from .checks import written_file
     readings.get(args.reading)
-    out_file(args.out)                         # never a FIFO (it would hang), a device or a symlink
+    target = written_file(args.out, args.force)    # never a FIFO (it would hang), a link, nor a file not of ours
     out, fmt = run.check_book_file(args.out)
     from ..rite.cache import load_rite
     t0 = time.perf_counter()
     rite = load_rite(args.reading, args.seed)
-    n, size = run.write_book(rite, out, fmt)
+    with target:
+        n, size = run.write_book(rite, out, fmt)
     print(f"{out}: the book of plans, {n} pages, {size:,} bytes ({time.perf_counter() - t0:.1f} s)")
 
 
@@ -65,7 +72,9 @@ def register(sub) -> None:
                                     "dimension lines, the 經 with its phrases numbered against the plan, and the "
                                     "evidence legend.")
     bk.add_argument("--out", default="rite.pdf", help="FILE.pdf (default rite.pdf) or FILE.html")
+    add_force(bk)
     bk.set_defaults(func=cmd_book)
     for sp in (sh, bk):
         add_reading(sp)
         add_seed(sp)
+    add_force(sh)

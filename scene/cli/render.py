@@ -6,8 +6,8 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from .checks import mark_dir, number, out_file, out_kind, own_dir
-from .common import add_reading, check_stage
+from .checks import mark_dir, number, out_kind, own_dir, written_file
+from .common import add_force, add_reading, check_stage
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -45,15 +45,16 @@ def cmd_still(args: argparse.Namespace) -> None:
     if len(_check_views(args.view)) != 1:
         raise ValueError("--view: one view for a still (stills takes a list)")
     out_kind(args.out, (".png",))
-    out_file(args.out)
+    target = written_file(args.out, args.force)     # never a FIFO, a link, nor a file the program did not write
     if args.camera is not None:
         from ..render.views import camera_from_json
         camera_from_json(args.camera, "free")          # a bad camera fails before the rite is loaded
     size, view = _render_args(args, [] if args.stage is None else [args.stage])
     t0 = time.perf_counter()
     cam = views.camera_from_json(args.camera, view[0]) if args.camera else None
-    still = stills.export_still(args.out, args.stage, args.t, view[0], size, args.reading, args.labels,
-                                args.caption, args.roof, camera=cam)
+    with target:
+        still = stills.export_still(args.out, args.stage, args.t, view[0], size, args.reading, args.labels,
+                                    args.caption, args.roof, camera=cam)
     print(f"{args.out}: §{still.stage.n} {still.stage.title}, t = {still.t:.1f} s, view {still.view}, "
           f"{size[0]}x{size[1]} ({time.perf_counter() - t0:.2f} s)")
 
@@ -78,14 +79,15 @@ def cmd_stills(args: argparse.Namespace) -> None:
 def cmd_clip(args: argparse.Namespace) -> None:
     from ..render import stills
     out_kind(args.out, (".mp4", ".gif"))
-    out_file(args.out)
+    target = written_file(args.out, args.force)
     size, view = _render_args(args, [args.stage])
     subtitles = None
     if args.captions:
         from ..web import captions
         subtitles = lambda rite: captions.cues(rite, args.captions)  # noqa: E731
-    n = stills.export_clip(args.out, args.stage, view[0], size, args.reading, args.fps, args.speed,
-                           args.labels, args.caption, roof=args.roof, subtitles=subtitles)
+    with target:
+        n = stills.export_clip(args.out, args.stage, view[0], size, args.reading, args.fps, args.speed,
+                               args.labels, args.caption, roof=args.roof, subtitles=subtitles)
     print(f"{args.out}: {n} frames at {args.fps:g} fps")
 
 
@@ -131,6 +133,7 @@ def register(sub) -> None:
     st1.add_argument("--camera", default=None,
                      help="a camera as JSON (position, focal_point, view_up, view_angle, parallel, "
                           "parallel_scale; the app's export) instead of the named view")
+    add_force(st1)
     st1.set_defaults(func=cmd_still)
 
     stl = sub.add_parser("stills", help="every stage as a PNG, and an index.html contact sheet")
@@ -148,6 +151,7 @@ def register(sub) -> None:
     clp.add_argument("--captions", nargs="?", const="trad", default=None, choices=("trad", "simp"),
                      help="burn in the captions (the phrase, and the seed's modern sentence where it reaches), "
                           "as the player's caption line; trad (default) or simp")
+    add_force(clp)
     clp.set_defaults(func=cmd_clip)
 
     for sp, size in ((st1, "1920x1080"), (stl, "1920x1080"), (clp, "960x540")):

@@ -5,8 +5,8 @@ import argparse
 import sys
 import time
 
-from .checks import number, out_file, out_kind
-from .common import add_reading
+from .checks import number, out_kind, written_file
+from .common import add_force, add_reading
 
 
 def cmd_review(args: argparse.Namespace) -> None:
@@ -14,10 +14,11 @@ def cmd_review(args: argparse.Namespace) -> None:
     from ..rite.cache import load_rite
     from ..rite.review import review_section
     as_html = args.html or (args.out is not None and str(args.out).lower().endswith((".html", ".htm")))
+    target = None
     if args.out is not None:                     # a bad --out or --reading fails before the rite is compiled
         if as_html:
             out_kind(args.out, (".html", ".htm"))
-        out_file(args.out)
+        target = written_file(args.out, args.force)    # nor a file the program did not write (--force)
     readings.get(args.reading)
     rite = load_rite(args.reading)
     t0 = time.perf_counter()
@@ -28,11 +29,12 @@ def cmd_review(args: argparse.Namespace) -> None:
     else:
         from ..print.review import render_text
         text = render_text(rv)
-    if args.out is None:
+    if target is None:
         sys.stdout.write(text)
         return
     from ..atomic import write_text
-    write_text(args.out, text)                  # the one safe writer: no link written through, no FIFO
+    with target:
+        write_text(args.out, text)              # the one safe writer: no link written through, no FIFO
     print(f"{args.out}: §{rv.n} {rv.title}, {len(rv.clauses)} clauses ({'HTML' if as_html else 'text'}, "
           f"{time.perf_counter() - t0:.2f} s after the rite)")
 
@@ -49,4 +51,5 @@ def register(sub) -> None:
     rv.add_argument("--html", action="store_true", help="one self-contained HTML page instead of text")
     rv.add_argument("--out", default=None, help="write to FILE (FILE.html: HTML) instead of the terminal")
     add_reading(rv)
+    add_force(rv)
     rv.set_defaults(func=cmd_review)

@@ -5,8 +5,8 @@ import argparse
 import gzip
 import time
 
-from .checks import number, out_file, out_kind, owned
-from .common import add_reading, add_seed, check_stage
+from .checks import number, out_kind, owned, written_file
+from .common import add_force, add_reading, add_seed, check_stage
 
 
 def cmd_pack(args: argparse.Namespace) -> None:
@@ -40,12 +40,13 @@ def cmd_export(args: argparse.Namespace) -> None:
     from ..geometry import readings
     from ..web import export
     fmt = export.resolve_format(args.out, args.format)     # bad names and formats fail before any work
-    out_file(args.out)                                     # never a FIFO, a device or a symlink
+    target = written_file(args.out, args.force)            # never a FIFO, a link, nor a file not of ours
     readings.get(args.reading)
     if fmt == "gltf" and args.stage is not None:
         check_stage(args.stage)
     t0 = time.perf_counter()
-    done = export.export(args.out, fmt, args.reading, args.stage, args.t, shadows=args.shadows)
+    with target:
+        done = export.export(args.out, fmt, args.reading, args.stage, args.t, shadows=args.shadows)
     print(f"{done.summary} ({time.perf_counter() - t0:.2f} s)")
 
 
@@ -55,8 +56,8 @@ def cmd_captions(args: argparse.Namespace) -> None:
     if args.lang not in ("trad", "simp"):
         raise ValueError(f"--lang {args.lang!r}: trad or simp")
     out_kind(args.out, (".vtt",))
-    out_file(args.out)
-    n = write_vtt(args.out, load_rite(args.reading), args.lang)
+    with written_file(args.out, args.force):
+        n = write_vtt(args.out, load_rite(args.reading), args.lang)
     print(f"{args.out}: {n} cues ({args.lang})")
 
 
@@ -65,6 +66,7 @@ def register(sub) -> None:
     cap.add_argument("--out", required=True, help="FILE.vtt")
     cap.add_argument("--lang", default="trad", help="trad (繁, default) or simp (简)")
     add_reading(cap)
+    add_force(cap)
     cap.set_defaults(func=cmd_captions)
 
     pk = sub.add_parser("pack", help="the scene pack for the browser player (scene.json, scene.bin, font/)")
@@ -92,6 +94,7 @@ def register(sub) -> None:
     ex.add_argument("--shadows", action="store_true",
                     help="glTF only: add the baked planar shadows as their own nodes")
     add_reading(ex)
+    add_force(ex)
     ex.set_defaults(func=cmd_export)
 
     for sp in (pk, sit):

@@ -284,26 +284,20 @@ def load_toml(path: str | Path) -> Reading:
 
     Optional ``base`` names the preset it starts from (default ``zheng``).
     """
-    import stat
+    from ..atomic import InputFileError, read_input
     path = Path(path)
     # the file named whole (an error line must say which file; 80 characters cut pytest's own tmp paths), only
     # escaped and bounded as a path the system can open is (PATH_MAX)
     where = shorten(str(path), 4096)
+    if not path.exists() and not path.is_symlink():
+        raise ReadingError(f"{where}: no such reading file")
     try:
-        st = path.stat()
-        if not stat.S_ISREG(st.st_mode):
-            raise ReadingError(f"{where}: not a regular file")
-        if st.st_size > MAX_TOML_BYTES:
-            raise ReadingError(f"{where}: {st.st_size:,} bytes (a reading file is at most {MAX_TOML_BYTES:,})")
-        with open(path, "rb") as fh:               # read at most the cap, whatever the size said
-            data = fh.read(MAX_TOML_BYTES + 1)
-        if len(data) > MAX_TOML_BYTES:
-            raise ReadingError(f"{where}: larger than {MAX_TOML_BYTES:,} bytes")
+        # the one reader of input files: a regular file (checked on the open file, opened without blocking:
+        # a FIFO), at most the cap whatever its size said (/dev/zero behind a link)
+        data = read_input(path, MAX_TOML_BYTES, "reading file")
         raw = tomllib.loads(data.decode("utf-8-sig"))
-    except FileNotFoundError:
-        raise ReadingError(f"{where}: no such reading file") from None
-    except OSError as exc:
-        raise ReadingError(f"{where}: cannot read it ({exc.strerror or exc})") from None
+    except InputFileError as exc:
+        raise ReadingError(f"{where}: {str(exc).rsplit(': ', 1)[-1]}") from None
     except tomllib.TOMLDecodeError as exc:
         raise ReadingError(f"{where}: not valid TOML ({exc})") from None
     except UnicodeDecodeError:

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import html
-import shutil
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -37,7 +36,8 @@ def write_index(out_dir: Path, done, rite, views_: Sequence[str]) -> Path:
     from .labels import font_path
     font = Path(font_path())
     font_name = font.name
-    shutil.copyfile(font, out_dir / font_name)
+    from ..atomic import write_bytes
+    write_bytes(out_dir / font_name, font.read_bytes())     # the one safe writer (no link followed)
     doc = f"""<!doctype html>
 <html lang="zh-Hant"><head><meta charset="utf-8">
 <title>鄉射禮 — 五十一節 contact sheet ({html.escape(r.name)})</title>

@@ -11,6 +11,7 @@ to the tab that asked) and is deleted after ``ttl`` seconds.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import secrets
 import shutil
@@ -21,6 +22,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..paths import ROOT
+
+#: the niceness of an export's child process: the server's event loop (every tab's updates) goes first
+EXPORT_NICE = 10
 
 
 class JobError(Exception):
@@ -145,6 +149,8 @@ class Jobs:
             sys.executable, "-m", "scene", *argv, cwd=str(ROOT), start_new_session=True,
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
         job.proc = proc
+        with contextlib.suppress(OSError):     # below the server: an export's render never starves its followers
+            os.setpriority(os.PRIO_PROCESS, proc.pid, EXPORT_NICE)
         try:
             out, _ = await proc.communicate()
         except asyncio.CancelledError:

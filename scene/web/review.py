@@ -221,12 +221,9 @@ def write_pages(folder: Path, pages: dict[int, str]) -> list[Path]:
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     out = []
+    from ..atomic import write_text
     for n, text in pages.items():
-        f = folder / f"{n}.html"
-        tmp = folder / f".{n}.html.tmp{os.getpid()}"
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, f)
-        out.append(f)
+        out.append(write_text(folder / f"{n}.html", text))     # the one safe writer (no planted link followed)
     return out
 
 

@@ -19,16 +19,19 @@ def write_site(out_dir, reading=None, seed: int | None = None) -> Path:
     """``python -m scene site``: a self-contained folder — ``index.html`` (the standalone player page), the
     player, three.js (vendored, with its licence), the pack at ``pack/`` and the CJK font subset at
     ``pack/font/`` — that any static web server can host with no Python behind it."""
-    import shutil
-
+    from ...atomic import check_folder, write_bytes, write_text
     from ...paths import WEB_ASSETS as web
     from . import write_playable
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(web / "player.html", out / "index.html")
-    for name in SITE_FILES:
-        shutil.copyfile(web / name, out / name)
-    shutil.copytree(web / "vendor", out / "vendor", dirs_exist_ok=True)
+    write_text(out / "index.html", with_policy((web / "player.html").read_text(encoding="utf-8")))
+    write_text(out / HEADERS_FILE, host_headers())
+    for name in SITE_FILES:                  # through the one safe writer: no link planted meanwhile is followed
+        write_bytes(out / name, (web / name).read_bytes())
+    vendor = check_folder(out / "vendor")
+    for f in sorted((web / "vendor").iterdir()):
+        if f.is_file():
+            write_bytes(vendor / f.name, f.read_bytes())
     aside = _findings_aside(reading, seed)
     files = write_playable(out / "pack", reading, seed)
     if aside is not None:
@@ -78,7 +81,51 @@ def write_reviews(out: Path, fonts: list[Path], reading=None, seed: int | None =
         if [f.name for f in new] != [f.name for f in fonts]:      # a fallback file appeared: name it too
             pages = section_pages(rite, urls(new), "../index.html?stage={n}")
     from ..review import write_pages
-    return write_pages(out / "review", pages)
+    return write_pages(out / "review", {n: with_policy(text) for n, text in pages.items()})
+
+
+#: the headers a host should send with every file of the site (framing cannot be refused from inside a page),
+#: in the ``_headers`` file that Netlify and Cloudflare Pages read; docs/server.md gives nginx's and others'
+HEADERS_FILE = "_headers"
+HOST_HEADERS = {
+    "Content-Security-Policy": "frame-ancestors 'none'; object-src 'none'; base-uri 'self'; form-action 'none'",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "no-referrer",
+    "X-Content-Type-Options": "nosniff",
+}
+
+
+def site_policy(html: str) -> str:
+    """A site page's Content-Security-Policy: everything from the site's own origin, inline scripts only by
+    their hash (the import map, a review page's script and its data), nothing evaluated (the player has no
+    Vue: no 'unsafe-eval', unlike the app's page), no plugins, no base or form elsewhere. ``frame-ancestors``
+    is not here: a policy in a ``<meta>`` cannot carry it (the host's header does, :data:`HOST_HEADERS`)."""
+    from ..gate import script_hashes
+    return ("default-src 'self'; "
+            f"script-src 'self' {' '.join(script_hashes(html))}; "
+            "style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; font-src 'self' data:; "
+            "connect-src 'self'; worker-src 'self' blob:; media-src 'self' blob: data:; "
+            "object-src 'none'; base-uri 'self'; form-action 'none'").replace("  ", " ")
+
+
+def with_policy(html: str) -> str:
+    """A site page with its policy and no referrer, as ``<meta>`` right after its charset (before any script:
+    a policy governs only what comes after it). A static server sends no headers of ours; these two are the
+    ones a page can say itself."""
+    import html as _html
+    import re
+    meta = (f'<meta http-equiv="Content-Security-Policy" content="{_html.escape(site_policy(html), quote=False)}">'
+            '<meta name="referrer" content="no-referrer">')
+    m = re.search(r"<meta charset=[\"']?utf-8[\"']?\s*/?>", html, re.IGNORECASE) or re.search(r"<head[^>]*>", html,
+                                                                                            re.IGNORECASE)
+    if m is None:
+        raise ValueError("a site page without <head>")
+    return html[:m.end()] + meta + html[m.end():]
+
+
+def host_headers() -> str:
+    """``_headers``: every path of the site with :data:`HOST_HEADERS`."""
+    return "/*\n" + "".join(f"  {k}: {v}\n" for k, v in HOST_HEADERS.items())
 
 
 def _font_chars(fonts: list[Path]) -> set[int]:

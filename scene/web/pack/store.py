@@ -24,6 +24,7 @@ import time
 from pathlib import Path
 
 from ...build_once import building, lock_file
+from ...written import RECORD
 from . import shipped
 
 log = logging.getLogger("xiangsheli.packs")
@@ -36,7 +37,7 @@ _pinned: set[Path] = set()
 #: seconds a handed-out folder is kept from eviction (its tab fetches it at once)
 GRACE = 300.0
 #: files of the cache folder that are never evicted
-KEEP = frozenset({".hmac-key", "webfont-key.json", "packs", "packs-tmp"})
+KEEP = frozenset({".hmac-key", "webfont-key.json", "packs", "packs-tmp", RECORD})
 #: (path, size, mtime_ns) → verified
 _verified: set[tuple[str, int, int]] = set()
 
