@@ -27,6 +27,8 @@ OPERATORS = ("drop-posture", "swap-posture", "add-posture", "face-away", "place-
 POSTURE_OF = {"坐": "sit", "拜": "bow", "揖": "salute"}
 MOTION = "進適反退升降入出復還"
 PUTS = "奠授委釋加"
+#: the cups, what 飲 / 實 / 酌 take in hand
+CUPS = "爵觶觚"
 TAKES = "取受執挾搢飲實酌"
 #: how far a misplaced act is from its place — 尺 (the issue's "a place 10 尺 off")
 OFF_CHI = 10.0
@@ -55,6 +57,7 @@ class Mutant:
     other: str = ""      # wrong-actor: the man who acts instead
     a0: float = 0.0      # his act in the step (after any walk and turn to it)
     a1: float = 0.0
+    thing: str = ""      # keep-hold / no-hold: the things the word names (取觶: 觶; 飲: a cup), if it names any
 
     def label(self) -> str:
         who = f"{self.aid}→{self.other}" if self.other else self.aid
@@ -125,12 +128,12 @@ def _clause_mutants(ctx: Ctx, n: int, ev: Any, in_name: frozenset[int], ops: Seq
         return []
     chosen = movers if len(movers) <= MAX_ACTORS else [movers[0], movers[-1]]
     words: list[tuple[int, str]] = [(k, c) for k, c in enumerate(text) if cl.start + k not in in_name]
-    from .coverage import _named_at, ctx_text
+    from .coverage import _named_at, _thing, ctx_text
     full = ctx_text(n)
     out: list[Mutant] = []
 
     def add(op: str, word: str, aid: str, w: tuple[float, float, float, float, int], other: str = "",
-            at: int | None = None) -> None:
+            at: int | None = None, thing: str = "") -> None:
         if op in ops:
             steps: tuple[int, ...] = (w[4],)
             if at is not None:                  # the steps that act this very word, taken together
@@ -140,7 +143,7 @@ def _clause_mutants(ctx: Ctx, n: int, ev: Any, in_name: frozenset[int], ops: Seq
                 w = (min(x[0] for x in ws), max(x[1] for x in ws), min(x[2] for x in ws), max(x[3] for x in ws),
                      ws[0][4])
                 steps = tuple(x[4] for x in ws)
-            out.append(Mutant(op, n, cl.start, text, word, aid, w[0], w[1], steps, other, w[2], w[3]))
+            out.append(Mutant(op, n, cl.start, text, word, aid, w[0], w[1], steps, other, w[2], w[3], thing))
 
     for aid in chosen:
         wins = _windows(ev, aid)
@@ -179,15 +182,16 @@ def _clause_mutants(ctx: Ctx, n: int, ev: Any, in_name: frozenset[int], ops: Seq
                 add("no-move", c, aid, w, at=k)
             elif c in PUTS:
                 if not (c == "授" and aid in _named_at(ctx, full, cl.start + k + 1, n, w[0])):
-                    add("keep-hold", c, aid, w, at=k)        # (授主人爵: handed *to* the 主人, his is a 受)
+                    add("keep-hold", c, aid, w, at=k, thing=_thing(text, k) or "")   # (授主人爵: *to* the 主人)
             elif c in TAKES:
-                add("no-hold", c, aid, w, at=k)
+                add("no-hold", c, aid, w, at=k, thing=_thing(text, k) or (CUPS if c in "飲實酌" else ""))
         for k, face in _facing_words(text):
             add("face-away", face, aid, w, at=k)
         # the place word the checker reads (西階上, 阼階前 …), else the first word that points to a place
         at = next((k for k, _ in words if _place_word(text, k, lead=k == 0 or cl.start + k - 1 in in_name)), None)
-        if at is None:
-            at = next((k for k, c in words if c in "于於適位上前下"), None)
+        if at is None:          # (東上, 北上, 為上: a rank, not a place)
+            at = next((k for k, c in words if c in "于於適位上前下" and not (c in "上下" and text[k - 1:k] in "東西南北為")),
+                      None)
         if at is not None:
             add("place-off", "位", aid, w, at=at)
     # the first posture the clause gives him (not one it denies: 不拜), in the step where his track shows it
@@ -204,7 +208,9 @@ def _clause_mutants(ctx: Ctx, n: int, ev: Any, in_name: frozenset[int], ops: Seq
             if other and "wrong-actor" in ops:
                 out.append(Mutant("wrong-actor", n, cl.start, text, "", aid, u[0], u[1], tuple(x[4] for x in ws),
                                   other, u[2], u[3]))
-    if len(movers) > 1 and ("皆" in text or "辯" in text) and "member-out" in ops:
+    every = next((k for k, c in enumerate(text) if c in "皆辯"), None)
+    # (皆未降, 皆不拜: what the group does not do — one left out of it is no error)
+    if len(movers) > 1 and every is not None and text[every + 1:every + 2] not in "未不" and "member-out" in ops:
         aid = movers[-1]
         wins = _windows(ev, aid)
         if wins:            # all his steps on the clause: he does none of it
@@ -340,10 +346,10 @@ class _Edits:
             # what he puts out of his hands (his first putting down in the window: not a take, 取矢…委) stays in
             # them over the rest of his steps on the word, and until what he holds changes again after them
             ts, vs = self.holding[k]
-            i = next((i for i in range(1, len(ts)) if t0 - 0.5 <= ts[i] <= t1 + 0.5 and _gain(vs[i], vs[i - 1])),
-                     None)
+            i = next((i for i in range(1, len(ts)) if t0 - 0.5 <= ts[i] <= t1 + 0.5
+                      and _named(_gain(vs[i], vs[i - 1]), m.thing)), None)
             if i is not None:
-                kept = _gain(vs[i], vs[i - 1])
+                kept = _named(_gain(vs[i], vs[i - 1]), m.thing)
                 vs = list(vs)
                 j = i
                 while j < len(vs) and (j == i or ts[j] <= t1 + 0.5):
@@ -356,11 +362,11 @@ class _Edits:
             # of the four: 矢×1) are missing from what he holds from then on, for as long as he would hold them
             ts, vs = self.holding[k]
             i = next((i for i in range(1, len(ts)) if t0 - 0.5 <= ts[i] <= t1 + 0.5
-                      and _gain(vs[i - 1], vs[i])), None)
+                      and _named(_gain(vs[i - 1], vs[i]), m.thing)), None)
             if i is None:
                 i = _run_over(ts, vs, t0, t1, lambda v: bool(v))
             if i is not None:
-                gone = _gain(vs[i - 1] if i > 0 else "", vs[i])
+                gone = _named(_gain(vs[i - 1] if i > 0 else "", vs[i]), m.thing)
                 vs = list(vs)
                 j = i
                 while j < len(vs) and gone and all(_counts(vs[j]).get(x, 0) >= n for x, n in gone.items()):
@@ -412,6 +418,11 @@ def _gain(before: str, after: str) -> dict[str, int]:
     """What a change of holding adds (弓、矢×2 → 弓、矢×3: one 矢)."""
     b, a = _counts(before), _counts(after)
     return {x: n - b.get(x, 0) for x, n in a.items() if n > b.get(x, 0)}
+
+
+def _named(gain: dict[str, int], thing: str) -> dict[str, int]:
+    """The part of a gain (or a loss) that is the thing the word names (any, if it names none)."""
+    return {x: n for x, n in gain.items() if not thing or any(c in x for c in thing)}
 
 
 def _label(counts: dict[str, int]) -> str:

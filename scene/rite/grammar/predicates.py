@@ -195,6 +195,11 @@ def verb_test(ctx: Ctx, c: str, text: str, i: int, w: Span, final: bool = False)
         return ctx.visible(w.aid, t), f"{'in sight' if ctx.visible(w.aid, t) else 'out of sight'} at {t:.1f} s"
     if c in TAKE or c in "搢挾" or (c in "飲實酌" and nxt not in "洗盥") or (c == "卒" and nxt in "爵觶"):
         hs = _holdings(ctx, w, rest=c in TAKE)
+        if c == "卒":
+            # 卒爵, 卒觶: a cup in his hands (a bow held is no cup). (飲 is not asked so: 三耦卒飲 names the
+            # three pairs, and only the losers drink — the subject is the group, not each drinker)
+            ok = any(k in h for h in hs for k in "爵觶觚")
+            return ok, f"holding {' → '.join(dict.fromkeys(h or '—' for h in hs))}"
         return any(hs), "holding nothing" if not any(hs) else f"holding {hs[-1] or hs[0]}"
     if (c in "設薦" and nxt not in "于於中之與洗尊楅豐侯乏" and prev not in "其執"
             and any(sp.do in ("set_down", "take", "hand") for sp in w.spans)):
