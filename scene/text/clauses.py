@@ -14,7 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
-from .jing import ji, passage
+from ..chapter import Chapter, resolve
+from .jing import ChapterLike, ji, passage
 
 #: names of people, longest first where one contains another (眾賓之長 before 眾賓 before 賓); the same
 #: names the checker reads (scene/rite/grammar/words.py SUBJECTS; a test holds them equal)
@@ -186,15 +187,24 @@ def clauses_of_text(text: str, source: str = "經", section: int = 0, carried: s
     return tuple(out)
 
 
-@cache
-def section_clauses(n: int) -> tuple[Clause, ...]:
-    """The clauses of section ``n`` of the 經, in text order (offsets in its passage); the subject in force
-    at its start is the last one of the section before."""
-    carried = section_clauses(n - 1)[-1].subject if n > 1 and section_clauses(n - 1) else ""
-    return clauses_of_text(passage(n).text, "經", n, carried)
+def section_clauses(n: int, *, chapter: ChapterLike = None) -> tuple[Clause, ...]:
+    """The clauses of section ``n`` of the chapter's 經 (chapter 5 by default), in text order (offsets in its
+    passage); the subject in force at its start is the last one of the section before."""
+    return _section_clauses(n, resolve(chapter))
 
 
 @cache
-def ji_clauses(k: int) -> tuple[Clause, ...]:
-    """The clauses of 記 item ``k`` (offsets in the item's text)."""
-    return clauses_of_text(ji(k), f"記{k:02d}", 0)
+def _section_clauses(n: int, ch: Chapter) -> tuple[Clause, ...]:
+    before = _section_clauses(n - 1, ch) if n > 1 else ()
+    carried = before[-1].subject if before else ""
+    return clauses_of_text(passage(n, chapter=ch).text, "經", n, carried)
+
+
+def ji_clauses(k: int, *, chapter: ChapterLike = None) -> tuple[Clause, ...]:
+    """The clauses of 記 item ``k`` of the chapter (chapter 5 by default; offsets in the item's text)."""
+    return _ji_clauses(k, resolve(chapter))
+
+
+@cache
+def _ji_clauses(k: int, ch: Chapter) -> tuple[Clause, ...]:
+    return clauses_of_text(ji(k, chapter=ch), f"記{k:02d}", 0)
