@@ -18,6 +18,8 @@ The manifest::
     zhengzhu = "…"                        # the 經 with 鄭注 in brackets right after the words each note explains
     notes = "（）"                        # the brackets of the 鄭注 in that file (optional, default （）)
     seed = "…"                            # a modern edition's page of notes (optional)
+    names = ["介"]                        # people the clause splitter must know beyond its own (optional)
+    not_names = ["介右"]                  # words holding a name that name nobody acting (optional)
     sections = 51                         # 節 of the 經: the files hold exactly §1…§sections
     ji = 73                               # items of the 記: exactly 記01…記<ji>
 
@@ -53,13 +55,13 @@ HEADING = re.compile(r"## (?:(\d+) (\S+)|[記记](\d+)\s*(.*))")
 
 _TOP = {"id": str, "number": int, "title": str, "title_en": str, "text": dict, "data": dict}
 _TEXT = {"jing": str, "jing_simplified": str, "zhengzhu": str, "notes": str, "seed": str, "sections": int,
-         "ji": int}
+         "ji": int, "names": list, "not_names": list}
 _TEXT_REQUIRED = ("jing", "jing_simplified", "zhengzhu", "sections", "ji")
 _DATA_FILES = ("cast", "grammar", "clauses")
 _DATA_FOLDERS = ("rite", "lessons")
 _ID = re.compile(r"[a-z][a-z0-9_]{0,39}")
 _MAX_COUNT = 999
-_KIND = {str: "a string", int: "a whole number", dict: "a table"}
+_KIND = {str: "a string", int: "a whole number", dict: "a table", list: "a list of words"}
 
 
 class ChapterError(ValueError):
@@ -82,6 +84,8 @@ class Chapter:
     ji: int
     notes: str = "（）"
     seed: Path | None = None
+    names: tuple[str, ...] = ()
+    not_names: tuple[str, ...] = ()
     cast: Path | None = None
     grammar: Path | None = None
     clauses: Path | None = None
@@ -181,6 +185,11 @@ def load(folder: Path | str) -> Chapter:
     notes = text.get("notes", "（）")
     if isinstance(notes, str) and (len(notes) != 2 or notes[0] == notes[1]):
         bad.append(f"{where}: text.notes must be two different characters, the brackets of a note (e.g. '（）')")
+    for key in ("names", "not_names"):
+        words = text.get(key, [])
+        if isinstance(words, list) and not all(isinstance(w, str) and 0 < len(w) <= 12 and w.isprintable()
+                                               and not w.isspace() for w in words):
+            bad.append(f"{where}: text.{key} must be words of 1–12 characters")
     paths: dict[str, Path] = {}
     for table, keys, name in ((text, ("jing", "jing_simplified", "zhengzhu", "seed"), "text"),
                               (data, _DATA_FILES + _DATA_FOLDERS, "data")):
@@ -207,7 +216,9 @@ def load(folder: Path | str) -> Chapter:
     return Chapter(id=raw["id"], number=raw["number"], title=raw["title"], title_en=raw["title_en"],
                    folder=folder, jing=paths["jing"], jing_simplified=paths["jing_simplified"],
                    zhengzhu=paths["zhengzhu"], sections=text["sections"], ji=text["ji"], notes=notes,
-                   seed=paths.get("seed"), **{k: paths.get(k) for k in _DATA_FILES + _DATA_FOLDERS})
+                   seed=paths.get("seed"), names=tuple(text.get("names", ())),
+                   not_names=tuple(text.get("not_names", ())),
+                   **{k: paths.get(k) for k in _DATA_FILES + _DATA_FOLDERS})
 
 
 def chapters() -> list[str]:

@@ -96,7 +96,9 @@ def test_chapter_4_clauses_cut_every_section():
     for n in carried:
         first, before = clauses.section_clauses(n, chapter=four)[0], clauses.section_clauses(n - 1, chapter=four)[-1]
         assert first.subject == before.subject, n
-    assert clauses.ji_clauses(31, chapter=four)
+    ji = [c for k in range(1, 32) for c in clauses.ji_clauses(k, chapter=four)]
+    assert len(ji) > 31 and all(isinstance(c.subject, str) and c.source.startswith("記") for c in ji)
+    assert ("主人介凡升席自北方", "主人、介") in [(c.text, c.subject) for c in ji]     # 記: both go up to their mats
 
 
 # ---------------------------------------------------------------- a toy chapter from tests/
