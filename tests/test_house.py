@@ -58,6 +58,18 @@ def test_layers_import_only_earlier_layers():
     assert not bad, "\n".join(bad)
 
 
+#: modules beside the layers, below all of them (every layer may import them): they import no layer
+BOTTOM = ("paths.py", "chapter.py")
+
+
+def test_the_bottom_imports_no_layer():
+    bad = [f"{name}:{line} imports {mod}" for name in BOTTOM for mod, line in _imports(PKG / name)
+           if mod.split(".")[0] in GL or (mod.startswith("scene.") and mod.split(".")[1] in ORDER)]
+    assert not bad, "\n".join(bad)
+    # the text layer reaches the chapter's manifest through the bottom, not through a later layer
+    assert "scene.chapter" in {m for m, _ in _imports(PKG / "text" / "jing.py")}
+
+
 def test_every_layer_says_what_it_may_import():
     for layer in ORDER:
         doc = importlib.import_module(f"scene.{layer}").__doc__ or ""

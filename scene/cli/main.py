@@ -2,7 +2,9 @@
 
 Each module of this package registers its commands (``register(sub)``): ``geometry`` (measure, layout,
 readings), ``rite`` (stages, pose, audit), ``render`` (still, stills, clip), ``web`` (pack, site, export), ``print``
-(sheets, book), ``review`` (review).
+(sheets, book), ``review`` (review), ``text`` (text).
+``--chapter ID`` (before or after the command) names the chapter (a folder of ``assets/chapters/``; default
+chapter 5, 鄉射禮): ``text`` reads any; the other commands refuse another chapter in one line, as yet.
 Every failure the user can cause prints one line naming what was wrong and exits 2.
 """
 from __future__ import annotations
@@ -11,11 +13,12 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from . import geometry, render, review, rite, web
+from ..chapter import DEFAULT_ID
+from . import geometry, render, review, rite, text, web
 from . import print as printed
 from .common import Parser, fail
 
-COMMAND_MODULES = (geometry, rite, render, web, printed, review)
+COMMAND_MODULES = (geometry, rite, render, web, printed, review, text)
 
 
 def version() -> str:
@@ -36,6 +39,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return launch(args_in[1:], prog="python -m scene app")
     p = Parser(prog="python -m scene", description="鄉射禮 reconstruction from the text")
     p.add_argument("--version", action="version", version=f"xiangsheli-scene {version()}")
+    p.add_argument("--chapter", type=text.chapter_id, default=DEFAULT_ID,
+                   help=f"the chapter, a folder of assets/chapters/ (default {DEFAULT_ID}, 鄉射禮)")
     sub = p.add_subparsers(dest="cmd", required=True, parser_class=Parser)
     # listed for --help only: `app …` never reaches this parser (above)
     sub.add_parser("app", help="start the browser app (the flags of app.py and xiangsheli: app --help)",
@@ -50,6 +55,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             sp.add_argument("--quiet", action="store_true", default=argparse.SUPPRESS,
                             help="no progress lines")
     args = p.parse_args(args_in)
+    if args.chapter != DEFAULT_ID and not getattr(args, "reads_chapters", False):
+        return fail(f"python -m scene {args.cmd}: --chapter {args.chapter}: this command plays chapter 5 "
+                    f"({DEFAULT_ID}) only so far (another chapter: python -m scene --chapter ID text)")
     from .. import progress
     if progress.wanted(args.quiet):
         progress.enable()

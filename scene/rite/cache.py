@@ -155,7 +155,7 @@ def rite_key(reading: Reading, seed: int | None, layers: Iterable[str] = PURE_LA
     h = hashlib.sha256()
     h.update(repr((reading, seed, sys.version_info[:2], np.__version__) if versions else (reading, seed)).encode())
     files = sorted(ASSETS.rglob("*.toml")) + sorted(SEEDS.glob("*.txt")) + source_files(layers) + \
-        [PACKAGE / "paths.py"]
+        [PACKAGE / "paths.py", PACKAGE / "chapter.py"]
     for f in files:
         try:
             h.update(source_name(f).encode())      # the same in a checkout and a wheel

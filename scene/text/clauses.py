@@ -14,7 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
-from .jing import ji, passage
+from ..chapter import Chapter, resolve
+from .jing import ChapterLike, ji, passage
 
 #: names of people, longest first where one contains another (眾賓之長 before 眾賓 before 賓); the same
 #: names the checker reads (scene/rite/grammar/words.py SUBJECTS; a test holds them equal)
@@ -58,13 +59,23 @@ class Clause:
         return self.start + len(self.text)
 
 
+def lexicon(ch: Chapter) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The names and the not-names the splitter reads for a chapter: :data:`NAMES` and :data:`NOT_NAMES`, with
+    the chapter's own (its manifest's ``text.names``, ``text.not_names``: 介 in chapter 4) merged longest first."""
+    if not ch.names and not ch.not_names:
+        return NAMES, NOT_NAMES
+    names = tuple(sorted(dict.fromkeys(ch.names + NAMES), key=len, reverse=True))
+    return names, tuple(dict.fromkeys(ch.not_names + NOT_NAMES))
+
+
 @lru_cache(maxsize=256)
-def _names(text: str) -> tuple[tuple[int, int, str], ...]:
+def _names(text: str, names: tuple[str, ...] = NAMES,
+           not_names: tuple[str, ...] = NOT_NAMES) -> tuple[tuple[int, int, str], ...]:
     """(start, end, name) of every name of a person, skipping the words that only look like one."""
     out, i = [], 0
     while i < len(text):
-        blocked = next((w for w in NOT_NAMES if text.startswith(w, i)), None)
-        word = next((w for w in NAMES if text.startswith(w, i)), None)
+        blocked = next((w for w in not_names if text.startswith(w, i)), None)
+        word = next((w for w in names if text.startswith(w, i)), None)
         if blocked and (word is None or len(blocked) >= len(word)):
             if blocked == "賓主人" and word:      # two names, not a place: 賓主人大夫若皆與射
                 out.append((i, i + len(word), word))
@@ -122,8 +133,8 @@ def _heads(text: str, names: tuple[tuple[int, int, str], ...]) -> list[int]:
     return sorted(heads | {0})
 
 
-def _cut(text: str) -> list[tuple[int, int]]:
-    names = _names(text)
+def _cut(text: str, lex: tuple[tuple[str, ...], tuple[str, ...]] = (NAMES, NOT_NAMES)) -> list[tuple[int, int]]:
+    names = _names(text, *lex)
     name_at = {s: e for s, e, _ in names}
     heads = _heads(text, names) + [len(text)]
     pieces = [(a, b) for a, b in zip(heads, heads[1:]) if b > a]
@@ -164,14 +175,16 @@ def _cut(text: str) -> list[tuple[int, int]]:
 
 
 @cache
-def clauses_of_text(text: str, source: str = "經", section: int = 0, carried: str = "") -> tuple[Clause, ...]:
+def clauses_of_text(text: str, source: str = "經", section: int = 0, carried: str = "", *,
+                    lex: tuple[tuple[str, ...], tuple[str, ...]] = (NAMES, NOT_NAMES)) -> tuple[Clause, ...]:
     """The clauses of one passage; ``carried``: the subject in force before it (the last one of the
-    passage before: 遂命三耦拾取矢 opening §24 is the 司射's)."""
-    names = _names(text)
+    passage before: 遂命三耦拾取矢 opening §24 is the 司射's); ``lex``: the names and not-names
+    (:func:`lexicon` of a chapter; chapter 5's by default)."""
+    names = _names(text, *lex)
     heads = set(_heads(text, names))
     out = []
     subject = carried
-    for a, b in _cut(text):
+    for a, b in _cut(text, lex):
         # the subject: a name that opens a piece of the clause before its first act (not one acted on)
         first_act = next((k for k in range(a, b) if text[k] in ACTS
                           and not any(s <= k < e for s, e, _ in names)), b)
@@ -186,15 +199,24 @@ def clauses_of_text(text: str, source: str = "經", section: int = 0, carried: s
     return tuple(out)
 
 
-@cache
-def section_clauses(n: int) -> tuple[Clause, ...]:
-    """The clauses of section ``n`` of the 經, in text order (offsets in its passage); the subject in force
-    at its start is the last one of the section before."""
-    carried = section_clauses(n - 1)[-1].subject if n > 1 and section_clauses(n - 1) else ""
-    return clauses_of_text(passage(n).text, "經", n, carried)
+def section_clauses(n: int, *, chapter: ChapterLike = None) -> tuple[Clause, ...]:
+    """The clauses of section ``n`` of the chapter's 經 (chapter 5 by default), in text order (offsets in its
+    passage); the subject in force at its start is the last one of the section before."""
+    return _section_clauses(n, resolve(chapter))
 
 
 @cache
-def ji_clauses(k: int) -> tuple[Clause, ...]:
-    """The clauses of 記 item ``k`` (offsets in the item's text)."""
-    return clauses_of_text(ji(k), f"記{k:02d}", 0)
+def _section_clauses(n: int, ch: Chapter) -> tuple[Clause, ...]:
+    before = _section_clauses(n - 1, ch) if n > 1 else ()
+    carried = before[-1].subject if before else ""
+    return clauses_of_text(passage(n, chapter=ch).text, "經", n, carried, lex=lexicon(ch))
+
+
+def ji_clauses(k: int, *, chapter: ChapterLike = None) -> tuple[Clause, ...]:
+    """The clauses of 記 item ``k`` of the chapter (chapter 5 by default; offsets in the item's text)."""
+    return _ji_clauses(k, resolve(chapter))
+
+
+@cache
+def _ji_clauses(k: int, ch: Chapter) -> tuple[Clause, ...]:
+    return clauses_of_text(ji(k, chapter=ch), f"記{k:02d}", 0, lex=lexicon(ch))

@@ -1,12 +1,12 @@
-"""The seed page: a modern edition's 注釋 （22）…（164） (simplified) and the start of its 譯文."""
+"""The seed page of chapter 5 (鄉射禮): a modern edition's 注釋 （22）…（164） (simplified) and the start of its 譯文."""
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
 from functools import cache
 
-from ..paths import SEEDS
-from .jing import N_JI, N_SECTIONS, SEED, Key, _key, _text
+from ..chapter import DEFAULT_ID, chapter
+from .jing import N_JI, N_SECTIONS, Key, _key, _text
 
 
 @dataclass(frozen=True)
@@ -45,8 +45,10 @@ _FOLD = str.maketrans({"筭": "算", "𫄸": "纁", "膱": "胑"})
 
 @cache
 def _seed() -> tuple[str, str]:
-    """The seed split into (notes part, translation part)."""
-    notes, _, translation = (SEEDS / SEED).read_text(encoding="utf-8").partition(_TRANSLATION)
+    """The seed split into (notes part, translation part): chapter 5's page (its manifest's ``text.seed``)."""
+    page = chapter(DEFAULT_ID).seed
+    assert page is not None, "chapter 5's manifest names its seed page"
+    notes, _, translation = page.read_text(encoding="utf-8").partition(_TRANSLATION)
     return notes, translation
 
 

@@ -6,7 +6,8 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 from functools import cache
 
-from .jing import JING, ZHENGZHU, Key, _key, _sections, _text
+from ..chapter import Chapter, resolve
+from .jing import ChapterLike, Key, _key, _read, _text
 
 # Sections of the zhengzhu file whose 經 (notes stripped) differs from the jing file.
 # The two files agree everywhere today; keep this in step with the data.
@@ -26,12 +27,22 @@ class Gloss:
     offset: int
 
 
-_ZHU = re.compile(r"（([^（）]*)）")
+_ZHU = re.compile(r"（([^（）]*)）")   # chapter 5's: its notes stand in full-width brackets
 
 
-def annotated(n: int | str) -> str:
-    """Passage *n* as printed with 鄭注, each note in （…）."""
-    return _sections(ZHENGZHU)[_key(n)][1]
+@cache
+def _notes(brackets: str) -> re.Pattern[str]:
+    """A note of a zhengzhu file whose notes stand in ``brackets`` (the chapter's ``notes``: '（）', '()')."""
+    if brackets == "（）":
+        return _ZHU
+    o, c = (re.escape(b) for b in brackets)
+    return re.compile(f"{o}([^{o}{c}]*){c}")
+
+
+def annotated(n: int | str, *, chapter: ChapterLike = None) -> str:
+    """Passage *n* as printed with 鄭注, each note in the chapter's brackets (（…） in chapter 5)."""
+    ch = resolve(chapter)
+    return _read(ch.zhengzhu)[_key(n, ch)][1]
 
 
 def _map_offset(src: str, dst: str, p: int) -> int:
@@ -44,17 +55,19 @@ def _map_offset(src: str, dst: str, p: int) -> int:
     return len(dst)
 
 
-def zheng_notes(n: int | str) -> list[Gloss]:
+def zheng_notes(n: int | str, *, chapter: ChapterLike = None) -> list[Gloss]:
     """The 鄭注 of section *n* (int) or 記 item (``"記27"``), in order."""
-    return list(_glosses(_key(n)))
+    ch = resolve(chapter)
+    return list(_glosses(_key(n, ch), ch))
 
 
 @cache
-def _glosses(key: Key) -> tuple[Gloss, ...]:
-    raw, jing = annotated(key), _text(key)
-    plain = _ZHU.sub("", raw)
+def _glosses(key: Key, ch: Chapter) -> tuple[Gloss, ...]:
+    raw, jing = annotated(key, chapter=ch), _text(key, chapter=ch)
+    zhu = _notes(ch.notes)
+    plain = zhu.sub("", raw)
     out, pos, last = [], 0, 0
-    for m in _ZHU.finditer(raw):
+    for m in zhu.finditer(raw):
         anchor = raw[last:m.start()]
         pos += len(anchor)
         # Offsets index the jing file, even where the zhengzhu file's 經 differs.
@@ -63,11 +76,13 @@ def _glosses(key: Key) -> tuple[Gloss, ...]:
     return tuple(out)
 
 
-def zhengzhu_differences() -> dict[Key, tuple[str, str]]:
+def zhengzhu_differences(*, chapter: ChapterLike = None) -> dict[Key, tuple[str, str]]:
     """Passages whose 經 differs between the two files: ``{key: (jing, zhengzhu stripped)}``."""
+    ch = resolve(chapter)
+    zhu = _notes(ch.notes)
     out = {}
-    for key in _sections(JING):
-        jing, plain = _text(key), _ZHU.sub("", annotated(key))
+    for key in _read(ch.jing):
+        jing, plain = _text(key, chapter=ch), zhu.sub("", annotated(key, chapter=ch))
         if jing != plain:
             out[key] = (jing, plain)
     return out

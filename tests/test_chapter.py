@@ -1,0 +1,226 @@
+"""A chapter is data (issue 43): the manifest of a chapter's folder, its checks, and the text layer reading any
+chapter — 5 (鄉射禮, the default), 4 (鄉飲酒禮) and a toy chapter from a folder of tests/ (no change to scene/)."""
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from scene import chapter as C
+from scene import text as T
+from scene.text import clauses, zheng
+
+TOY = Path(__file__).resolve().parent / "chapters" / "toy"
+BRACKETS = re.compile(r"[（）()【】]")
+
+
+# ---------------------------------------------------------------- the registry and chapter 5
+
+def test_the_registry_lists_the_chapters_and_defaults_to_chapter_5():
+    assert C.chapters() == ["xiangshe", "xiangyinjiu"]
+    five = C.chapter()
+    assert five is C.chapter("xiangshe") is C.resolve(None) is C.resolve("xiangshe") is C.resolve(five)
+    assert (five.number, five.title, five.sections, five.ji) == (5, "鄉射禮", 51, 73)
+    assert (five.jing.name, five.jing_simplified.name, five.zhengzhu.name) == (T.JING, T.JING_SIMPLIFIED, T.ZHENGZHU)
+    assert (T.N_SECTIONS, T.N_JI) == (five.sections, five.ji)
+    # the data files it names are those the later layers read today
+    assert five.cast.name == "cast.toml" and five.rite.is_dir() and five.lessons.is_dir()
+    assert five.seed is not None and five.seed.name == T.SEED
+
+
+def test_an_unknown_chapter_is_one_line_naming_the_known():
+    with pytest.raises(C.ChapterError) as e:
+        C.chapter("xiangyin")
+    assert str(e.value) == "unknown chapter 'xiangyin' (known: xiangshe, xiangyinjiu)"
+    with pytest.raises(ValueError, match="unknown chapter"):
+        T.passage(1, chapter="../xiangshe")
+
+
+def test_chapter_5_read_through_its_chapter_is_the_default():
+    five = C.chapter("xiangshe")
+    for n in (1, 20, 51):
+        assert T.passage(n, chapter=five) == T.passage(n) == T.passage(n, chapter="xiangshe")
+        assert clauses.section_clauses(n, chapter=five) == clauses.section_clauses(n)
+    assert T.ji_items(chapter=five) == T.ji_items()
+    assert T.zheng_notes(2, chapter=five) == T.zheng_notes(2)
+    with pytest.raises(ValueError, match=r"sections are 1–51"):
+        T.passage(52, chapter=five)
+
+
+# ---------------------------------------------------------------- chapter 4, 鄉飲酒禮
+
+def test_chapter_4_texts_read_whole():
+    four = "xiangyinjiu"
+    ps = T.passages(chapter=four)
+    assert [p.n for p in ps] == list(range(1, 26))
+    assert ps[0].title == "謀賓戒賓" and ps[-1].title == "明日拜賜息司正"
+    assert ps[0].text.startswith("鄉飲酒之禮主人就先生而謀賓介")
+    assert "尊兩壺于房戶間斯禁" in T.passage(2, chapter=four).text
+    items = T.ji_items(chapter=four)
+    assert list(items) == list(range(1, 32)) and all(items.values())
+    assert not any(BRACKETS.search(p.text) for p in ps)             # no note left in the 經
+    simp = T.passages("simplified", chapter=four)
+    assert [len(p.text) for p in simp] == [len(p.text) for p in ps]
+    assert simp[1].text == T.to_simplified(ps[1].text)
+    with pytest.raises(ValueError, match=r"sections are 1–25"):
+        T.passage(26, chapter=four)
+    with pytest.raises(ValueError, match=r"記01–記31"):
+        T.zheng_notes("記32", chapter=four)
+
+
+def test_chapter_4_notes_stand_in_its_brackets_and_tile_the_passage():
+    four = "xiangyinjiu"
+    assert T.zhengzhu_differences(chapter=four) == {}
+    notes = T.zheng_notes(2, chapter=four)
+    assert notes[0] == zheng.Gloss("乃席賓主人介", notes[0].note, 6) and notes[0].note.startswith("席敷席也")
+    for key in list(range(1, 26)) + [f"記{i:02d}" for i in range(1, 32)]:
+        text = T.passage(key, chapter=four).text if isinstance(key, int) else T.ji(int(key[1:]), chapter=four)
+        gs = T.zheng_notes(key, chapter=four)
+        assert "".join(g.anchor for g in gs) == text[:gs[-1].offset] if gs else True, key
+        assert all(not BRACKETS.search(g.note) for g in gs), key
+
+
+def test_chapter_4_clauses_cut_every_section():
+    four = C.chapter("xiangyinjiu")
+    total = 0
+    for n in range(1, 26):
+        cs = clauses.section_clauses(n, chapter=four)
+        assert "".join(c.text for c in cs) == T.passage(n, chapter=four).text, n
+        assert all(c.section == n and c.source == "經" for c in cs)
+        total += len(cs)
+    assert total > 400
+    assert [c.text for c in clauses.section_clauses(4, chapter=four)][:3] == ["主人坐取爵于篚", "降", "洗"]
+    # the subject carries over from the section before, as in chapter 5
+    carried = [n for n in range(2, 26) if not clauses.section_clauses(n, chapter=four)[0].named]
+    assert carried
+    for n in carried:
+        first, before = clauses.section_clauses(n, chapter=four)[0], clauses.section_clauses(n - 1, chapter=four)[-1]
+        assert first.subject == before.subject, n
+    ji = [c for k in range(1, 32) for c in clauses.ji_clauses(k, chapter=four)]
+    assert len(ji) > 31 and all(isinstance(c.subject, str) and c.source.startswith("記") for c in ji)
+    assert ("主人介凡升席自北方", "主人、介") in [(c.text, c.subject) for c in ji]     # 記: both go up to their mats
+
+
+# ---------------------------------------------------------------- a toy chapter from tests/
+
+def test_a_toy_chapter_from_a_folder_reads_through_the_same_layer():
+    toy = C.load(TOY)
+    assert (toy.id, toy.number, toy.title, toy.sections, toy.ji, toy.notes) == ("toy", 99, "試禮", 2, 2, "【】")
+    assert toy.jing == TOY / "jing.txt" and toy.cast is None and toy.seed is None
+    ps = T.passages(chapter=toy)
+    assert [(p.n, p.title, p.text) for p in ps] == [
+        (1, "戒賓", "主人戒賓賓出迎再拜主人答再拜"), (2, "迎賓", "主人迎賓于門外再拜賓答再拜主人揖先入")]
+    assert T.passage(2, "simplified", chapter=toy).title == "迎宾"
+    assert T.ji_items(chapter=toy) == {1: "賓至主人拜", 2: "主人坐取爵"}
+    # its words are those of chapter 5's §1 and §4: the same splitter cuts them the same way
+    assert [(c.text, c.subject) for c in clauses.section_clauses(1, chapter=toy)] == [
+        ("主人戒賓", "主人"), ("賓出", "賓"), ("迎再拜主人答再拜", "賓")]
+    assert [c.text for c in clauses.section_clauses(1)][1:4] == [c.text for c in clauses.section_clauses(1, chapter=toy)]
+    assert [c.text for c in clauses.section_clauses(2, chapter=toy)] == ["主人迎賓于門外再拜賓答再拜", "主人揖先", "入"]
+    assert [c.text for c in clauses.ji_clauses(2, chapter=toy)] == ["主人坐取爵"]
+    assert T.zheng_notes(1, chapter=toy) == [zheng.Gloss("主人戒賓", "戒警也", 4)]
+    assert [g.note for g in T.zheng_notes("記02", chapter=toy)] == ["爵觴也"]
+    assert T.find_phrase(2, "門外", chapter=toy) == 5
+    with pytest.raises(ValueError, match=r"sections are 1–2\)"):
+        T.passage(3, chapter=toy)
+
+
+# ---------------------------------------------------------------- the manifest's checks: one line per bad field
+
+def _toy(tmp_path: Path, edit=None, name: str = "toy") -> Path:
+    folder = tmp_path / name
+    shutil.copytree(TOY, folder)
+    if edit:
+        m = folder / "chapter.toml"
+        m.write_text(edit(m.read_text(encoding="utf-8")), encoding="utf-8")
+    return folder
+
+
+def _lines(folder: Path) -> list[str]:
+    with pytest.raises(C.ChapterError) as e:
+        C.load(folder)
+    return str(e.value).splitlines()
+
+
+def test_a_wrong_count_is_one_line(tmp_path):
+    lines = _lines(_toy(tmp_path, lambda s: s.replace("sections = 2", "sections = 3")))
+    assert len(lines) == 3                                        # one a file: jing, simplified, zhengzhu
+    assert lines[0].endswith("chapter.toml: text.sections = 3 but jing.txt has 2 sections")
+    lines = _lines(_toy(tmp_path, lambda s: s.replace("ji = 2", "ji = 1").replace('"toy"', '"toy2"'), "toy2"))
+    assert lines[0].endswith("text.ji = 1 but jing.txt has 2 記 items")
+
+
+def test_a_missing_file_is_one_line(tmp_path):
+    folder = _toy(tmp_path)
+    (folder / "zhengzhu.txt").unlink()
+    assert [ln.split("chapter.toml: ")[1] for ln in _lines(folder)] == [
+        f"text.zhengzhu = 'zhengzhu.txt': no such file ({folder / 'zhengzhu.txt'})"]
+
+
+def test_every_bad_field_is_its_own_line(tmp_path):
+    def edit(s: str) -> str:
+        s = s.replace('title_en = "A Toy Rite"', 'title_en = "A Toy Rite"\ncolour = "red"')
+        s = s.replace('jing = "jing.txt"', 'jing = "../../etc/passwd"').replace("ji = 2", 'ji = "two"')
+        return s.replace('notes = "【】"', 'notes = "【"').replace("number = 99", "").replace('"toy"', '"Toy"')
+    got = [ln.split("chapter.toml: ")[1] for ln in _lines(_toy(tmp_path, edit))]
+    assert got == [
+        "unknown key colour (known: id, number, title, title_en, text, data)",
+        "missing key number",
+        "text.ji must be a whole number, not str",
+        "id 'Toy' must be lower-case letters, digits or _ (a name in a URL)",
+        "text.notes must be two different characters, the brackets of a note (e.g. '（）')",
+        "text.jing = '../../etc/passwd': must be a relative path inside the chapter's folder (or under assets/ or "
+        "seeds/), without '..'",
+    ]
+
+
+def test_a_bad_manifest_or_folder(tmp_path):
+    assert _lines(tmp_path) == [f"{tmp_path / 'chapter.toml'}: no such file (a chapter is a folder with a chapter.toml)"]
+    (tmp_path / "chapter.toml").write_text("id = [", encoding="utf-8")
+    assert _lines(tmp_path)[0].startswith(f"{tmp_path / 'chapter.toml'}: cannot read: ")
+    folder = _toy(tmp_path, lambda s: s.replace('[text]', '[data]\nrite = "rite"\ncast = "assets/none.toml"\n\n[text]'))
+    got = [ln.split("chapter.toml: ")[1] for ln in _lines(folder)]
+    assert got[0] == f"data.cast = 'assets/none.toml': no such file ({C.ASSETS / 'none.toml'})"
+    assert got[1] == f"data.rite = 'rite': no such folder ({folder / 'rite'})"
+    assert _lines(_toy(tmp_path, name="other"))[0].endswith("id 'toy' is not the folder's name 'other'")
+
+
+# ---------------------------------------------------------------- python -m scene --chapter ID text
+
+def _cli(capsys, *argv: str) -> tuple[int, str, str]:
+    from scene.cli.main import main
+    try:
+        rc = main(list(argv))
+    except SystemExit as e:                      # the parser's one line
+        rc = int(e.code or 0)
+    out = capsys.readouterr()
+    return rc, out.out, out.err
+
+
+def test_the_text_command_reads_a_chapter(capsys):
+    import json
+    rc, out, err = _cli(capsys, "--chapter", "xiangyinjiu", "text", "--json")
+    got = json.loads(out)
+    assert rc == 0 and not err
+    assert (got["chapter"], got["number"], len(got["sections"]), got["ji"]) == ("xiangyinjiu", 4, 25, 31)
+    assert sum(s["clauses"] for s in got["sections"]) == sum(
+        len(clauses.section_clauses(n, chapter="xiangyinjiu")) for n in range(1, 26))
+    rc, out, _ = _cli(capsys, "text", "--chapter", "xiangyinjiu", "--section", "4")
+    assert rc == 0 and out.startswith("鄉飲酒禮 §4 主人獻賓\n主人坐取爵于篚")
+    rc, out, _ = _cli(capsys, "text", "--ji", "61")                 # the default: chapter 5
+    assert rc == 0 and out.splitlines()[0] == "鄉射禮 記61" and "侯道五十弓" in out
+
+
+@pytest.mark.parametrize("argv, line", [
+    (("--chapter", "nope", "text"),
+     "error: python -m scene: argument --chapter: unknown chapter 'nope' (known: xiangshe, xiangyinjiu)"),
+    (("text", "--chapter", "../tests"),
+     "error: python -m scene text: argument --chapter: unknown chapter '../tests' (known: xiangshe, xiangyinjiu)"),
+    (("--chapter", "xiangyinjiu", "text", "--section", "26"), "error: unknown section 26 (sections are 1–25)"),
+    (("--chapter", "xiangyinjiu", "review", "--section", "3"),
+     "error: python -m scene review: --chapter xiangyinjiu: this command plays chapter 5 (xiangshe) only so far "
+     "(another chapter: python -m scene --chapter ID text)"),
+])
+def test_the_cli_refuses_in_one_line(capsys, argv, line):
+    rc, out, err = _cli(capsys, *argv)
+    assert (rc, out, err) == (2, "", line + "\n")
