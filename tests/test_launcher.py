@@ -101,14 +101,7 @@ def test_the_launcher_gives_each_session_its_own_app_and_both_pages_play(tmp_pat
         assert all(pids) and not (pids[0] & pids[1]), pids              # two processes, one a session
         with webtools.chromium() as browser:
             for port in ports:
-                ctx = browser.new_context(viewport={"width": 960, "height": 540})
-                page = ctx.new_page()
-                page.goto(f"http://127.0.0.1:{port}/")
-                page.wait_for_function(webtools.READY, timeout=120000)
-                t0 = page.evaluate("window.trame.state.get('t')")
-                page.keyboard.press("Space")                              # play
-                page.wait_for_function(f"window.trame.state.get('t') > {t0} + 0.5", timeout=60000)
-                ctx.close()
+                webtools.plays(browser, f"http://127.0.0.1:{port}/")
     finally:
         for s in sessions:
             try:

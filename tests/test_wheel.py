@@ -239,14 +239,7 @@ def test_the_console_script_starts_the_app_ready_at_once_and_its_page_plays(venv
         if webtools.chromium_missing_reason() is not None:
             pytest.skip(f"the page is served; no browser to play it: {webtools.chromium_missing_reason()}")
         with webtools.chromium() as browser:
-            ctx = browser.new_context(viewport={"width": 960, "height": 540})
-            page = ctx.new_page()
-            page.goto(f"http://127.0.0.1:{port}/")
-            page.wait_for_function(webtools.READY, timeout=120000)
-            t = page.evaluate("window.trame.state.get('t')")
-            page.keyboard.press("Space")                              # play
-            page.wait_for_function(f"window.trame.state.get('t') > {t} + 0.5", timeout=60000)
-            ctx.close()
+            webtools.plays(browser, f"http://127.0.0.1:{port}/")
     finally:
         proc.terminate()
         proc.wait(30)

@@ -249,6 +249,20 @@ OTHER_READING = "zheng,fa_west_from=左个"
 READY = "window.trame && window.trame.state && window.trame.state.get('ready') === true"
 
 
+def plays(browser, url: str) -> None:
+    """The app's page at ``url`` comes up ready and plays: Space, and its time moves on by half a second."""
+    ctx = browser.new_context(viewport={"width": 960, "height": 540})
+    try:
+        page = ctx.new_page()
+        page.goto(url)
+        page.wait_for_function(READY, timeout=120000)
+        t0 = page.evaluate("window.trame.state.get('t')")
+        page.keyboard.press("Space")                              # play
+        page.wait_for_function(f"window.trame.state.get('t') > {t0} + 0.5", timeout=60000)
+    finally:
+        ctx.close()
+
+
 def free_port() -> int:
     import socket
     with socket.socket() as s:

@@ -23,7 +23,7 @@ from . import predicates as pr
 from .clausedata import ClauseData
 from .clausedata import load as load_data
 from .context import Ctx, Finding
-from .placewords import _beside_whom, _of_a_mat, _place_word, facing_at  # noqa: F401  (facing_at: tests')
+from .placewords import _beside_whom, _of_a_mat, _place_word, facing_at, name_at  # noqa: F401  (facing_at: tests')
 from .words import GROUPS
 
 if TYPE_CHECKING:
@@ -288,7 +288,6 @@ class _Windows:
 def _per_actor(ctx: Ctx, n: int, cl: Clause, ws: _Windows, ev: _Eval) -> None:
     text = cl.text
     full = ctx_text(n)
-    from ...text.clauses import _names
     in_name = _in_names(full)
     skip_to = -1
     seen = set()
@@ -359,8 +358,7 @@ def _per_actor(ctx: Ctx, n: int, cl: Clause, ws: _Windows, ev: _Eval) -> None:
                 ok, det = pr.each(partial(pr.holds_thing, ctx, thing, rest=c in pr.TAKE), w, i) or (True, "")
                 ev.results.append(("object", f"object:{c}{thing}", ok, w.aid, det))
         if c in pr.TO_PERSON and text[k - 1:k] not in "相答再三壹不" and k + 1 < len(text):
-            from ...text.clauses import _names
-            nm = next((w_ for s, _, w_ in _names(full) if s == i + 1), None)
+            nm = name_at(full, i + 1)
             if nm and (nm in GROUPS or nm in ("賓", "主人", "大夫", "獲者", "釋獲者", "司馬", "司射")):
                 people = set(actors_of(ctx, nm, n, w.t0, i + 1)) - {w.aid}
                 if people:
@@ -391,8 +389,7 @@ def _per_actor(ctx: Ctx, n: int, cl: Clause, ws: _Windows, ev: _Eval) -> None:
 
 def _named_at(ctx: Ctx, full: str, i: int, n: int, t: float) -> tuple[str, ...]:
     """The people the name at ``full[i]`` means (none if no name starts there)."""
-    from ...text.clauses import _names
-    nm = next((w for s, _, w in _names(full) if s == i), None)
+    nm = name_at(full, i)
     return actors_of(ctx, nm, n, t, i) if nm else ()
 
 

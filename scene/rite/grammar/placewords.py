@@ -4,6 +4,8 @@ which is no man's facing.  Used by the clause predicates (:mod:`.coverage`) and 
 seeds its errors on the very words the checker reads (:mod:`.mutants`)."""
 from __future__ import annotations
 
+from functools import lru_cache
+
 from . import predicates as pr
 from .facing import PLACE_END
 from .words import FACINGS, PLACES
@@ -12,10 +14,20 @@ from .words import FACINGS, PLACES
 _PLACE_WORDS = tuple(sorted((w for w in PLACES if w not in ("賓席", "主人席", "楹")), key=len, reverse=True))
 
 
+@lru_cache(maxsize=64)
+def _name_starts(full: str) -> dict[int, str]:
+    from ...text.clauses import _names
+    return {s: w for s, _, w in _names(full)}
+
+
+def name_at(full: str, i: int) -> str | None:
+    """The name of a person that starts at ``full[i]`` (the splitter's names, read once per passage)."""
+    return _name_starts(full).get(i)
+
+
 def _beside_whom(full: str, i: int) -> str | None:
     """The man named at ``full[i]`` when a side of him follows (司射之南, 大夫之南, 賓東): a place by a man."""
-    from ...text.clauses import _names
-    nm = next((w for s, e, w in _names(full) if s == i), None)
+    nm = name_at(full, i)
     if nm is None:
         return None
     after = full[i + len(nm):i + len(nm) + 2]
