@@ -328,8 +328,10 @@ def _per_actor(ctx: Ctx, n: int, cl: Clause, ws: _Windows, ev: _Eval) -> None:
         place = _place_word(text, k, lead=k == 0 or i - 1 in in_name)
         if place and place not in placed and (not ev.actors or ws.aid in ev.actors) and not _of_a_mat(text, k):
             placed.add(place)
-            side = text[k + len(place):k + len(place) + 2]
-            ok, det = pr.each(partial(pr.at_place, ctx, place, side), w, i) or (True, "")
+            side = text[k + len(place):k + len(place) + 4]
+            row = any(r in text for r in ("北上", "東上", "西上", "南上"))      # (西面北上: a row, ranked)
+            way = text[k - 2:k] in ("交于", "交於")          # (交于階前: where the two cross, on the way)
+            ok, det = pr.each(partial(pr.at_place, ctx, place, side, row=row, way=way), w, i) or (True, "")
             ev.results.append(("places", f"places:{place}", ok, w.aid, det))
         # (立于司射之南, 北面于三耦之南; not a way: 出于司射之南)
         beside = _beside_whom(full, i + 1) if c in "于於" and text[k - 1:k] in "立俟止面" else None

@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .context import Ctx
+from .facing import PLACE_END
 from .placewords import _of_a_mat, _place_word, facing_at
-from .predicates import FORM_DOS, _counts
+from .predicates import AT_PLACE, FORM_DOS, _counts
 
 if TYPE_CHECKING:
     from ..timeline import Rite
@@ -187,13 +188,19 @@ def _clause_mutants(ctx: Ctx, n: int, ev: Any, in_name: frozenset[int], ops: Seq
                 add("no-hold", c, aid, w, at=k, thing=_thing(text, k) or (CUPS if c in "飲實酌" else ""))
         for k, face in _facing_words(text):
             add("face-away", face, aid, w, at=k)
-        # the place word the checker reads (西階上, 阼階前 …), else the first word that points to a place
-        at = next((k for k, _ in words if _place_word(text, k, lead=k == 0 or cl.start + k - 1 in in_name)), None)
+        # the place word the checker reads (西階上, 阼階前 …), else the first word that points to a place — not
+        # one commanded, asked or said (命弟子贊工遷樂于下: the 樂's place, the 弟子's act)
+        said = next((k for k, c in words if c in "命使曰請告作" and k + 1 < len(text)
+                     and (c == "曰" or text[k + 1] not in "于於")), len(text))
+        own = [(k, c) for k, c in words if k < said]
+        at = next((k for k, _ in own if _place_word(text, k, lead=k == 0 or cl.start + k - 1 in in_name)), None)
         if at is None:          # (東上, 北上, 為上: a rank, not a place)
-            at = next((k for k, c in words if c in "于於適位上前下" and not (c in "上下" and text[k - 1:k] in "東西南北為")),
-                      None)
-        if at is not None:
-            add("place-off", "位", aid, w, at=at)
+            at = next((k for k, c in own if c in "于於適位" or (c in "上前下" and text[k - 1:k] and text[k - 1] in PLACE_END)),
+                      None)     # (not 上握, above the grip of arrows; not 東上 / 為上, a rank)
+        if at is not None and not _place_ours(n, _windows(ev, aid, reach, cl.start + at)):
+            # a place where many stand (堂西, 西方: 30 尺 across) is missed only by leaving it: farther off
+            region = _place_word(text, at, lead=at == 0 or cl.start + at - 1 in in_name)
+            add("place-off", f"位({region})" if region in AT_PLACE else "位", aid, w, at=at)
     # the first posture the clause gives him (not one it denies: 不拜), in the step where his track shows it
     first = next((k for k, c in words if c in POSTURE_OF and text[k - 1:k] != "不" and text[k:k + 2] != "揖弓"),
                  None)
@@ -219,6 +226,14 @@ def _clause_mutants(ctx: Ctx, n: int, ev: Any, in_name: frozenset[int], ops: Seq
             out.append(Mutant("member-out", n, cl.start, text, "皆" if "皆" in text else "辯", aid, u[0], u[1],
                               tuple(x[4] for x in wins), "", u[2], u[3]))
     return out
+
+
+def _place_ours(n: int, ws: list[tuple[float, float, float, float, int]]) -> bool:
+    """Whether every step acting the word puts him where the data says is its own assumption, not the text's
+    (拜辱于門外: the 賓's 門, off the model — ``evidence.where = "assumed: …"``): no place of the text to miss."""
+    from ..choreography import default
+    steps = default().section(n).steps
+    return bool(ws) and all(any(a == "where" and st == "assumed" for a, st, _ in steps[x[4]].evidence) for x in ws)
 
 
 def _bystander(ctx: Ctx, n: int, ev: Any, aid: str, w: tuple[float, float, float, float, int],
@@ -338,8 +353,9 @@ class _Edits:
             chi = self.rite.reading.chi_m
             ts, v = self.pos[k]
             x = float(np.interp(0.5 * (t0 + t1), ts, v[:, 0]))
-            dx = -OFF_CHI if x > 0 else OFF_CHI          # toward the middle of the hall: never off the 堂
-            self.pos[k] = _linear_edit(self.pos[k], t0, t1, np.array([dx * chi, 0.0, 0.0, 0.0]), OFF_CHI / PACE)
+            off = OFF_CHI + AT_PLACE.get(m.word[2:-1], 0.0)     # (位(堂西): out of the place's breadth)
+            dx = -off if x > 0 else off          # toward the middle of the hall: never off the 堂
+            self.pos[k] = _linear_edit(self.pos[k], t0, t1, np.array([dx * chi, 0.0, 0.0, 0.0]), off / PACE)
         elif op == "no-move":
             self._freeze(k, t0, t1)
         elif op == "keep-hold":

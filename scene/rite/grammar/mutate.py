@@ -147,11 +147,24 @@ def windowed(rite: Rite, section: int) -> Rite:
     return r
 
 
+#: the tracks each operator edits (an edit of what he holds lasts until his holding next changes: two edits of
+#: one man's same track in one view would mask each other — 委其餘 kept in hand, then 實八筭 not taken)
+TRACKS = {"drop-posture": "p", "swap-posture": "p", "add-posture": "p", "wrong-actor": "p", "face-away": "x",
+          "place-off": "x", "no-move": "x", "keep-hold": "h", "no-hold": "h", "member-out": "pxh"}
+
+
+def _clash(m: Mutant, g: list[Mutant]) -> bool:
+    """Whether a mutant edits a track of a man that another of the group edits."""
+    mine = {(a, k) for a in (m.aid, m.other) if a for k in TRACKS[m.op]}
+    return any((a, k) in mine for o in g for a in (o.aid, o.other) if a for k in TRACKS[o.op])
+
+
 def spread(muts: Sequence[Mutant], gap: int = STEP_GAP) -> list[list[Mutant]]:
-    """One section's mutants in groups whose steps are ``gap`` or more apart."""
+    """One section's mutants in groups whose steps are ``gap`` or more apart, no two editing one man's same
+    track."""
     groups: list[list[Mutant]] = []
     for m in sorted(muts, key=lambda m: m.steps[0]):
-        g = next((g for g in groups if m.steps[0] - max(g[-1].steps) >= gap), None)
+        g = next((g for g in groups if m.steps[0] - max(g[-1].steps) >= gap and not _clash(m, g)), None)
         if g is None:
             groups.append([m])
         else:

@@ -45,9 +45,13 @@ def _place_word(text: str, k: int, lead: bool = False) -> str | None:
     if (k > 1 and text[k - 1] in "于於" and text[k - 2] in pr.THINGS + "洗尊篚席楅中豐侯乏"
             and text[k - 3:k - 2] not in tuple(pr.PUT + "取受")):
         return None             # 洗于阼階東南, 設楅于中庭: where a thing is, not where he is (奠爵于篚: both)
+    if w == "西方" and text[k - 1:k] != "適":
+        return None             # (授有司于西方: west of his own 位 — 鄭 逆受於東面位之後 — not the 堂西)
     if w in ("西階上", "阼階上") or (k > 0 and text[k - 1] in "于於適至就" and w != "中"):
         return w
-    if lead and w in ("西階", "阼階", "堂西", "堂東") and text[k + len(w):k + len(w) + 1] in "前下上東西南北袒":
+    # after the way he came (降自西階阼階下之東南: down the 西階, then to below the 阼階), the place he goes to
+    lead = lead or any(text.endswith(c + v, 0, k) for v in _PLACE_WORDS for c in "自由")
+    if lead and w in ("西階", "阼階", "堂西", "堂東", "階前") and text[k + len(w):k + len(w) + 1] in "前下上東西南北袒":
         return w
     return None
 

@@ -101,6 +101,8 @@ def _postures(ctx: Ctx, w: Span) -> list[str]:
 
 #: the steps that take something into the hands themselves (their own window must show it)
 TAKE_DOS = ("take", "receive", "pick_arrows", "collect_arrows", "tell_count")
+#: the steps that put one thing out of the hands (a 授 said once and acted for each archer in turn)
+PUT_DOS = ("hand", "set_down")
 
 
 def _holdings(ctx: Ctx, w: Span, after: float = EPS, rest: bool = False) -> list[str]:
@@ -195,9 +197,10 @@ def verb_test(ctx: Ctx, c: str, text: str, i: int, w: Span, final: bool = False)
         return ctx.visible(w.aid, t), f"{'in sight' if ctx.visible(w.aid, t) else 'out of sight'} at {t:.1f} s"
     if c in TAKE or c in "搢挾" or (c in "飲實酌" and nxt not in "洗盥") or (c == "卒" and nxt in "爵觶"):
         hs = _holdings(ctx, w, rest=c in TAKE)
-        if c == "卒":
-            # 卒爵, 卒觶: a cup in his hands (a bow held is no cup). (飲 is not asked so: 三耦卒飲 names the
-            # three pairs, and only the losers drink — the subject is the group, not each drinker)
+        if c == "卒" or (c == "飲" and prev not in "卒繼" and nxt not in "不者"):
+            # 卒爵, 卒觶, 飲: a cup in his hands (a bow held is no cup) — not 卒飲 nor 繼飲 (三耦卒飲, 眾賓繼飲:
+            # the group, of whom only the losers drink), 飲不勝者 (the losers made to drink) nor 飲者 (the
+            # drinkers, a name)
             ok = any(k in h for h in hs for k in "爵觶觚")
             return ok, f"holding {' → '.join(dict.fromkeys(h or '—' for h in hs))}"
         return any(hs), "holding nothing" if not any(hs) else f"holding {hs[-1] or hs[0]}"
@@ -220,6 +223,14 @@ def verb_test(ctx: Ctx, c: str, text: str, i: int, w: Span, final: bool = False)
         # something leaves his hands: a thing he held is fewer, or gone, after (取俎還授司正 cited by the take
         # too: the 俎 coming into his hands is no 授)
         hs = _holdings(ctx, w)
+        # his several steps that each put one away (授弓 to each archer in turn: 遂有司左執弣右執弦而授弓):
+        # every one of them shows a thing leaving his hands, not only the first
+        puts = [sp for sp in w.spans if sp.do in PUT_DOS]
+        if len(puts) > 1:
+            for sp in puts:
+                one = _holdings(ctx, Span(w.aid, [sp]))
+                if not _lost(one):
+                    return False, f"at {sp.start_s:.1f} s holding {' → '.join(dict.fromkeys(one)) or 'nothing'}"
         return _lost(hs), f"holding {' → '.join(dict.fromkeys(hs)) or 'nothing'}"
     if c in "洗盥" and prev not in "適于當之於南北東西拜辭" and nxt not in "南北東西":
         xi = ctx.place("court.xi")
@@ -282,7 +293,7 @@ def verb_test(ctx: Ctx, c: str, text: str, i: int, w: Span, final: bool = False)
         tk, v = ctx._pos[ctx.index[w.aid]]
         turned = 0.0
         for a, b in w.ivs:
-            hs = np.interp(np.arange(a - EPS, b + 0.25, 0.25), tk, v[:, 3]) % 360.0
+            hs = np.interp(np.arange(a, b + 0.25, 0.25), tk, v[:, 3]) % 360.0
             turned = max(turned, float(np.max(np.abs((hs - hs[0] + 180.0) % 360.0 - 180.0))))
         return d >= MOVE or turned >= 30.0, f"moved {d:.1f} 尺, turned at most {turned:.0f}°"
     if c == "適" and nxt not in "之":
@@ -344,8 +355,11 @@ def posture_sequence(ctx: Ctx, aid: str, words: list[tuple[str, Span]], used: se
     own count (the forms rule holds that count: 當階, 及階, 升堂, 當物, 及物 …).  Walking counts as standing.  In a standard form, whose step acts words up
     to those the next step cites, his next step counts too (卒射…南面揖: the 揖 opens the retire)."""
     form = any(sp.do in FORM_DOS for _, w in words for sp in w.spans)
+    # (only the forms of a pair's walk and shot end with words their next step opens with: 卒射…南面揖; the
+    # count acts its 興自前…坐 within itself, and a rise by the next step is no rise of it)
+    opens_next = any(sp.do in OPENS_NEXT for _, w in words for sp in w.spans)
     a = min(t0 for _, w in words for t0, _ in w.ivs)
-    b = max(t1 for _, w in words for _, t1 in (w.ext if form else w.ivs)) + EPS
+    b = max(t1 for _, w in words for _, t1 in (w.ext if opens_next else w.ivs)) + EPS
     states: list[tuple[float, str]] = []
     for t, p in ctx.postures(aid, a - RISE_LOOKBACK_S, b):
         p = "stand" if p == "walk" else p
@@ -386,12 +400,14 @@ def posture_sequence(ctx: Ctx, aid: str, words: list[tuple[str, Span]], used: se
 
 #: the standard forms: one step acts a whole routine of words (scene/rite/forms), each at its own moment
 FORM_DOS = ("approach", "retire", "shoot", "pick_arrows", "forfeit", "count", "collect_arrows")
+#: the forms whose last words the next step acts (卒射…南面揖: the 揖 opens the retire)
+OPENS_NEXT = ("approach", "retire", "shoot", "pick_arrows")
 #: how long a facing of a standard form must be held — seconds (a turn passing through it is not a facing)
 FACING_HELD_S = 0.5
 
 
 #: places where many stand at once, in a row (三耦…適堂西: six men and the 眾賓 behind them) — 尺
-AT_PLACE = {"堂西": 30.0, "堂東": 30.0}
+AT_PLACE = {"堂西": 30.0, "堂東": 30.0, "西方": 30.0}
 
 
 #: the compass in plan (x east, y north: the 堂 to the north, the 門 to the south)
@@ -400,10 +416,15 @@ COMPASS = {"東": np.array([1.0, 0.0]), "西": np.array([-1.0, 0.0]), "北": np.
 SIDE_SLACK = 1.0         # 尺 short of a place's line that still counts as its side
 
 
-def at_place(ctx: Ctx, word: str, after: str, w: Span) -> tuple[bool, str]:
+#: 尺 more for a man of a row the clause ranks (西面北上: the 工's row of four, the last 9 尺 down it)
+ROW_SLACK_CHI = 10.0
+
+
+def at_place(ctx: Ctx, word: str, after: str, w: Span, row: bool = False, way: bool = False) -> tuple[bool, str]:
     """He is at the place the clause names (within the motion rule's reach of it: 5 尺 at a 階上, 7 尺 most
     places, 14 at the 堂西 or the 侯) at some moment of his act in the steps that cite it; a side of it (X之東,
-    洗南, 西階前) is farther: 8 尺 more."""
+    洗南, 西階前) is farther: 8 尺 more; in a row the clause ranks (北上, 東上), ``ROW_SLACK_CHI`` more.
+    ``way``: a place met on the way (交于階前: the two cross there), at some moment of his steps, walk included."""
     from .motion import NEAR, NEAR_DEFAULT
     from .words import PLACES
     ps = [p for pid in PLACES[word] if (p := ctx.place(pid)) is not None]
@@ -411,24 +432,41 @@ def at_place(ctx: Ctx, word: str, after: str, w: Span) -> tuple[bool, str]:
         return True, "no such place in this layout"
     # a side of it (X之東, 洗南, 西階前) — but not a facing that follows the place (西階上北面)
     side = bool(after) and (after[0] in "之前下外當" or (after[0] in "東西南北" and after[1:2] != "面"))
-    r = AT_PLACE.get(word, NEAR.get(word, NEAR_DEFAULT)) + (8.0 if side else 0.0)
+    r = AT_PLACE.get(word, NEAR.get(word, NEAR_DEFAULT)) + (8.0 if side else 0.0) + (ROW_SLACK_CHI if row else 0.0)
     # the side named (阼階東, 西階之西, 洗南): on that side of it (not more than a 尺 short of its line; not
     # a facing, 西階上北面, nor the way arrows lie, 委于楅北括, nor a rank, 東上)
-    d = after[0] if after[:1] and after[0] in COMPASS and after[1:2] not in ("面", "括", "上") else \
-        after[1] if after[:1] == "之" and after[1:2] in COMPASS else None
+    ds = _sides(after)
     best, wrong = 1e9, 0.0
     for sp in w.spans:
-        a, b = sp.act_of(w.aid) or (sp.start_s, sp.end_s)
+        a, b = (sp.start_s, sp.end_s) if way else sp.act_of(w.aid) or (sp.start_s, sp.end_s)
         _, xyz = ctx.path(w.aid, a, b, 0.25)
         for p in ps:
             dist = np.hypot(xyz[:, 0] - p[0], xyz[:, 1] - p[1])
             k = int(np.argmin(dist))
             if dist[k] < best:
                 best = float(dist[k])
-                wrong = -float(np.dot(xyz[k, :2] - p[:2], COMPASS[d])) if d else 0.0
+                wrong = max((-float(np.dot(xyz[k, :2] - p[:2], COMPASS[d])) for d in ds), default=0.0)
     if wrong > SIDE_SLACK:
-        return False, f"{wrong:.1f} 尺 on the wrong side of the {word} (the text: {word}{after[:2]})"
+        return False, f"{wrong:.1f} 尺 on the wrong side of the {word} (the text: {word}{after})"
     return best <= r, f"{best:.1f} 尺 from the {word} at the nearest (within {r:.0f})"
+
+
+def _sides(after: str) -> str:
+    """The side of a place the words after it name (阼階東, 西階之西, 阼階下之東南: 東 and 南) — not a facing
+    (西階上北面, 阼階前西面), the way arrows lie (委于楅北括) nor a rank (東上)."""
+    if after[:1] in "下前" and after[1:2] == "之":
+        after = after[1:]               # (階下之東南: the side of the foot of the stairs)
+    if after[:1] == "之":
+        after = after[1:]
+    ds = ""
+    for c in after[:2]:
+        if c not in COMPASS:
+            break
+        ds += c
+    nxt = after[len(ds):len(ds) + 1]
+    if ds and nxt == "面":
+        return ds[:-1]                  # (西階之東北面: 之東, then 北面)
+    return "" if ds and nxt in ("括", "上") else ds
 
 
 #: 尺: by a man (立于司射之南, 立于大夫之南少退): within this of him; of a group's row (三耦之北), of its nearest

@@ -63,6 +63,12 @@ PLACES: dict[str, tuple[str, ...]] = {
     "西楹": ("hall.west_pillar",), "東楹": ("hall.east_pillar",), "楹": ("hall.west_pillar", "hall.east_pillar"),
     "西序": ("hall.west_xu",), "東序": ("hall.east_xu",), "尊": ("tang.zun",), "篚": ("court.xi_basket", "tang.zun_basket"),
     "門": ("hall.gate",), "磬": ("court.qing",), "賓席": ("mat.bin",), "主人席": ("mat.zhuren",),
+    # 樂正適西方 (§18): the west of the court below the 堂, where the 弟子 wait — the seed's note 30
+    # (樂正自西階東至堂西命弟子); 自西方 / 由西方 are ways, not places he is at
+    "西方": ("hall.west_of_tang",),
+    # 交于階前, 司射降自西階階前西面: before the stairs the text has just named or the two cross at (the 西階,
+    # whichever is nearer); 適階間堂下: between the two stairs, below the 堂
+    "階前": ("hall.west_steps_front", "hall.east_steps_front"), "階間": ("hall.between_steps",),
 }
 
 #: groups the text names with 皆 / 辯 → actor ids (present ones only are required)
