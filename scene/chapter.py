@@ -60,7 +60,7 @@ _TEXT_REQUIRED = ("jing", "jing_simplified", "zhengzhu", "sections", "ji")
 _DATA_FILES = ("cast", "grammar", "clauses")
 _DATA_FOLDERS = ("rite", "lessons")
 _ID = re.compile(r"[a-z][a-z0-9_]{0,39}")
-_MAX_COUNT = 999
+MAX_COUNT = 999
 _KIND = {str: "a string", int: "a whole number", dict: "a table", list: "a list of words"}
 
 
@@ -180,8 +180,8 @@ def load(folder: Path | str) -> Chapter:
     for key in ("sections", "ji"):
         n = text.get(key)
         least = 1 if key == "sections" else 0
-        if isinstance(n, int) and not isinstance(n, bool) and not least <= n <= _MAX_COUNT:
-            bad.append(f"{where}: text.{key} = {n} is outside {least}–{_MAX_COUNT}")
+        if isinstance(n, int) and not isinstance(n, bool) and not least <= n <= MAX_COUNT:
+            bad.append(f"{where}: text.{key} = {n} is outside {least}–{MAX_COUNT}")
     notes = text.get("notes", "（）")
     if isinstance(notes, str) and (len(notes) != 2 or notes[0] == notes[1]):
         bad.append(f"{where}: text.notes must be two different characters, the brackets of a note (e.g. '（）')")

@@ -64,11 +64,11 @@ def cmd_readings(args: argparse.Namespace) -> None:
 def register(sub) -> None:
     m = sub.add_parser("measure", help="parse a classical length expression")
     m.add_argument("text")
-    m.set_defaults(func=cmd_measure)
+    m.set_defaults(func=cmd_measure, needs=())          # a length is no chapter's: any --chapter reads it
     lay = sub.add_parser("layout", help="every place with its position and derivation")
     lay.set_defaults(func=cmd_layout)
     rd = sub.add_parser("readings", help="list the built-in readings")
-    rd.set_defaults(func=cmd_readings)
+    rd.set_defaults(func=cmd_readings, needs=())
     for sp in (m, lay, rd):
         add_json(sp)
     for sp in (m, lay):

@@ -95,6 +95,8 @@ class Ctx:
         self.lay = rite.layout
         self.hall = rite.layout.hall
         self.chor: chor.Choreography = rite.choreography
+        #: the chapter the rite acts (its grammar and clause data are that chapter's)
+        self.chapter = rite.choreography.chapter
         self.chi = rite.reading.chi_m
         self.reading = rite.reading
         self.index = {aid: k for k, aid in enumerate(rite.actor_ids)}
@@ -172,7 +174,7 @@ class Ctx:
         if name in ("耦", "射者", "眾射者", "勝者", "不勝者"):
             return any(aid in p for p in pairs) or self.chor.actors[aid].archer
         from .exceptions import group_readings
-        for g in group_readings():          # a reading of the name in these sections (grammar.toml [[group]])
+        for g in group_readings(self.chapter):          # a reading of the name in these sections (grammar.toml [[group]])
             if g.name == name and g.covers(section, at, self.reading.dafu_present):
                 return aid in g.members
         if name in GROUPS:

@@ -77,7 +77,7 @@ def _actors_of(ctx: Ctx, name: str, n: int, t: float, at: int | None) -> tuple[s
     if "、" in name:                 # 賓、主人、大夫: every one of them
         return tuple(dict.fromkeys(a for part in name.split("、") for a in actors_of(ctx, part, n, t, at)))
     from .exceptions import group_readings
-    for g in group_readings():      # a reading of the name in these sections (grammar.toml [[group]])
+    for g in group_readings(ctx.chapter):      # a reading of the name in these sections (grammar.toml [[group]])
         if g.name == name and g.covers(n, at, ctx.reading.dafu_present):
             return tuple(a for a in g.members if a in ctx.index)
     pairs = ctx.pairs.get(n) or []
@@ -450,7 +450,7 @@ def evaluate(ctx: Ctx) -> dict[int, list[_Eval]]:
     """Every section's clauses, evaluated once per Ctx."""
     cached = getattr(ctx, "_clause_eval", None)
     if cached is None:
-        data = load_data()
+        data = load_data(ctx.chapter)
         cached = {n: _evaluate_section(ctx, n, data) for n in sorted(ctx.sections)
                   if n in ctx.spans_by_section or not ctx.windowed}
         ctx._clause_eval = cached
