@@ -93,10 +93,18 @@ class CastThing(msgspec.Struct):
     kind: Ident = "thing"
 
 
+#: a name of the text (主人, 三耦 …)
+Word = Annotated[str, msgspec.Meta(min_length=1, max_length=12)]
+
+
 class Cast(msgspec.Struct):
-    """``assets/cast.toml``: the actors and the movable objects."""
+    """A chapter's cast (``assets/cast.toml``): the actors, the movable objects, and who the text's names mean
+    (``groups``, ``names``: a name → actor ids; ``every``: the names a 皆 is checked for)."""
     actor: list[CastActor] = []
     object: list[CastThing] = []
+    every: list[Word] = []
+    groups: dict[Word, Annotated[list[Ident], msgspec.Meta(min_length=1)]] = {}
+    names: dict[Word, Annotated[list[Ident], msgspec.Meta(min_length=1)]] = {}
 
 
 # ------------------------------------------------------------------ the choreography (assets/rite/*.toml)

@@ -321,3 +321,18 @@ def test_a_chapter_rite_file_is_bounded_by_its_own_sections(tmp_path):
     (folder / "rite" / "1_a.toml").write_text(section.format(n=1), encoding="utf-8")
     c = chor.load(C.load(folder))
     assert [s.title for s in c.sections] == ["戒賓"] and c.passage(1).text.startswith("主人戒賓")
+
+
+def test_who_the_names_mean_is_the_cast_files_data(tmp_path):
+    from scene.rite import choreography as chor
+    c = chor.default()
+    assert c.groups["笙"] == ("sheng_1", "sheng_2", "sheng_3", "sheng_4")     # 記 三笙一和: four (was two)
+    assert c.groups["三耦"][0] == "ou1_up" and c.names["賓黨"][:2] == ("bin", "zhongbin_1")
+    assert "笙" in c.every and "勝者" not in c.every
+    assets = tmp_path / "assets"
+    shutil.copytree(chor.ASSETS, assets, ignore=shutil.ignore_patterns("prebuilt", "web", "chapters", "lessons"))
+    cast = assets / "cast.toml"
+    cast.write_text(cast.read_text(encoding="utf-8").replace('"sheng_4"]', '"sheng_9"]'), encoding="utf-8")
+    with pytest.raises(chor.ChoreographyError) as e:
+        chor.load(assets)
+    assert str(e.value) == "cast.toml: groups.笙: unknown actor 'sheng_9'"

@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -248,6 +248,11 @@ class Choreography:
     sections: tuple[Section, ...]
     #: the chapter whose 經 the steps act (None: chapter 5, the default)
     chapter: Chapter | None = None
+    #: who the text's names mean (the cast file's ``[groups]`` and ``[names]``): a name → actor ids
+    groups: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    names: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    #: the names a 皆 is checked for (the cast file's ``every``)
+    every: tuple[str, ...] = ()
 
     def passage(self, n: int) -> Passage:
         """Section ``n`` of this choreography's chapter's 經 (what its steps cite verbatim)."""
@@ -444,6 +449,14 @@ def load(source: Chapter | Path | str | None = None) -> Choreography:
         except TypeError as exc:
             raise ChoreographyError(f"cast.toml: object {raw.get('id')!r}: {exc}") from None
         things[t.id] = t
+    named: dict[str, dict[str, tuple[str, ...]]] = {"groups": {}, "names": {}}
+    for table, rows in named.items():
+        for word, ids in cast.get(table, {}).items():
+            bad = [a for a in ids if a not in actors]
+            if bad:
+                raise ChoreographyError(f"cast.toml: {table}.{word}: unknown actor {bad[0]!r}")
+            rows[word] = tuple(ids)
+    every = tuple(cast.get("every", ()))
 
     sections: list[Section] = []
     from ..validation import RiteFile
@@ -477,7 +490,7 @@ def load(source: Chapter | Path | str | None = None) -> Choreography:
     ids = [s.id for s in sections]
     if len(set(ids)) != len(ids):
         raise ChoreographyError("rite: duplicate section ids")
-    return Choreography(actors, things, tuple(sections), ch)
+    return Choreography(actors, things, tuple(sections), ch, named["groups"], named["names"], every)
 
 
 @lru_cache(maxsize=1)
