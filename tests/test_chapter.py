@@ -219,7 +219,7 @@ def test_the_text_command_reads_a_chapter(capsys):
     (("--chapter", "xiangyinjiu", "text", "--section", "26"), "error: unknown section 26 (sections are 1–25)"),
     (("--chapter", "xiangyinjiu", "review", "--section", "3"),
      "error: python -m scene review: chapter xiangyinjiu (鄉飲酒禮) has no rite yet "
-     "(no [data] rite or cast in assets/chapters/xiangyinjiu/chapter.toml)"),
+     "(no [data] rite in assets/chapters/xiangyinjiu/chapter.toml)"),
     (("review", "--chapter", "xiangshe", "--section", "52"),
      "error: python -m scene review: argument --section: 52 is outside [1, 51]"),
 ])
@@ -259,7 +259,7 @@ def test_a_chapter_without_a_rite_is_one_line_before_any_work(capsys, tmp_path, 
     rc, out, err = _cli(capsys, *args)
     assert (rc, out) == (2, "")
     assert err == (f"error: python -m scene {argv[0]}: chapter xiangyinjiu (鄉飲酒禮) has no rite yet "
-                   "(no [data] rite or cast in assets/chapters/xiangyinjiu/chapter.toml)\n")
+                   "(no [data] rite in assets/chapters/xiangyinjiu/chapter.toml)\n")
     assert list(tmp_path.iterdir()) == []             # nothing written, nothing compiled
 
 
@@ -284,7 +284,7 @@ def test_the_readers_of_the_data_take_the_chapter():
     with pytest.raises(chor.ChoreographyError) as e:
         chor.load(four)
     assert str(e.value) == ("chapter xiangyinjiu (鄉飲酒禮) has no rite yet "
-                            "(no [data] rite or cast in assets/chapters/xiangyinjiu/chapter.toml)")
+                            "(no [data] rite in assets/chapters/xiangyinjiu/chapter.toml)")
     with pytest.raises(chor.ChoreographyError, match="unknown chapter 'nope'"):
         chor.load("nope")
     # chapter 5's files are the module's (a test may point them elsewhere); a chapter without data has none

@@ -115,3 +115,35 @@ def test_the_layout_command_shows_a_chapter_s_hall(capsys):
     assert main(["--chapter", "xiangyinjiu", "layout", "--json"]) == 0
     got = json.loads(capsys.readouterr().out)
     assert got["hall"]["building"] == "庠" and "court.qing" in {p["id"] for p in got["places"]}
+
+
+def test_chapter_4s_cast_is_checked_by_chapter_5s_code_and_stands_in_its_hall():
+    from scene.rite import choreography as chor
+    actors, things = chor.cast_of("xiangyinjiu")
+    ids = set(actors)
+    assert {"zhuren", "bin", "jie", "dafu", "xiang", "yuezheng", "congzhe"} <= ids
+    for group, n in (("zhongbin_", 5), ("gong_", 4), ("xiangzhe_", 4), ("sheng_", 4), ("zanzhe_", 2), ("dizi_", 2)):
+        assert len([a for a in ids if a.startswith(group)]) == n, group
+    _, _, named, every = chor.load_cast(C.chapter("xiangyinjiu").cast)
+    assert named["groups"]["笙"] == tuple(f"sheng_{k}" for k in range(1, 5)) and "介" in every
+    assert named["names"]["介"] == ("jie",)
+    lay = build_layout(None, chapter="xiangyinjiu")
+    for what in (*actors.values(), *things.values()):
+        if what.start != "offstage":
+            ref = chor.parse_ref(what.start)
+            assert ref.place in lay, (what.id, what.start)
+    # chapter 5's cast is read by the same function
+    assert set(chor.load_cast(C.chapter().cast)[0]) == set(chor.default().actors)
+
+
+def test_a_bad_chapter_cast_is_one_line(tmp_path):
+    from scene.rite import choreography as chor
+    f = tmp_path / "cast.toml"
+    f.write_text(C.chapter("xiangyinjiu").cast.read_text(encoding="utf-8").replace('"介" = ["jie"]', '"介" = ["jia"]'),
+                 encoding="utf-8")
+    with pytest.raises(chor.ChoreographyError) as e:
+        chor.load_cast(f)
+    assert str(e.value) == "cast.toml: names.介: unknown actor 'jia'"
+    with pytest.raises(chor.ChoreographyError) as e:
+        chor.cast_of(C.load(TOY))
+    assert str(e.value).startswith("chapter toy (試禮) has no cast yet (no [data] cast in ")

@@ -182,6 +182,16 @@ def _court(b: PlaceBuilder, h: Hall) -> None:
     b.put("hall.gate", "門", (0, gate_y, 0), size=(10, 2, 12), facing="北面", source="經 §3 主人一相迎于門外",
           commentary="賈疏 §3 鄉大夫行鄉飲酒在庠學唯有一門", status="assumed",
           derivation=f"{fmt(COURT_DEEP)} 尺 south of the 堂廉 (no number: 三雉, as the 榮間); 10 尺 wide")
+    b.put("hall.outside_gate", "門外", (0, gate_y - 8, 0), source="經 §3 主人一相迎于門外", status="derived",
+          derivation="8 尺 south of the 門, on its axis")
+    b.put("hall.gate_right", "門右 (門內東西面)", (4, gate_y + 6, 0), facing="西面", source="經 §3 主人揖先入",
+          commentary="鄭 §3 先入門而西面; 賈疏 §3 至內霤西向待賓", status="derived",
+          derivation="inside the 門, east of its axis, facing west (4 尺 east, 6 尺 in: ours)")
+    left = [(-4 - FILE, gate_y + 6 + FILE * k, 0) for k in range(8)][::-1]
+    b.put("hall.gate_left", "門左 (入門左東面北上)", left[0], facing="東面", source="經 §3 眾賓皆入門左北上",
+          commentary="鄭 §3 皆入門西東面", status="derived", slots=left,
+          derivation=f"inside the 門, west of its axis, a N–S file facing east, {fmt(FILE)} 尺 apart, north end "
+                     "senior (the distances ours)")
     b.put("hall.court", "庭", (0, gate_y / 2, 0), size=(2 * h.rong_x + 30, COURT_DEEP, 0),
           source="經 §3 主人與賓三揖至于階", status="assumed",
           derivation=f"from the 堂廉 to the 門 (y = {fmt(gate_y)}); 15 尺 beyond each 榮")

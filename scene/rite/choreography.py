@@ -430,33 +430,8 @@ def load(source: Chapter | Path | str | None = None) -> Choreography:
         ch, cast_file, rite_dir = resolve_chapter(None), Path(source) / "cast.toml", Path(source) / "rite"
     else:
         ch, cast_file, rite_dir = data_of(source)
-    cast = _load_toml(cast_file)
-    from ..validation import Cast, convert  # types and values first: archer = "yes" is one line, not True
-    convert(cast, Cast, "cast.toml", error=ChoreographyError)
-    actors: dict[str, Actor] = {}
-    for raw in cast.get("actor", []):
-        try:
-            a = Actor(**raw)
-        except TypeError as exc:
-            raise ChoreographyError(f"cast.toml: actor {raw.get('id')!r}: {exc}") from None
-        if a.id in actors:
-            raise ChoreographyError(f"cast.toml: duplicate actor {a.id!r}")
-        actors[a.id] = a
-    things: dict[str, Thing] = {}
-    for raw in cast.get("object", []):
-        try:
-            t = Thing(**raw)
-        except TypeError as exc:
-            raise ChoreographyError(f"cast.toml: object {raw.get('id')!r}: {exc}") from None
-        things[t.id] = t
-    named: dict[str, dict[str, tuple[str, ...]]] = {"groups": {}, "names": {}}
-    for table, rows in named.items():
-        for word, ids in cast.get(table, {}).items():
-            bad = [a for a in ids if a not in actors]
-            if bad:
-                raise ChoreographyError(f"cast.toml: {table}.{word}: unknown actor {bad[0]!r}")
-            rows[word] = tuple(ids)
-    every = tuple(cast.get("every", ()))
+    actors, things, named, every = load_cast(cast_file)
+    from ..validation import convert
 
     sections: list[Section] = []
     from ..validation import RiteFile
@@ -491,6 +466,55 @@ def load(source: Chapter | Path | str | None = None) -> Choreography:
     if len(set(ids)) != len(ids):
         raise ChoreographyError("rite: duplicate section ids")
     return Choreography(actors, things, tuple(sections), ch, named["groups"], named["names"], every)
+
+
+def cast_of(ch: Chapter | str | None = None) -> tuple[dict[str, Actor], dict[str, Thing]]:
+    """A chapter's actors and objects, its cast file checked by :func:`load_cast` (a chapter with a cast and no
+    rite yet: chapter 4); a chapter without a cast is one line."""
+    try:
+        c = resolve_chapter(ch)
+    except ChapterError as exc:
+        raise ChoreographyError(str(exc)) from None
+    if c.cast is None:
+        raise ChoreographyError(f"chapter {c.id} ({c.title}) has no cast yet "
+                                f"(no [data] cast in {source_path(c.folder / 'chapter.toml')})")
+    actors, things, _, _ = load_cast(c.cast)
+    return actors, things
+
+
+def load_cast(cast_file: Path) -> tuple[dict[str, Actor], dict[str, Thing], dict[str, dict[str, tuple[str, ...]]],
+                                        tuple[str, ...]]:
+    """A chapter's cast file, checked (types and ranges, then the fields, duplicates and the actors its names
+    name): its actors, its objects, its ``groups`` and ``names`` (→ actor ids) and its ``every``.  The same
+    code for every chapter: :func:`load` reads a chapter's cast through it, and a chapter whose rite is not
+    written yet has its cast checked by it alone."""
+    cast = _load_toml(cast_file)
+    from ..validation import Cast, convert  # types and values first: archer = "yes" is one line, not True
+    convert(cast, Cast, "cast.toml", error=ChoreographyError)
+    actors: dict[str, Actor] = {}
+    for raw in cast.get("actor", []):
+        try:
+            a = Actor(**raw)
+        except TypeError as exc:
+            raise ChoreographyError(f"cast.toml: actor {raw.get('id')!r}: {exc}") from None
+        if a.id in actors:
+            raise ChoreographyError(f"cast.toml: duplicate actor {a.id!r}")
+        actors[a.id] = a
+    things: dict[str, Thing] = {}
+    for raw in cast.get("object", []):
+        try:
+            t = Thing(**raw)
+        except TypeError as exc:
+            raise ChoreographyError(f"cast.toml: object {raw.get('id')!r}: {exc}") from None
+        things[t.id] = t
+    named: dict[str, dict[str, tuple[str, ...]]] = {"groups": {}, "names": {}}
+    for table, rows in named.items():
+        for word, ids in cast.get(table, {}).items():
+            bad = [a for a in ids if a not in actors]
+            if bad:
+                raise ChoreographyError(f"cast.toml: {table}.{word}: unknown actor {bad[0]!r}")
+            rows[word] = tuple(ids)
+    return actors, things, named, tuple(cast.get("every", ()))
 
 
 @lru_cache(maxsize=1)
