@@ -58,7 +58,7 @@ class Director(Things, Ways, Counters):
 
     def __init__(self, reading: Reading, choreo: chor.Choreography) -> None:
         self.r = reading
-        self.lay: Layout = build_layout(reading)
+        self.lay: Layout = build_layout(reading, chapter=choreo.chapter)   # the hall of the rite's own chapter
         self.site = Site(self.lay)
         self.c = choreo
         self.speed = WALK_M_S / reading.chi_m          # 尺 per second
