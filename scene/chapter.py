@@ -30,6 +30,12 @@ The manifest::
     rite = "assets/rite"                  # a folder
     lessons = "assets/lessons"            # a folder
 
+    [layout]                              # optional: the hall's parts (scene/geometry/layout.py)
+    plan = "she"                          # "she": the 序 or 庠 of 鄉射禮 with its range (the default);
+                                          # "yinjiu": the 庠 of 鄉飲酒禮, 房 室 戶 牖, the 磬 階間, no range
+    building = "庠"                       # the text's building, whatever the reading says (optional)
+    rank = "大夫"                         # the host's rank, the 堂's height (optional)
+
 A path is relative to the chapter's folder, except one that begins with ``assets/`` or ``seeds/``: that names
 the package's own folders (:mod:`scene.paths`, in a checkout or a wheel).  No absolute path, no ``..``.
 
@@ -53,14 +59,17 @@ DEFAULT_ID = "xiangshe"
 #: a heading of a text file: '## 12 獻工與笙' (a section), '## 記07' (a 記 item), '## 記' (opens the 記)
 HEADING = re.compile(r"## (?:(\d+) (\S+)|[記记](\d+)\s*(.*))")
 
-_TOP = {"id": str, "number": int, "title": str, "title_en": str, "text": dict, "data": dict}
+_TOP = {"id": str, "number": int, "title": str, "title_en": str, "text": dict, "data": dict, "layout": dict}
+#: the hall plans a chapter may name (``[layout] plan``), with the values its building and rank may take
+PLANS = ("she", "yinjiu")
+_LAYOUT_VALUES = {"plan": PLANS, "building": ("序", "庠"), "rank": ("士", "大夫")}
 _TEXT = {"jing": str, "jing_simplified": str, "zhengzhu": str, "notes": str, "seed": str, "sections": int,
          "ji": int, "names": list, "not_names": list}
 _TEXT_REQUIRED = ("jing", "jing_simplified", "zhengzhu", "sections", "ji")
 _DATA_FILES = ("cast", "grammar", "clauses")
 _DATA_FOLDERS = ("rite", "lessons")
 _ID = re.compile(r"[a-z][a-z0-9_]{0,39}")
-_MAX_COUNT = 999
+MAX_COUNT = 999
 _KIND = {str: "a string", int: "a whole number", dict: "a table", list: "a list of words"}
 
 
@@ -91,6 +100,10 @@ class Chapter:
     clauses: Path | None = None
     rite: Path | None = None
     lessons: Path | None = None
+    #: the hall's plan (``[layout]``): :data:`PLANS`; the building and the rank the text fixes (None: the reading's)
+    plan: str = "she"
+    building: str | None = None
+    rank: str | None = None
 
     @property
     def scripts(self) -> dict[str, Path]:
@@ -171,6 +184,13 @@ def load(folder: Path | str) -> Chapter:
     assert isinstance(text, dict) and isinstance(data, dict)
     bad += _typed(where, text, _TEXT, "text.")
     bad += _typed(where, data, {k: str for k in _DATA_FILES + _DATA_FOLDERS}, "data.")
+    layout = raw.get("layout") if isinstance(raw.get("layout"), dict) else {}
+    assert isinstance(layout, dict)
+    bad += _typed(where, layout, {k: str for k in _LAYOUT_VALUES}, "layout.")
+    for key, allowed in _LAYOUT_VALUES.items():
+        v = layout.get(key)
+        if isinstance(v, str) and v not in allowed:
+            bad.append(f"{where}: layout.{key} = {v[:20]!r} is not one of {', '.join(allowed)}")
     bad += [f"{where}: missing key text.{k}" for k in _TEXT_REQUIRED if k not in text]
     cid = raw.get("id")
     if isinstance(cid, str) and not _ID.fullmatch(cid):
@@ -180,8 +200,8 @@ def load(folder: Path | str) -> Chapter:
     for key in ("sections", "ji"):
         n = text.get(key)
         least = 1 if key == "sections" else 0
-        if isinstance(n, int) and not isinstance(n, bool) and not least <= n <= _MAX_COUNT:
-            bad.append(f"{where}: text.{key} = {n} is outside {least}–{_MAX_COUNT}")
+        if isinstance(n, int) and not isinstance(n, bool) and not least <= n <= MAX_COUNT:
+            bad.append(f"{where}: text.{key} = {n} is outside {least}–{MAX_COUNT}")
     notes = text.get("notes", "（）")
     if isinstance(notes, str) and (len(notes) != 2 or notes[0] == notes[1]):
         bad.append(f"{where}: text.notes must be two different characters, the brackets of a note (e.g. '（）')")
@@ -218,6 +238,7 @@ def load(folder: Path | str) -> Chapter:
                    zhengzhu=paths["zhengzhu"], sections=text["sections"], ji=text["ji"], notes=notes,
                    seed=paths.get("seed"), names=tuple(text.get("names", ())),
                    not_names=tuple(text.get("not_names", ())),
+                   plan=layout.get("plan", "she"), building=layout.get("building"), rank=layout.get("rank"),
                    **{k: paths.get(k) for k in _DATA_FILES + _DATA_FOLDERS})
 
 

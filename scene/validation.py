@@ -93,10 +93,18 @@ class CastThing(msgspec.Struct):
     kind: Ident = "thing"
 
 
+#: a name of the text (主人, 三耦 …)
+Word = Annotated[str, msgspec.Meta(min_length=1, max_length=12)]
+
+
 class Cast(msgspec.Struct):
-    """``assets/cast.toml``: the actors and the movable objects."""
+    """A chapter's cast (``assets/cast.toml``): the actors, the movable objects, and who the text's names mean
+    (``groups``, ``names``: a name → actor ids; ``every``: the names a 皆 is checked for)."""
     actor: list[CastActor] = []
     object: list[CastThing] = []
+    every: list[Word] = []
+    groups: dict[Word, Annotated[list[Ident], msgspec.Meta(min_length=1)]] = {}
+    names: dict[Word, Annotated[list[Ident], msgspec.Meta(min_length=1)]] = {}
 
 
 # ------------------------------------------------------------------ the choreography (assets/rite/*.toml)
@@ -131,10 +139,15 @@ class RiteStep(msgspec.Struct):
     behind: Ident | None = None
 
 
+#: a section of a chapter's 經: the bound of any chapter here, the chapter's own count checked by :func:`convert`'s
+#: ``sections`` (chapter 5: 51)
+Section = count(1, 999)
+
+
 class RiteSection(msgspec.Struct):
     """``[[section]]`` of a file of ``assets/rite/`` (its title and phase are checked by the loader against the
     passage and the phases)."""
-    n: count(1, 51)
+    n: Section
     id: Ident
     title: Name
     phase: Name
@@ -148,8 +161,6 @@ class RiteFile(msgspec.Struct):
 
 
 # ------------------------------------------------------------------ the checker's data
-#: a section of the 經
-Section = count(1, 51)
 
 
 class GrammarException(msgspec.Struct, forbid_unknown_fields=True):
@@ -329,13 +340,17 @@ def _say(msg: str) -> str:
 
 
 def convert(data: Any, type_: type[T], source: str, *, limit: int = MAX_DEPTH,
-            error: type[ValueError] = InputError) -> T:
+            error: type[ValueError] = InputError, sections: int | None = None) -> T:
     """``data`` (parsed TOML or JSON) checked against ``type_``; ``error`` (an :class:`InputError`) naming
-    ``source`` and the field otherwise."""
+    ``source`` and the field otherwise.  ``sections``: the chapter's count of sections, the bound of every
+    ``n`` / ``section`` / ``sections`` of the document's tables (:func:`check_sections`)."""
     if depth(data, limit) > limit:
         raise error(f"{source}: nested deeper than {limit} levels")
     try:
-        return msgspec.convert(data, type_)
+        out = msgspec.convert(data, type_)
+        if sections is not None:
+            check_sections(data, source, sections, error)
+        return out
     except msgspec.ValidationError as exc:
         text = str(exc)
         msg, _, path = text.partition(" - at `")
@@ -357,6 +372,23 @@ def convert(data: Any, type_: type[T], source: str, *, limit: int = MAX_DEPTH,
             said = "must be a finite number"
         where = f"{field} = {_short(value)}" if found else field
         raise error(f"{source}: {where} {said}") from None
+
+
+def check_sections(data: Any, source: str, last: int, error: type[ValueError] = InputError) -> None:
+    """Every section number of a chapter's data file within the chapter's ``last``: the ``n``, ``section`` or
+    ``sections`` of each table of the document's arrays of tables (``[[section]]``, ``[[group]]`` …); the
+    first beyond it is one line, as :func:`convert` words a bound."""
+    for kind, rows in (data.items() if isinstance(data, dict) else ()):
+        for i, row in enumerate(rows if isinstance(rows, list) else ()):
+            if not isinstance(row, dict):
+                continue
+            for key in ("n", "section", "sections"):
+                v = row.get(key)
+                values = [(key, v)] if isinstance(v, int) else \
+                    [(f"{key}[{j}]", x) for j, x in enumerate(v)] if isinstance(v, (list, tuple)) else []
+                for name, x in values:
+                    if isinstance(x, int) and not isinstance(x, bool) and x > last:
+                        raise error(f"{source}: {kind} {i + 1}: {name} = {x} must be a whole number ≤ {last}")
 
 
 def load_toml(path: Path | str, type_: type[T], text: str | None = None, *, source: str | None = None,

@@ -164,7 +164,7 @@ def test_every_bad_field_is_its_own_line(tmp_path):
         return s.replace('notes = "【】"', 'notes = "【"').replace("number = 99", "").replace('"toy"', '"Toy"')
     got = [ln.split("chapter.toml: ")[1] for ln in _lines(_toy(tmp_path, edit))]
     assert got == [
-        "unknown key colour (known: id, number, title, title_en, text, data)",
+        "unknown key colour (known: id, number, title, title_en, text, data, layout)",
         "missing key number",
         "text.ji must be a whole number, not str",
         "id 'Toy' must be lower-case letters, digits or _ (a name in a URL)",
@@ -218,9 +218,122 @@ def test_the_text_command_reads_a_chapter(capsys):
      "error: python -m scene text: argument --chapter: unknown chapter '../tests' (known: xiangshe, xiangyinjiu)"),
     (("--chapter", "xiangyinjiu", "text", "--section", "26"), "error: unknown section 26 (sections are 1–25)"),
     (("--chapter", "xiangyinjiu", "review", "--section", "3"),
-     "error: python -m scene review: --chapter xiangyinjiu: this command plays chapter 5 (xiangshe) only so far "
-     "(another chapter: python -m scene --chapter ID text)"),
+     "error: python -m scene review: chapter xiangyinjiu (鄉飲酒禮) has no rite yet "
+     "(no [data] rite in assets/chapters/xiangyinjiu/chapter.toml)"),
+    (("review", "--chapter", "xiangshe", "--section", "52"),
+     "error: python -m scene review: argument --section: 52 is outside [1, 51]"),
 ])
 def test_the_cli_refuses_in_one_line(capsys, argv, line):
     rc, out, err = _cli(capsys, *argv)
     assert (rc, out, err) == (2, "", line + "\n")
+
+
+# ---------------------------------------------------------------- --chapter on every command (issue 43, step 2)
+
+#: every command that plays a rite, with the arguments its parser requires
+PLAYING = [("still", "--out", "x.png"), ("stills", "--out", "d"), ("clip", "--stage", "1", "--out", "x.mp4"),
+           ("camera", "--t", "1"), ("sheets", "--out", "d"), ("book", "--out", "b.pdf"),
+           ("review", "--section", "3"), ("export", "--out", "x.json"), ("check",), ("steps",), ("stages",),
+           ("pose", "--t", "1"), ("audit",), ("captions", "--out", "x.vtt"), ("pack", "--out", "d"),
+           ("site", "--out", "d")]
+
+
+def test_every_command_takes_chapter_and_those_that_play_are_all_listed():
+    from scene.cli.common import Parser
+    from scene.cli.main import COMMAND_MODULES
+    p = Parser(prog="t")
+    sub = p.add_subparsers(dest="cmd")
+    for mod in COMMAND_MODULES:
+        mod.register(sub)
+    plays = {c for c, sp in sub.choices.items() if sp.get_default("needs") is None}
+    assert plays == {argv[0] for argv in PLAYING}
+
+
+@pytest.mark.parametrize("argv", PLAYING, ids=[a[0] for a in PLAYING])
+@pytest.mark.parametrize("where", ["before", "after"])
+def test_a_chapter_without_a_rite_is_one_line_before_any_work(capsys, tmp_path, monkeypatch, argv, where):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("XIANGSHELI_CACHE", str(tmp_path / "cache"))
+    args = ("--chapter", "xiangyinjiu", *argv) if where == "before" else (argv[0], "--chapter", "xiangyinjiu",
+                                                                       *argv[1:])
+    rc, out, err = _cli(capsys, *args)
+    assert (rc, out) == (2, "")
+    assert err == (f"error: python -m scene {argv[0]}: chapter xiangyinjiu (鄉飲酒禮) has no rite yet "
+                   "(no [data] rite in assets/chapters/xiangyinjiu/chapter.toml)\n")
+    assert list(tmp_path.iterdir()) == []             # nothing written, nothing compiled
+
+
+def test_commands_of_no_chapter_read_any(capsys):
+    import json
+    rc, out, _ = _cli(capsys, "--chapter", "xiangyinjiu", "measure", "五十弓", "--json")
+    assert rc == 0 and json.loads(out)["chi"] == 300.0
+    rc, out, _ = _cli(capsys, "readings", "--chapter", "xiangyinjiu")
+    assert rc == 0 and out.startswith("zheng")
+
+
+# ---------------------------------------------------------------- the data below a chapter (issue 43, step 1)
+
+def test_the_readers_of_the_data_take_the_chapter():
+    from scene.rite import choreography as chor
+    from scene.rite.grammar import clausedata, exceptions
+    from scene.web import lessons
+    five, four = C.chapter(), C.chapter("xiangyinjiu")
+    c5 = chor.default()
+    assert c5.chapter == five and c5.passage(21).text == T.passage(21).text
+    assert len(c5.sections) == five.sections
+    with pytest.raises(chor.ChoreographyError) as e:
+        chor.load(four)
+    assert str(e.value) == ("chapter xiangyinjiu (鄉飲酒禮) has no rite yet "
+                            "(no [data] rite in assets/chapters/xiangyinjiu/chapter.toml)")
+    with pytest.raises(chor.ChoreographyError, match="unknown chapter 'nope'"):
+        chor.load("nope")
+    # chapter 5's files are the module's (a test may point them elsewhere); a chapter without data has none
+    assert clausedata.file_of(five) == clausedata.FILE == five.clauses
+    assert exceptions.file_of(None) == exceptions.FILE == five.grammar
+    assert clausedata.load(four).subjects == () and exceptions.load(four) == ((), ())
+    assert exceptions.group_readings(four) == ()
+    assert lessons.lesson_files(four) == [] and lessons.lesson_files(five) == lessons.lesson_files()
+    assert lessons.lesson_files() and lessons.LESSON_DIR == five.lessons
+
+
+def test_two_chapters_never_share_a_cache_key_and_chapter_5_keeps_its_own():
+    from scene.geometry import readings
+    from scene.rite import cache
+    r = readings.get("zheng")
+    five = cache.rite_key(r, None)
+    assert cache.rite_key(r, None, chapter=C.chapter()) == five
+    toy = C.load(TOY)
+    keys = {five, cache.rite_key(r, None, chapter=C.chapter("xiangyinjiu")), cache.rite_key(r, None, chapter=toy)}
+    assert len(keys) == 3
+    assert TOY / "jing.txt" in cache.chapter_files(toy)
+
+
+def test_a_chapter_rite_file_is_bounded_by_its_own_sections(tmp_path):
+    from scene.rite import choreography as chor
+    folder = _toy(tmp_path, lambda s: s.replace("[text]", '[data]\ncast = "assets/cast.toml"\nrite = "rite"\n\n[text]'))
+    (folder / "rite").mkdir()
+    section = ('[[section]]\nn = {n}\nid = "jie_bin"\ntitle = "戒賓"\nphase = "reception"\ncast = ["zhuren"]\n'
+               '[[section.step]]\nphrase = "主人戒賓"\nwho = "zhuren"\ndo = "speak"\n')
+    (folder / "rite" / "1_a.toml").write_text(section.format(n=3), encoding="utf-8")
+    with pytest.raises(chor.ChoreographyError) as e:
+        chor.load(C.load(folder))
+    assert str(e.value) == "1_a.toml: section 1: n = 3 must be a whole number ≤ 2"
+    (folder / "rite" / "1_a.toml").write_text(section.format(n=1), encoding="utf-8")
+    c = chor.load(C.load(folder))
+    assert [s.title for s in c.sections] == ["戒賓"] and c.passage(1).text.startswith("主人戒賓")
+
+
+def test_who_the_names_mean_is_the_cast_files_data(tmp_path):
+    from scene.rite import choreography as chor
+    c = chor.default()
+    # two of the four 笙 still (the Python table's): the four change the pack's evidence labels (the golden)
+    assert c.groups["笙"] == ("sheng_1", "sheng_2")
+    assert c.groups["三耦"][0] == "ou1_up" and c.names["賓黨"][:2] == ("bin", "zhongbin_1")
+    assert "笙" in c.every and "勝者" not in c.every
+    assets = tmp_path / "assets"
+    shutil.copytree(chor.ASSETS, assets, ignore=shutil.ignore_patterns("prebuilt", "web", "chapters", "lessons"))
+    cast = assets / "cast.toml"
+    cast.write_text(cast.read_text(encoding="utf-8").replace('"笙" = ["sheng_1", "sheng_2"]', '"笙" = ["sheng_1", "sheng_9"]'), encoding="utf-8")
+    with pytest.raises(chor.ChoreographyError) as e:
+        chor.load(assets)
+    assert str(e.value) == "cast.toml: groups.笙: unknown actor 'sheng_9'"

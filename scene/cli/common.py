@@ -58,19 +58,35 @@ def add_force(sp: argparse.ArgumentParser) -> None:
                     help="replace --out even when it is a file this program did not write (or one changed since)")
 
 
+def chapter_gate(args: argparse.Namespace) -> str | None:
+    """The line refusing a command on a chapter that lacks the data it needs (``args.needs``: keys of the
+    manifest's ``[data]``, default the cast and the rite), before any work; None when it has them."""
+    from ..chapter import resolve
+    from ..rite.choreography import source_path
+    ch = resolve(args.chapter)
+    lacks = [k for k in getattr(args, "needs", ("rite", "cast")) if getattr(ch, k) is None]
+    if not lacks:
+        return None
+    what = "rite" if {"rite", "cast"} & set(lacks) else " or ".join(lacks)
+    return (f"python -m scene {args.cmd}: chapter {ch.id} ({ch.title}) has no {what} yet "
+            f"(no [data] {' or '.join(lacks)} in {source_path(ch.folder / 'chapter.toml')})")
+
+
 def add_json(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("--json", action="store_true", help="machine-readable output")
 
 
-def check_stage(key: str) -> None:
-    """A bad --stage fails before the rite is compiled (the sections are the stages)."""
+def check_stage(key: str, chapter: Any = None) -> None:
+    """A bad --stage fails before the rite is compiled (the sections of the chapter's rite are the stages;
+    ``chapter``: a :class:`~scene.chapter.Chapter` or its id, chapter 5 by default)."""
     import re
 
     from ..rite import choreography as chor
     from ..rite.moments import StageError
+    _, _, rite_dir = chor.data_of(chapter)          # a chapter without a rite: one line
     # the section headers only (n = …, id = …): parsing and checking the whole choreography takes longer
     ns, ids = [], []
-    for f in sorted((chor.ASSETS / "rite").glob("*.toml")):
+    for f in sorted(rite_dir.glob("*.toml")):
         text = f.read_text(encoding="utf-8")
         for block in re.split(r"^\[\[section\]\]\s*$", text, flags=re.M)[1:]:
             n = re.search(r"^n\s*=\s*(\d+)", block, re.M)

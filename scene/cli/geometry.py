@@ -36,7 +36,8 @@ def cmd_measure(args: argparse.Namespace) -> None:
 
 def cmd_layout(args: argparse.Namespace) -> None:
     from ..geometry.layout import build_layout
-    lay = build_layout(args.reading)
+    ch = getattr(args, "chapter", None)
+    lay = build_layout(args.reading, chapter=ch) if ch is not None else build_layout(args.reading)
     data = lay.as_dict()
     if args.json:
         dump(data)
@@ -64,11 +65,11 @@ def cmd_readings(args: argparse.Namespace) -> None:
 def register(sub) -> None:
     m = sub.add_parser("measure", help="parse a classical length expression")
     m.add_argument("text")
-    m.set_defaults(func=cmd_measure)
+    m.set_defaults(func=cmd_measure, needs=())          # a length is no chapter's: any --chapter reads it
     lay = sub.add_parser("layout", help="every place with its position and derivation")
-    lay.set_defaults(func=cmd_layout)
+    lay.set_defaults(func=cmd_layout, needs=())       # the hall is the chapter's plan ([layout]), no rite needed
     rd = sub.add_parser("readings", help="list the built-in readings")
-    rd.set_defaults(func=cmd_readings)
+    rd.set_defaults(func=cmd_readings, needs=())
     for sp in (m, lay, rd):
         add_json(sp)
     for sp in (m, lay):

@@ -4,7 +4,8 @@ Each module of this package registers its commands (``register(sub)``): ``geomet
 readings), ``rite`` (stages, pose, audit), ``render`` (still, stills, clip), ``web`` (pack, site, export), ``print``
 (sheets, book), ``review`` (review), ``text`` (text).
 ``--chapter ID`` (before or after the command) names the chapter (a folder of ``assets/chapters/``; default
-chapter 5, 鄉射禮): ``text`` reads any; the other commands refuse another chapter in one line, as yet.
+chapter 5, 鄉射禮): ``text`` reads any; every other command needs the chapter's rite (its ``[data] cast`` and
+``rite``), and a chapter without them is refused in one line before any work (:func:`.common.chapter_gate`).
 Every failure the user can cause prints one line naming what was wrong and exits 2.
 """
 from __future__ import annotations
@@ -16,7 +17,7 @@ from collections.abc import Sequence
 from ..chapter import DEFAULT_ID
 from . import geometry, render, review, rite, text, web
 from . import print as printed
-from .common import Parser, fail
+from .common import Parser, chapter_gate, fail
 
 COMMAND_MODULES = (geometry, rite, render, web, printed, review, text)
 
@@ -54,10 +55,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         if sp.prog.split()[-1] != "app" and not any("--quiet" in a.option_strings for a in sp._actions):
             sp.add_argument("--quiet", action="store_true", default=argparse.SUPPRESS,
                             help="no progress lines")
+        # and --chapter, where a user writes it too (the top level's is the default)
+        if sp.prog.split()[-1] != "app" and not any("--chapter" in a.option_strings for a in sp._actions):
+            sp.add_argument("--chapter", type=text.chapter_id, default=argparse.SUPPRESS,
+                            help=f"the chapter, a folder of assets/chapters/ (default {DEFAULT_ID}, 鄉射禮)")
     args = p.parse_args(args_in)
-    if args.chapter != DEFAULT_ID and not getattr(args, "reads_chapters", False):
-        return fail(f"python -m scene {args.cmd}: --chapter {args.chapter}: this command plays chapter 5 "
-                    f"({DEFAULT_ID}) only so far (another chapter: python -m scene --chapter ID text)")
+    if (line := chapter_gate(args)) is not None:
+        return fail(line)
     from .. import progress
     if progress.wanted(args.quiet):
         progress.enable()

@@ -20,7 +20,7 @@ def cmd_sheets(args: argparse.Namespace) -> None:
     out = run.check_sheets_dir(args.out)                         # an unwritable or foreign folder: one line
     from ..rite.cache import load_rite
     t0 = time.perf_counter()
-    rite = load_rite(args.reading, args.seed)
+    rite = load_rite(args.reading, args.seed, chapter=getattr(args, "chapter", None))
     try:
         rows = run.write_sheets(rite, aids, out, args.format, jobs=args.jobs, call=args.call_sheet)
     finally:
@@ -47,7 +47,7 @@ def cmd_book(args: argparse.Namespace) -> None:
     out, fmt = run.check_book_file(args.out)
     from ..rite.cache import load_rite
     t0 = time.perf_counter()
-    rite = load_rite(args.reading, args.seed)
+    rite = load_rite(args.reading, args.seed, chapter=getattr(args, "chapter", None))
     with target:
         n, size = run.write_book(rite, out, fmt)
     print(f"{out}: the book of plans, {n} pages, {size:,} bytes ({time.perf_counter() - t0:.1f} s)")

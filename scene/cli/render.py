@@ -34,7 +34,7 @@ def _render_args(args: argparse.Namespace, stages: Sequence[str]) -> tuple[tuple
     views = _check_views(args.view)
     readings.get(args.reading)
     for s in stages:
-        check_stage(s)
+        check_stage(s, getattr(args, "chapter", None))
     glprobe.configure()
     glprobe.start()
     return size, views
@@ -98,7 +98,7 @@ def cmd_camera(args: argparse.Namespace) -> None:
     from ..render import views
     from ..rite.cache import load_rite
     views.parse(args.view)
-    rite = load_rite(args.reading)
+    rite = load_rite(args.reading, chapter=getattr(args, "chapter", None))
     t = float(min(max(args.t, 0.0), rite.duration))
     pose = rite.pose_at(t)
     focus = tuple(rite.span_at(t).who) if rite.span_at(t) else ()

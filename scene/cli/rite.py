@@ -12,7 +12,7 @@ from .common import add_json, add_reading, add_seed, check_stage, dump, table
 
 def cmd_stages(args: argparse.Namespace) -> None:
     from ..rite.cache import load_rite
-    rite = load_rite(args.reading, args.seed)
+    rite = load_rite(args.reading, args.seed, chapter=getattr(args, "chapter", None))
     rows = [{"n": s.n, "id": s.id, "title": s.title, "phase": s.phase, "start_s": round(s.start_s, 2),
              "end_s": round(s.end_s, 2), "incipit": s.incipit} for s in rite.stages]
     if args.json:
@@ -28,7 +28,7 @@ def cmd_stages(args: argparse.Namespace) -> None:
 
 def cmd_pose(args: argparse.Namespace) -> None:
     from ..rite.cache import load_rite
-    rite = load_rite(args.reading, args.seed)
+    rite = load_rite(args.reading, args.seed, chapter=getattr(args, "chapter", None))
     if args.t < 0 or args.t > rite.duration:
         raise ValueError(f"--t {args.t:g} is outside the rite (0 to {rite.duration:.1f} s)")
     data = rite.as_pose_dict(args.t)
@@ -49,7 +49,7 @@ def cmd_pose(args: argparse.Namespace) -> None:
 def cmd_audit(args: argparse.Namespace) -> None:
     from ..rite.audit import audit
     from ..rite.cache import load_rite
-    rite = load_rite(args.reading, args.seed)
+    rite = load_rite(args.reading, args.seed, chapter=getattr(args, "chapter", None))
     found = audit(rite, hz=args.hz)
     for v in found:
         print(v)
@@ -59,7 +59,7 @@ def cmd_audit(args: argparse.Namespace) -> None:
 
 
 def register(sub) -> None:
-    stg = sub.add_parser("stages", help="the 51 stages with their times")
+    stg = sub.add_parser("stages", help="the stages (the sections: 51 in chapter 5) with their times")
     stg.set_defaults(func=cmd_stages)
     pose = sub.add_parser("pose", help="every actor and object at a moment")
     pose.add_argument("--t", type=number(0, 1e6), required=True, help="seconds from the start of the rite")
@@ -87,7 +87,7 @@ def cmd_check(args: argparse.Namespace) -> None:
         raise ValueError(f"--rule {','.join(bad)}: rules are {', '.join(grammar.RULES)}")
     report, total = [], 0
     for spec in specs:
-        rite = load_rite(spec, args.seed)
+        rite = load_rite(spec, args.seed, chapter=getattr(args, "chapter", None))
         if args.mutate:
             from .mutation import print_mutation
             print_mutation(rite, args.section, args.json)
@@ -117,8 +117,8 @@ def cmd_steps(args: argparse.Namespace) -> None:
     from ..rite.cache import load_rite
     from ..rite.evidence import ASPECTS, STATUSES, rite_evidence, step_table, summary
     if args.section is not None:
-        check_stage(args.section)
-    rite = load_rite(args.reading, args.seed)
+        check_stage(args.section, getattr(args, "chapter", None))
+    rite = load_rite(args.reading, args.seed, chapter=getattr(args, "chapter", None))
     rows, evs = step_table(rite), rite_evidence(rite)
     if args.section is not None:
         n = rite.choreography.section(args.section).n

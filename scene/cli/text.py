@@ -71,4 +71,4 @@ def register(sub) -> None:
     tx.add_argument("--chapter", type=chapter_id, default=argparse.SUPPRESS,
                     help="the chapter's id (python -m scene --chapter ID text works too)")
     add_json(tx)
-    tx.set_defaults(func=cmd_text, reads_chapters=True)
+    tx.set_defaults(func=cmd_text, needs=())

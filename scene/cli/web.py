@@ -43,7 +43,7 @@ def cmd_export(args: argparse.Namespace) -> None:
     target = written_file(args.out, args.force)            # never a FIFO, a link, nor a file not of ours
     readings.get(args.reading)
     if fmt == "gltf" and args.stage is not None:
-        check_stage(args.stage)
+        check_stage(args.stage, getattr(args, "chapter", None))
     t0 = time.perf_counter()
     with target:
         done = export.export(args.out, fmt, args.reading, args.stage, args.t, shadows=args.shadows)
@@ -57,7 +57,7 @@ def cmd_captions(args: argparse.Namespace) -> None:
         raise ValueError(f"--lang {args.lang!r}: trad or simp")
     out_kind(args.out, (".vtt",))
     with written_file(args.out, args.force):
-        n = write_vtt(args.out, load_rite(args.reading), args.lang)
+        n = write_vtt(args.out, load_rite(args.reading, chapter=getattr(args, "chapter", None)), args.lang)
     print(f"{args.out}: {n} cues ({args.lang})")
 
 

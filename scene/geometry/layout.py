@@ -8,7 +8,9 @@ derivation shown to a reader is the one the program actually ran.
 Coordinates: 周尺; origin on the ground below the midpoint of the 堂廉
 (the 堂's south edge); +x east, +y north, +z up.
 Placed by ``place_hall`` (the building), ``place_range`` (侯, 乏, 物) and ``place_court`` (the court, the
-堂's furniture, the people's places), in that order, into one :class:`~.builder.PlaceBuilder`.
+堂's furniture, the people's places), in that order, into one :class:`~.builder.PlaceBuilder` — chapter 5's plan
+(``she``).  A chapter names its plan in its manifest (``[layout] plan``): ``yinjiu``, the 庠 of 鄉飲酒禮
+(``place_yinjiu``: 房, 室, 戶, 牖, the 磬 階間, no range).
 """
 from __future__ import annotations
 
@@ -16,7 +18,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from . import place_court, place_hall, place_range
+from ..chapter import Chapter
+from ..chapter import resolve as resolve_chapter
+from . import place_court, place_hall, place_range, place_yinjiu
 from . import readings as readings_mod
 from .builder import FILE, PlaceBuilder, fmt  # noqa: F401  (re-exported)
 from .hall import Hall, build_hall
@@ -76,7 +80,21 @@ def _build(reading: Reading) -> Layout:
     return Layout(reading, h, b.places)
 
 
-def build_layout(reading: Reading | str | None = None) -> Layout:
+@lru_cache(maxsize=16)
+def _build_yinjiu(reading: Reading) -> Layout:
+    b = PlaceBuilder(reading)
+    h = place_yinjiu.yinjiu_hall(build_hall(reading))
+    place_yinjiu.build(b, h)
+    return Layout(reading, h, b.places)
+
+
+def chapter_reading(reading: Reading, ch: Chapter) -> Reading:
+    """The reading with what the chapter's text fixes (its ``[layout] building`` and ``rank``) put in."""
+    fixed = {k: v for k, v in (("building", ch.building), ("rank", ch.rank)) if v is not None}
+    return reading.replace(**fixed) if fixed else reading
+
+
+def build_layout(reading: Reading | str | None = None, chapter: Chapter | str | None = None) -> Layout:
     """Every place of the hall, the court and the range under a reading, each with its provenance.
 
     Parameters
@@ -90,5 +108,12 @@ def build_layout(reading: Reading | str | None = None) -> Layout:
         Places by id (``layout["hall.tang"]``): position and size in 尺, facing, the sentence that fixes it
         (``source``), the arithmetic (``derivation``) and whether the text states it, it is derived or it is
         assumed (``status``).
+    chapter : Chapter or str or None
+        Whose hall: its manifest's ``[layout]`` plan (None: chapter 5's).
     """
-    return _build(readings_mod.get(reading))
+    r = readings_mod.get(reading)
+    if chapter is None:
+        return _build(r)
+    ch = resolve_chapter(chapter)
+    r = chapter_reading(r, ch)
+    return _build_yinjiu(r) if ch.plan == "yinjiu" else _build(r)

@@ -5,7 +5,9 @@ from .builder import PlaceBuilder, fmt
 from .hall import Hall
 
 
-def building(b: PlaceBuilder, h: Hall) -> None:
+def building(b: PlaceBuilder, h: Hall, rooms: bool = True) -> None:
+    """The building's places; ``rooms``: the 室, 房, 戶, 牖 and where the 薦 come from as chapter 5 places them
+    (a chapter placing its own, chapter 4's 庠, leaves them out)."""
     r = b.r
     hx, d = h.platform_x, h.house_depth
     arch = (f"榮間 {fmt(2 * h.rong_x)} 尺 (三雉 × 30 尺); 序間 = ⅔ × 榮間 = {fmt(2 * h.xu_x)} 尺; "
@@ -108,6 +110,8 @@ def building(b: PlaceBuilder, h: Hall) -> None:
               derivation=f"court ground 5 尺 {'west' if sx < 0 else 'east'} of the platform edge "
                          f"(±{fmt(hx)}), y = {fmt(side_y)} 尺", status="assumed")
 
+    if not rooms:
+        return
     # where the 薦 come from: 記 醢以豆出自東房; a 序 has no 房 (鄭 §20: 序無室), so there the south end of
     # the 東序 on the 堂 (序端, where the 主人 also sets his 爵 in §6), the nearest to where a 房 would be
     if h.has_shi:

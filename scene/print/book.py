@@ -139,7 +139,7 @@ def book_page(rite, ix: RoleIndex, stage, k: int, n: int) -> Page:
     page.text(10, y + 4.5, "經", 3.2)
     y = numbered_run(page, 10, y + 5.5, 190, runs, size, SERIF, 272)
     _evidence(page, rite, stage, phrases, y + 2)
-    _footer(page, "鄉射禮 禮圖 — the book of plans, computed (python -m scene book) — reading "
+    _footer(page, f"{rite.title} 禮圖 — the book of plans, computed (python -m scene book) — reading "
                   f"{rite.reading.name}: {rite.reading.title}", k, n, W, H)
     return page
 

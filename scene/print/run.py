@@ -61,7 +61,7 @@ def _one(aid: str) -> tuple[str, int, int]:
     if not pages:
         return aid, 0, 0
     path = out / f"{aid}.{fmt}"
-    name = f"{title(rite, aid)} — 鄉射禮 role sheet"
+    name = f"{title(rite, aid)} — {rite.title} role sheet"
     if fmt == "pdf":
         write_pdf(pages, path, name, fonts=fonts)
     else:
@@ -109,7 +109,7 @@ def _call(rite, ix, out, fmt, fonts, call_sheet) -> tuple[str, int, int]:
     from .html import write_html
     pages = call_sheet(rite, ix)
     path = out / f"call-sheet.{fmt}"
-    (write_pdf if fmt == "pdf" else write_html)(pages, path, "鄉射禮 call sheet 場記單", fonts=fonts)
+    (write_pdf if fmt == "pdf" else write_html)(pages, path, f"{rite.title} call sheet 場記單", fonts=fonts)
     return "call-sheet", len(pages), path.stat().st_size
 
 
@@ -123,7 +123,7 @@ def write_book(rite, out: Path, fmt: str) -> tuple[int, int]:
     with progress.phase("the book of plans: a plan for each stage"):
         pages = book(rite)
     fonts = print_fonts(rite.reading.title + rite.reading.name)
-    name = f"鄉射禮 禮圖 — the book of plans ({rite.reading.name})"
+    name = f"{rite.title} 禮圖 — the book of plans ({rite.reading.name})"
     with progress.phase(f"writing its {len(pages)} pages"):
         (write_pdf if fmt == "pdf" else write_html)(pages, out, name, fonts=fonts)
     return len(pages), out.stat().st_size

@@ -151,7 +151,7 @@ def stage_page(rite, aid: str, part, k: int, n: int) -> Page:
     _header(page, f"§{st.n} {st.title}", f"{who} · {len(part.entries)} steps · stage {mmss(st.end_s - st.start_s)}")
     draw_part_plan(page, rite.layout, part)
     draw_cues(page, part)
-    _footer(page, f"{who} — 鄉射禮 role sheet — reading {rite.reading.name}", k, n)
+    _footer(page, f"{who} — {rite.title} role sheet — reading {rite.reading.name}", k, n)
     return page
 
 
@@ -161,7 +161,7 @@ def cover_page(rite, aid: str, parts, n: int) -> Page:
     who = title(rite, aid)
     a = rite.choreography.actors[aid]
     page.text(20, 40, who, 14.0)
-    page.text(20, 52, f"鄉射禮 role sheet · {a.role}", 4.0, gray=0.25)
+    page.text(20, 52, f"{rite.title} role sheet · {a.role}", 4.0, gray=0.25)
     y = paragraph(page, 20, 58, 130, f"reading: {r.name} — {r.title}; 1 尺 = {r.chi_m * 100:.1f} cm; "
                   f"shooting seed {r.seed}.", 3.2)
     y = paragraph(page, 20, y + 2, 130, f"{len(parts)} stages, {sum(len(p.entries) for p in parts)} steps; "
@@ -234,7 +234,7 @@ def call_sheet(rite, ix: RoleIndex) -> list[Page]:
 
     def new_page() -> tuple[Page, float]:
         p = Page(w, h)
-        _header(p, "call sheet 場記單", f"鄉射禮 · reading {rite.reading.name} · every step, who, where, cue", w)
+        _header(p, "call sheet 場記單", f"{rite.title} · reading {rite.reading.name} · every step, who, where, cue", w)
         x = 10.0
         for name, cw in CALL_COLS:
             p.text(x, 20.5, name, 2.4, gray=0.3)
@@ -287,7 +287,7 @@ def call_sheet(rite, ix: RoleIndex) -> list[Page]:
             x += cw
         y += need
     for k, p in enumerate(pages):
-        _footer(p, "鄉射禮 call sheet — printed from the computed reconstruction (python -m scene sheets)",
+        _footer(p, f"{rite.title} call sheet — printed from the computed reconstruction (python -m scene sheets)",
                 k + 1, len(pages), w, h)
     return pages
 

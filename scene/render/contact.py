@@ -5,6 +5,22 @@ import html
 from collections.abc import Sequence
 from pathlib import Path
 
+_DIGITS = "〇一二三四五六七八九"
+
+
+def _zh(n: int) -> str:
+    """A count in Chinese numerals, as a heading says it (51: 五十一; 25: 二十五), up to 999."""
+    if n < 10:
+        return _DIGITS[n]
+    out = ""
+    for unit, size in (("百", 100), ("十", 10)):
+        k, n = divmod(n, size)
+        if k:
+            out += ("" if unit == "十" and k == 1 and not out else _DIGITS[k]) + unit
+        elif out and n:
+            out += "〇" if unit == "十" else ""
+    return out + (_DIGITS[n] if n else "")
+
 
 def write_index(out_dir: Path, done, rite, views_: Sequence[str]) -> Path:
     """A printable contact sheet: one row per stage, its stills side by side, captions under them."""
@@ -40,7 +56,7 @@ def write_index(out_dir: Path, done, rite, views_: Sequence[str]) -> Path:
     write_bytes(out_dir / font_name, font.read_bytes())     # the one safe writer (no link followed)
     doc = f"""<!doctype html>
 <html lang="zh-Hant"><head><meta charset="utf-8">
-<title>鄉射禮 — 五十一節 contact sheet ({html.escape(r.name)})</title>
+<title>{html.escape(rite.title)} — {_zh(len(rite.stages))}節 contact sheet ({html.escape(r.name)})</title>
 <style>
 @font-face {{ font-family: "Noto Sans TC"; src: url("{font_name}") format("opentype"); }}
 body {{ font-family: "Noto Sans TC", "Noto Sans CJK TC", "PingFang TC", "Microsoft JhengHei", sans-serif;
@@ -60,7 +76,7 @@ figcaption {{ font-size: .8em; color: #5b5147; }}
 @media print {{ body {{ margin: 0; background: white; }} .row {{ gap: .3em; }}
   @page {{ size: A4 landscape; margin: 10mm; }} }}
 </style></head><body>
-<h1>鄉射禮 — 五十一節</h1>
+<h1>{html.escape(rite.title)} — {_zh(len(rite.stages))}節</h1>
 <p class="meta">讀法 {html.escape(r.name)}：{html.escape(r.title)} · 周尺 = {r.chi_m * 100:g} cm ·
 views: {html.escape(", ".join(VIEWS[parse(v)[0]] + " " + v for v in views_))} ·
 每節一圖，取其中段（射時取矢在空中者）。</p>

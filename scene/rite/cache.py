@@ -29,6 +29,7 @@ from ..paths import ASSETS, PACKAGE, SEEDS, source_name
 from ..paths import cache_dir as _cache_path
 
 if TYPE_CHECKING:
+    from ..chapter import Chapter
     from ..geometry.readings import Reading
     from .timeline import Rite
 
@@ -144,18 +145,38 @@ def source_files(layers: Iterable[str] = PURE_LAYERS) -> list[Path]:
     return sorted(f for layer in layers for f in (PACKAGE / layer).rglob("*.py"))
 
 
-def rite_key(reading: Reading, seed: int | None, layers: Iterable[str] = PURE_LAYERS, versions: bool = True) -> str:
+def chapter_files(ch: Chapter) -> list[Path]:
+    """The files a chapter's compilation reads: its manifest, its texts and its data (every file of its data
+    folders), sorted — what a key of that chapter hashes beyond the code."""
+    files = {ch.folder / "chapter.toml", ch.jing, ch.jing_simplified, ch.zhengzhu}
+    files |= {p for p in (ch.seed, ch.cast, ch.grammar, ch.clauses) if p is not None}
+    for d in (ch.rite, ch.lessons):
+        if d is not None:
+            files |= {p for p in d.rglob("*") if p.is_file()}
+    return sorted(files)
+
+
+def rite_key(reading: Reading, seed: int | None, layers: Iterable[str] = PURE_LAYERS, versions: bool = True,
+             chapter: Chapter | None = None) -> str:
     """The hash of a reading, a seed and the bytes of everything their compilation reads (the TOML of
     ``assets/``, the seeds, the modules of ``layers``); another layer added (``render``) keys what is made
     from the compiled rite by that layer's code too (the director's track).
 
     ``versions``: Python's minor version and numpy's are hashed too — what a *pickle* of this cache needs (one
     written under numpy 2 names ``numpy._core``, which numpy 1 cannot load).  Without them, the key names the
-    output alone (what ships prebuilt: :mod:`scene.render.track_store`)."""
+    output alone (what ships prebuilt: :mod:`scene.render.track_store`).
+
+    ``chapter``: another chapter than chapter 5 hashes its id and its own files too (:func:`chapter_files`, a
+    folder outside ``assets/`` among them), so two chapters never share an entry; chapter 5's key (None, or
+    the default chapter) is what it always was."""
+    from ..chapter import resolve as resolve_chapter
     h = hashlib.sha256()
     h.update(repr((reading, seed, sys.version_info[:2], np.__version__) if versions else (reading, seed)).encode())
     files = sorted(ASSETS.rglob("*.toml")) + sorted(SEEDS.glob("*.txt")) + source_files(layers) + \
         [PACKAGE / "paths.py", PACKAGE / "chapter.py"]
+    if chapter is not None and chapter != resolve_chapter(None):
+        h.update(f"chapter {chapter.id}".encode())
+        files += chapter_files(chapter)
     for f in files:
         try:
             h.update(source_name(f).encode())      # the same in a checkout and a wheel
@@ -212,10 +233,11 @@ def _trusted(f: Path, kind: type[T], what: str) -> T | None:
     return obj
 
 
-_rites: dict[tuple[Reading, int | None], Rite] = {}
+_rites: dict[tuple[Reading, int | None, str], Rite] = {}
 
 
-def load_rite(reading: Reading | str | None = None, seed: int | None = None) -> Rite:
+def load_rite(reading: Reading | str | None = None, seed: int | None = None, chapter: Chapter | str | None = None
+              ) -> Rite:
     """The compiled rite under a reading, from the disk cache when its inputs are unchanged.
 
     Parameters
@@ -224,29 +246,36 @@ def load_rite(reading: Reading | str | None = None, seed: int | None = None) -> 
         As :func:`scene.geometry.readings.get` takes it.
     seed : int, optional
         The shooting's seed (who hits, how often); default: the reading's.
+    chapter : Chapter or str, optional
+        The chapter (default chapter 5); one without a rite is one line (``ChoreographyError``).
 
     Returns
     -------
     Rite
-        Its 51 stages, every step's tracks and the shooting; ``rite.pose_at(t)`` evaluates a moment.
+        Its stages (51 in chapter 5), every step's tracks and the shooting; ``rite.pose_at(t)`` evaluates a
+        moment.
     """
+    from ..chapter import resolve as resolve_chapter
     from ..geometry import readings
     from .timeline import Rite, build_rite
     r = readings.get(reading)
-    memo = (r, seed)
+    ch = resolve_chapter(chapter)
+    other = ch if ch != resolve_chapter(None) else None     # chapter 5 keeps its key and its entry's name
+    memo = (r, seed, ch.id)
     if memo in _rites:
         return _rites[memo]
     if settings.no_cache():
-        built = build_rite(r, seed)
+        built = build_rite(r, seed, chapter=other)
         _rites[memo] = built
         return built
-    key = rite_key(r, seed)
+    key = rite_key(r, seed, chapter=other)
 
     def build() -> Rite:
         with progress.phase(f"compiling the rite ({r.name})"):
-            return build_rite(r, seed)
-    rite = entry(f"rite-{r.name}", key, build, Rite, "a compiled rite")
+            return build_rite(r, seed, chapter=other)
+    prefix = f"rite-{r.name}" if other is None else f"rite-{ch.id}-{r.name}"
+    rite = entry(prefix, key, build, Rite, "a compiled rite")
     rite.cache_key = key
-    rite.content_key = rite_key(r, seed, versions=False)
+    rite.content_key = rite_key(r, seed, versions=False, chapter=other)
     _rites[memo] = rite
     return rite

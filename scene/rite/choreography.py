@@ -1,8 +1,8 @@
-"""The rite's choreography as data: the cast, the objects and the 51 sections.
+"""The rite's choreography as data: the cast, the objects and the sections (51 in chapter 5).
 
-The data lives in ``assets/cast.toml`` (actors and objects) and
-``assets/rite/*.toml`` (sections, in order).  This module loads it and checks
-it; it knows nothing about time.  A step animates one phrase of its section's
+The data is a chapter's (:class:`scene.chapter.Chapter`: its manifest's ``[data] cast`` — actors and
+objects — and ``[data] rite``, the sections' files in order; chapter 5's are ``assets/cast.toml`` and
+``assets/rite/*.toml``).  This module loads it and checks it; it knows nothing about time.  A step animates one phrase of its section's
 經, and **loading fails if the phrase is not in the passage verbatim**.
 
 Section::
@@ -45,13 +45,16 @@ from __future__ import annotations
 
 import re
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from ..chapter import Chapter, ChapterError
+from ..chapter import resolve as resolve_chapter
 from ..geometry.places import FACING_DEG
-from ..paths import ASSETS  # noqa: E402  (re-exported: chor.ASSETS)
+from ..paths import ASSETS  # noqa: F401  (re-exported: chor.ASSETS, the tests' copy of the data)
+from ..text import Passage
 from ..text import passage as passage  # (re-exported: chor.passage)
 
 PHASES: dict[str, str] = {
@@ -243,6 +246,17 @@ class Choreography:
     actors: dict[str, Actor]
     things: dict[str, Thing]
     sections: tuple[Section, ...]
+    #: the chapter whose 經 the steps act (None: chapter 5, the default)
+    chapter: Chapter | None = None
+    #: who the text's names mean (the cast file's ``[groups]`` and ``[names]``): a name → actor ids
+    groups: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    names: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    #: the names a 皆 is checked for (the cast file's ``every``)
+    every: tuple[str, ...] = ()
+
+    def passage(self, n: int) -> Passage:
+        """Section ``n`` of this choreography's chapter's 經 (what its steps cite verbatim)."""
+        return passage(n, chapter=self.chapter)
 
     def section(self, key: int | str) -> Section:
         for s in self.sections:
@@ -276,7 +290,7 @@ def _check_facing(facing: Any, where: str) -> None:
 
 
 def _step(raw: dict[str, Any], sec_n: int, text: str, where: str, actors: dict[str, Actor],
-          things: dict[str, Thing], after: int = 0) -> Step:
+          things: dict[str, Thing], after: int = 0, chapter: Chapter | None = None) -> Step:
     unknown = set(raw) - _STEP_KEYS
     if unknown:
         raise ChoreographyError(f"{where}: unknown key(s) {sorted(unknown)}")
@@ -343,10 +357,10 @@ def _step(raw: dict[str, Any], sec_n: int, text: str, where: str, actors: dict[s
                 None if dur is None else float(dur), bool(raw.get("with_prev", False)), raw.get("role"),
                 raw.get("round"), raw.get("note", ""), offset, when, float(delay),
                 bool(raw.get("kneel", False)), bool(raw.get("rise", False)), _evidence(raw.get("evidence"), where),
-                _as_before(raw.get("as_before"), sec_n, where), behind, put, pick)
+                _as_before(raw.get("as_before"), sec_n, where, chapter), behind, put, pick)
 
 
-def _as_before(raw: Any, sec_n: int, where: str) -> tuple[int, str] | None:
+def _as_before(raw: Any, sec_n: int, where: str, chapter: Chapter | None = None) -> tuple[int, str] | None:
     """``as_before = "§30 升自西階盡階不升堂"``: words of an earlier section's 經, verbatim."""
     if raw is None:
         return None
@@ -356,7 +370,7 @@ def _as_before(raw: Any, sec_n: int, where: str) -> tuple[int, str] | None:
     n, words = int(m[1]), m[2]
     if not 1 <= n < sec_n:
         raise ChoreographyError(f"{where}: as_before names §{n}, not a section before §{sec_n}")
-    if words not in passage(n).text:
+    if words not in passage(n, chapter=chapter).text:
         raise ChoreographyError(f"{where}: as_before {words!r} is not in the 經 of §{n}")
     return n, words
 
@@ -388,10 +402,93 @@ def _load_toml(path: Path) -> dict[str, Any]:
         raise ChoreographyError(f"{path.name}: not valid TOML ({exc})") from None
 
 
-def load(assets: Path | str = ASSETS) -> Choreography:
-    """Load and check the cast and all sections under ``assets``."""
-    assets = Path(assets)
-    cast = _load_toml(assets / "cast.toml")
+def data_of(ch: Chapter | str | None = None) -> tuple[Chapter, Path, Path]:
+    """A chapter's cast file and rite folder; a chapter without them is one line naming what it lacks."""
+    try:
+        c = resolve_chapter(ch)
+    except ChapterError as exc:
+        raise ChoreographyError(str(exc)) from None
+    lacks = [key for key in ("rite", "cast") if getattr(c, key) is None]
+    if lacks:
+        raise ChoreographyError(f"chapter {c.id} ({c.title}) has no rite yet "
+                                f"(no [data] {' or '.join(lacks)} in {source_path(c.folder / 'chapter.toml')})")
+    assert c.cast is not None and c.rite is not None
+    return c, c.cast, c.rite
+
+
+def source_path(p: Path) -> str:
+    """A path as a user reads it: relative to the checkout (or the package) when it is inside it."""
+    from ..paths import ROOT
+    return p.relative_to(ROOT).as_posix() if p.is_relative_to(ROOT) else str(p)
+
+
+def load(source: Chapter | Path | str | None = None) -> Choreography:
+    """Load and check a chapter's cast and all its sections: ``source`` a :class:`~scene.chapter.Chapter`, a
+    chapter's id, None (chapter 5) — or a folder holding ``cast.toml`` and ``rite/`` that acts chapter 5's
+    經 (a test's edited copy of the data)."""
+    if isinstance(source, Path) or (isinstance(source, str) and ("/" in source or "\\" in source)):
+        ch, cast_file, rite_dir = resolve_chapter(None), Path(source) / "cast.toml", Path(source) / "rite"
+    else:
+        ch, cast_file, rite_dir = data_of(source)
+    actors, things, named, every = load_cast(cast_file)
+    from ..validation import convert
+
+    sections: list[Section] = []
+    from ..validation import RiteFile
+    for path in sorted(rite_dir.glob("*.toml")):
+        data = _load_toml(path)
+        convert(data, RiteFile, path.name, error=ChoreographyError, sections=ch.sections)   # types, ranges, finite numbers first
+        for raw in data.get("section", []):
+            n = raw["n"]
+            where = f"{path.name} §{n}"
+            p = passage(n, chapter=ch)
+            if raw["title"] != p.title:
+                raise ChoreographyError(f"{where}: title {raw['title']!r} is not the passage's {p.title!r}")
+            if raw["phase"] not in PHASES:
+                raise ChoreographyError(f"{where}: phase {raw['phase']!r} not in {list(PHASES)}")
+            for a in raw.get("cast", []):
+                if a not in actors:
+                    raise ChoreographyError(f"{where}: unknown actor {a!r} in cast")
+            steps: list[Step] = []
+            cursor = 0          # where in the passage the next phrase is looked for
+            for i, s in enumerate(raw.get("step", [])):
+                steps.append(_step(s, n, p.text, f"{where} step {i + 1}", actors, things, cursor, ch))
+                # a step acted alongside the one before may cite words further on (司射進與司馬交于階前 while
+                # the 司馬 goes back): it does not move the reading past the words in between
+                if not (steps[-1].with_prev and steps[-1].offset > cursor):
+                    cursor = steps[-1].offset
+            sections.append(Section(n, raw["id"], raw["title"], raw["phase"], tuple(raw.get("cast", [])),
+                                    tuple(steps), path.name))
+    numbers = [s.n for s in sections]
+    if numbers != list(range(1, len(numbers) + 1)):
+        raise ChoreographyError(f"rite: sections must run 1, 2, 3 … in file order; got {numbers}")
+    ids = [s.id for s in sections]
+    if len(set(ids)) != len(ids):
+        raise ChoreographyError("rite: duplicate section ids")
+    return Choreography(actors, things, tuple(sections), ch, named["groups"], named["names"], every)
+
+
+def cast_of(ch: Chapter | str | None = None) -> tuple[dict[str, Actor], dict[str, Thing]]:
+    """A chapter's actors and objects, its cast file checked by :func:`load_cast` (a chapter with a cast and no
+    rite yet: chapter 4); a chapter without a cast is one line."""
+    try:
+        c = resolve_chapter(ch)
+    except ChapterError as exc:
+        raise ChoreographyError(str(exc)) from None
+    if c.cast is None:
+        raise ChoreographyError(f"chapter {c.id} ({c.title}) has no cast yet "
+                                f"(no [data] cast in {source_path(c.folder / 'chapter.toml')})")
+    actors, things, _, _ = load_cast(c.cast)
+    return actors, things
+
+
+def load_cast(cast_file: Path) -> tuple[dict[str, Actor], dict[str, Thing], dict[str, dict[str, tuple[str, ...]]],
+                                        tuple[str, ...]]:
+    """A chapter's cast file, checked (types and ranges, then the fields, duplicates and the actors its names
+    name): its actors, its objects, its ``groups`` and ``names`` (→ actor ids) and its ``every``.  The same
+    code for every chapter: :func:`load` reads a chapter's cast through it, and a chapter whose rite is not
+    written yet has its cast checked by it alone."""
+    cast = _load_toml(cast_file)
     from ..validation import Cast, convert  # types and values first: archer = "yes" is one line, not True
     convert(cast, Cast, "cast.toml", error=ChoreographyError)
     actors: dict[str, Actor] = {}
@@ -410,42 +507,17 @@ def load(assets: Path | str = ASSETS) -> Choreography:
         except TypeError as exc:
             raise ChoreographyError(f"cast.toml: object {raw.get('id')!r}: {exc}") from None
         things[t.id] = t
-
-    sections: list[Section] = []
-    from ..validation import RiteFile
-    for path in sorted((assets / "rite").glob("*.toml")):
-        data = _load_toml(path)
-        convert(data, RiteFile, path.name, error=ChoreographyError)   # types, ranges, finite numbers first
-        for raw in data.get("section", []):
-            n = raw["n"]
-            where = f"{path.name} §{n}"
-            p = passage(n)
-            if raw["title"] != p.title:
-                raise ChoreographyError(f"{where}: title {raw['title']!r} is not the passage's {p.title!r}")
-            if raw["phase"] not in PHASES:
-                raise ChoreographyError(f"{where}: phase {raw['phase']!r} not in {list(PHASES)}")
-            for a in raw.get("cast", []):
-                if a not in actors:
-                    raise ChoreographyError(f"{where}: unknown actor {a!r} in cast")
-            steps: list[Step] = []
-            cursor = 0          # where in the passage the next phrase is looked for
-            for i, s in enumerate(raw.get("step", [])):
-                steps.append(_step(s, n, p.text, f"{where} step {i + 1}", actors, things, cursor))
-                # a step acted alongside the one before may cite words further on (司射進與司馬交于階前 while
-                # the 司馬 goes back): it does not move the reading past the words in between
-                if not (steps[-1].with_prev and steps[-1].offset > cursor):
-                    cursor = steps[-1].offset
-            sections.append(Section(n, raw["id"], raw["title"], raw["phase"], tuple(raw.get("cast", [])),
-                                    tuple(steps), path.name))
-    numbers = [s.n for s in sections]
-    if numbers != list(range(1, len(numbers) + 1)):
-        raise ChoreographyError(f"rite: sections must run 1, 2, 3 … in file order; got {numbers}")
-    ids = [s.id for s in sections]
-    if len(set(ids)) != len(ids):
-        raise ChoreographyError("rite: duplicate section ids")
-    return Choreography(actors, things, tuple(sections))
+    named: dict[str, dict[str, tuple[str, ...]]] = {"groups": {}, "names": {}}
+    for table, rows in named.items():
+        for word, ids in cast.get(table, {}).items():
+            bad = [a for a in ids if a not in actors]
+            if bad:
+                raise ChoreographyError(f"cast.toml: {table}.{word}: unknown actor {bad[0]!r}")
+            rows[word] = tuple(ids)
+    return actors, things, named, tuple(cast.get("every", ()))
 
 
 @lru_cache(maxsize=1)
 def default() -> Choreography:
-    return load(ASSETS)
+    """Chapter 5's choreography (read once)."""
+    return load(None)

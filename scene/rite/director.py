@@ -58,7 +58,7 @@ class Director(Things, Ways, Counters):
 
     def __init__(self, reading: Reading, choreo: chor.Choreography) -> None:
         self.r = reading
-        self.lay: Layout = build_layout(reading)
+        self.lay: Layout = build_layout(reading, chapter=choreo.chapter)   # the hall of the rite's own chapter
         self.site = Site(self.lay)
         self.c = choreo
         self.speed = WALK_M_S / reading.chi_m          # 尺 per second
@@ -219,7 +219,7 @@ class Director(Things, Ways, Counters):
             group_end = max(group_end, self._flush())
             end = max(group_end, start + 2.0)
             self.stages.append(StageSpan(sec.n, sec.id, sec.title, sec.phase, start, end,
-                                         chor.passage(sec.n).text[:12]))
+                                         self.c.passage(sec.n).text[:12]))
             self.t = end + SECTION_GAP_S
         self.duration = self.t
         for aid, a in self.actors.items():   # hold the last pose to the end
@@ -240,7 +240,7 @@ class Director(Things, Ways, Counters):
         """A sub-step of the form being played: its phrase the occurrence in the section's 經 at or after
         ``after`` (the step's own phrase where the 經 has not the words: §42 升飲如初 plays §33's form)."""
         step = self._step_now
-        text = chor.passage(self.section).text
+        text = self.c.passage(self.section).text
         base = max(text.find(after), 0) if after else 0
         off = text.find(phrase, base)
         if off < 0:

@@ -98,6 +98,7 @@ class SectionReview:
     end_s: float | None
     clauses: tuple[ClauseReview, ...]
     ji_texts: dict[str, str] = field(default_factory=dict)     # "記08" → its words
+    last: int = 0                # the chapter's last section (0: not known; the page links §n−1 and §n+1)
     section_failures: tuple[str, ...] = ()     # findings about the section as a whole
 
     def clause_of_offset(self, offset: int) -> int | None:
@@ -120,9 +121,8 @@ def coverage_source() -> CoverageFn | None:
 
 
 def review_section(rite: Rite, n: int, section_clauses: Any = ...) -> SectionReview:
-    """The report of section ``n`` (1..51) of a compiled rite.  ``section_clauses``: the coverage
+    """The report of section ``n`` (1…its chapter's last) of a compiled rite.  ``section_clauses``: the coverage
     function to use (default: :func:`coverage_source`); None: the fallback from the steps."""
-    from ..text import passage
     from ..text.jing import ji_items
     sec = rite.choreography.section(int(n))
     n = sec.n
@@ -136,7 +136,7 @@ def review_section(rite: Rite, n: int, section_clauses: Any = ...) -> SectionRev
     else:
         rows, section_failures = _from_steps(rite, sec, spans)
         basis = "steps"
-    items = ji_items()
+    items = ji_items(chapter=rite.choreography.chapter)
     ji_texts = {r["source"]: items.get(int(r["source"][1:]), "") for r in rows if r["source"].startswith("記")}
     # the 記 items that apply to a 經 clause: those whose rows share a step with it
     ji_steps = {r["source"]: set(r["steps"]) for r in rows if r["source"].startswith("記")}
@@ -159,10 +159,10 @@ def review_section(rite: Rite, n: int, section_clauses: Any = ...) -> SectionRev
             t0=None if t0 is None else t0 - base, t1=None if t1 is None else t1 - base, actors=parts,
             evidence=tuple(evs[i] for i in r["steps"] if i in evs)))
     from ..geometry.readings import to_query
-    return SectionReview(n=n, id=sec.id, title=sec.title, jing=passage(n).text, reading=to_query(rite.reading),
+    return SectionReview(n=n, id=sec.id, title=sec.title, jing=rite.choreography.passage(n).text, reading=to_query(rite.reading),
                          basis=basis, start_s=stage.start_s if stage else None,
                          end_s=stage.end_s if stage else None, clauses=tuple(out), ji_texts=ji_texts,
-                         section_failures=section_failures)
+                         section_failures=section_failures, last=rite.chapter.sections)
 
 
 def _from_coverage(c: ClauseCoverage) -> dict[str, Any]:
@@ -283,7 +283,7 @@ def section_findings(rite: Rite, n: int) -> tuple[list[Finding], list[tuple[Find
         _FOUND[rite] = _all_findings(rite)
     from .grammar import exceptions
     raw = [f for f in _FOUND[rite] if f.section == n]
-    return exceptions.apply(raw)
+    return exceptions.apply(raw, chapter=rite.choreography.chapter)
 
 
 def warm_file(rite: Rite) -> Path | None:

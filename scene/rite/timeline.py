@@ -14,6 +14,8 @@ from typing import Any
 
 import numpy as np
 
+from ..chapter import Chapter
+from ..chapter import resolve as resolve_chapter
 from ..geometry import readings as readings_mod
 from ..geometry.readings import Reading
 from . import choreography as chor
@@ -196,6 +198,16 @@ class Rite:
         self._stage_starts = np.array([s.start_s for s in self.stages])
         self._span_starts = np.array([s.start_s for s in self.spans])
 
+    @property
+    def chapter(self) -> Chapter:
+        """The chapter this rite plays (its choreography's; chapter 5 by default)."""
+        return resolve_chapter(self.choreography.chapter)
+
+    @property
+    def title(self) -> str:
+        """The rite's name as its chapter gives it (鄉射禮): what a page, a sheet or a caption calls it."""
+        return self.chapter.title
+
     def _object_track(self, events: list[tuple[float, str, Any]]) -> tuple[np.ndarray, np.ndarray]:
         """Keyframes of an object: at a place, in someone's hands (following him), or in flight."""
         chi = self.reading.chi_m
@@ -296,13 +308,17 @@ class Rite:
 
 
 @lru_cache(maxsize=8)
-def _build(reading: Reading) -> Rite:
-    return Rite(reading)
+def _build(reading: Reading, chapter: Chapter | None = None) -> Rite:
+    return Rite(reading, None if chapter is None else chor.load(chapter))
 
 
-def build_rite(reading: Reading | str | None = None, seed: int | None = None) -> Rite:
-    """The rite under a reading (preset name, TOML path, Reading or None), optionally reseeded."""
+def build_rite(reading: Reading | str | None = None, seed: int | None = None,
+               chapter: Chapter | str | None = None) -> Rite:
+    """The rite under a reading (preset name, TOML path, Reading or None), optionally reseeded; ``chapter``:
+    another chapter than chapter 5 (its id or :class:`~scene.chapter.Chapter`; one without a rite is one
+    line, :class:`~scene.rite.choreography.ChoreographyError`)."""
     r = readings_mod.get(reading)
     if seed is not None:
         r = r.replace(seed=seed)
-    return _build(r)
+    ch = resolve_chapter(chapter)
+    return _build(r, None if ch == resolve_chapter(None) else ch)

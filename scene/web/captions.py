@@ -106,7 +106,7 @@ def vtt_text(text: str) -> str:
 def write_vtt(out: Path | str, rite, lang: str = "trad") -> int:
     """Write the WebVTT file; returns the number of cues."""
     cs = cues(rite, lang)
-    lines = ["WEBVTT", f"NOTE 鄉射禮 — one cue a step ({lang}); times are seconds of the rite", ""]
+    lines = ["WEBVTT", f"NOTE {rite.title} — one cue a step ({lang}); times are seconds of the rite", ""]
     for k, (a, b, text) in enumerate(cs, 1):
         lines += [str(k), f"{_ts(a)} --> {_ts(b)}", vtt_text(text), ""]
     from ..atomic import write_text

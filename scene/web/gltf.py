@@ -199,10 +199,12 @@ def build_gltf(reading=None, stage=None, t: float | None = None, *, shadows: boo
             roots.append(len(nodes) - 1)
 
     data = buf.bytes()
+    from ..chapter import resolve as resolve_chapter
+    rite_title = rite.title if rite is not None else resolve_chapter(None).title    # the static scene: chapter 5's
     doc = {
         "asset": {"version": "2.0", "generator": GENERATOR},
         "scene": 0,
-        "scenes": [{"name": f"鄉射禮 — {r.name}" + (f" — §{extras_scene['stage']['n']} "
+        "scenes": [{"name": f"{rite_title} — {r.name}" + (f" — §{extras_scene['stage']['n']} "
                                                     f"{extras_scene['stage']['title']}" if dyn is not None else ""),
                     "nodes": roots, "extras": extras_scene}],
         "nodes": nodes,

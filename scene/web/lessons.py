@@ -1,4 +1,5 @@
-"""Lessons (tours) a teacher authors: TOML files in ``assets/lessons/``, resolved against the compiled rite.
+"""Lessons (tours) a teacher authors: TOML files in a chapter's ``[data] lessons`` folder (chapter 5's:
+``assets/lessons/``), resolved against the compiled rite.
 
 A lesson::
 
@@ -29,10 +30,12 @@ from typing import Annotated, Any
 import msgspec
 
 from ..atomic import InputFileError, read_input
-from ..paths import LESSONS
+from ..chapter import Chapter
+from ..chapter import resolve as resolve_chapter
 from ..validation import MAX_BYTES, InputError, Name, Text, convert, count, finite
 
-LESSON_DIR = LESSONS
+#: chapter 5's lessons (``assets/lessons``)
+LESSON_DIR: Path = resolve_chapter(None).lessons or Path("lessons")
 VIEWS = ("auto", "overview", "hall", "range", "plan", "archer", "target", "guest")
 STOP_KEYS = {"stage", "step", "t", "view", "camera", "caption", "en", "play", "speed", "act"}
 #: the longest rite is ~ 3 hours: a lesson's times are bounded well above it, then checked against the rite
@@ -82,8 +85,19 @@ class Lesson(msgspec.Struct, forbid_unknown_fields=True):
     en: Text = ""
 
 
-def lesson_files(folder: Path = LESSON_DIR) -> list[Path]:
-    return sorted(Path(folder).glob("*.toml"))
+def lessons_of(where: Path | Chapter | None = None) -> Path | None:
+    """The lessons' folder: a folder as given, a chapter's (None when it has none), chapter 5's for None."""
+    if where is None:
+        return LESSON_DIR
+    if isinstance(where, Chapter):
+        return LESSON_DIR if where == resolve_chapter(None) else where.lessons
+    return Path(where)
+
+
+def lesson_files(folder: Path | Chapter | None = None) -> list[Path]:
+    """The lesson files of a folder or a chapter (chapter 5's by default), by name."""
+    d = lessons_of(folder)
+    return sorted(d.glob("*.toml")) if d is not None else []
 
 
 def load_lesson(path: Path | str, rite, text: str | None = None, fit_acts: bool = False) -> dict[str, Any]:
@@ -172,11 +186,12 @@ def load_lesson(path: Path | str, rite, text: str | None = None, fit_acts: bool 
             "stops": out}
 
 
-def lesson_block(rite, folder: Path = LESSON_DIR) -> list[dict[str, Any]]:
-    """Every lesson of the folder, resolved (the pack's ``lessons``)."""
-    return [load_lesson(p, rite, fit_acts=True) for p in lesson_files(folder)]
+def lesson_block(rite, folder: Path | Chapter | None = None) -> list[dict[str, Any]]:
+    """Every lesson of the folder (default: the rite's chapter's), resolved (the pack's ``lessons``)."""
+    where = folder if folder is not None else getattr(getattr(rite, "choreography", None), "chapter", None)
+    return [load_lesson(p, rite, fit_acts=True) for p in lesson_files(where)]
 
 
-def lesson_bytes(folder: Path = LESSON_DIR) -> bytes:
+def lesson_bytes(folder: Path | Chapter | None = None) -> bytes:
     """The lesson files' bytes (part of the pack's key)."""
     return b"".join(p.name.encode() + read_input(p, MAX_BYTES, "lesson file") for p in lesson_files(folder))

@@ -176,8 +176,9 @@ def _neighbours(rv, back: str | None) -> str:
     if not back:
         return ""
     from ..text.jing import N_SECTIONS
+    last = getattr(rv, "last", 0) or N_SECTIONS      # the rite's chapter's count (chapter 5's for an old report)
     out = [f'<a href="{n}.html">{label}</a>' for n, label in ((rv.n - 1, f"‹ §{rv.n - 1}"), (rv.n + 1, f"§{rv.n + 1} ›"))
-           if 1 <= n <= N_SECTIONS]
+           if 1 <= n <= last]
     return " — " + " · ".join(out)
 
 

@@ -221,6 +221,11 @@ class Acts:
         return self._d.section
 
     @property
+    def text(self) -> str:
+        """The 經 of the section being played, in the rite's own chapter."""
+        return self._d.c.passage(self._d.section).text
+
+    @property
     def counters(self) -> dict[str, int]:
         return self._d.counters
 

@@ -63,7 +63,7 @@ def run(acts: Acts, step: chor.Step, t0: float) -> float:
             t += 2.0
     t = max(acts.salute(a, t, None) for a in who)                   # 既拾取乘矢揖 (facing each other)
     t = max(acts.salute(a, t, 180.0) for a in who)                  # 皆左還南面揖
-    if "矢不挾" not in chor.passage(acts.section).text:   # §43 矢不挾，兼諸弦弣以退: nothing to 搢 and 挾
+    if "矢不挾" not in acts.text:   # §43 矢不挾，兼諸弦弣以退: nothing to 搢 and 挾
         times = {}
         for i, a in enumerate(who):                                 # 皆少進當楅南
             dx = (-1.25 if i == 0 else 1.25) if two else 0.0
@@ -153,7 +153,7 @@ def _back(acts: Acts, step: chor.Step, who: tuple[str, ...], t: float, home: dic
     assert step.at is not None             # (反位: the data says where to)
     targets = [acts.resolve(step.at, a, extra_slot=i if step.at.slot is not None else 0) for i, a in enumerate(who)]
     ahead = 3.0          # 尺 in front of the places where the pair parts
-    if "不反位" in chor.passage(acts.section).text and \
+    if "不反位" in acts.text and \
             all(math.dist(home[a][:2], targets[0][:2]) < 8.0 for a in who):
         targets = [home[a] for a in who]
         ahead = 3.5      # the file at 堂西 is full on both sides (3 尺 apart): part further out, clear of it

@@ -56,8 +56,9 @@ def check(rite: Rite, rules: Sequence[str] = RULES) -> list[Finding]:
     one; with all the rules, any exception)."""
     from . import exceptions
     raw = findings(rite, rules)
-    left, _ = exceptions.apply(raw)
-    return left + exceptions.unused(raw, None if tuple(rules) == RULES else tuple(rules))
+    ch = rite.choreography.chapter
+    left, _ = exceptions.apply(raw, chapter=ch)
+    return left + exceptions.unused(raw, None if tuple(rules) == RULES else tuple(rules), ch)
 
 
 def readings_to_check() -> list[str]:

@@ -1,4 +1,6 @@
-"""What the text's clauses need that the tracks cannot give: ``assets/clauses.toml``, validated on load.
+"""What the text's clauses need that the tracks cannot give: a chapter's ``[data] clauses`` (chapter 5's:
+``assets/clauses.toml``; a chapter without one has no entries), validated on load; :func:`load` takes
+``chapter=`` (None: chapter 5).
 
 ``[[not_acted]]`` — clauses no step acts, with why: ``section``, ``text`` (verbatim in that section's 經;
 every clause it overlaps) and ``reason``.
@@ -26,14 +28,17 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
-from ...paths import ASSETS
+from ...chapter import Chapter
+from ...chapter import resolve as resolve_chapter
 from ...text import passage
 from ...text.clauses import NAMES, Clause
 from ..choreography import ChoreographyError
 
-FILE = ASSETS / "clauses.toml"
+#: chapter 5's file (a test points it at an edited copy)
+FILE: Path = resolve_chapter(None).clauses or Path("clauses.toml")
 FORM_DOS = ("approach", "retire", "shoot", "pick_arrows", "forfeit", "count", "collect_arrows", "relay", "put_away")
 
 
@@ -71,12 +76,18 @@ class ClauseData:
         return next((e.value for e in self.subjects if e.section == n and e.start < cl.end and cl.start < e.end), None)
 
 
-def _entries(raw: list[Any], kind: str, keys: tuple[str, ...]) -> list[_Entry]:
+def file_of(chapter: Chapter | None) -> Path | None:
+    """The clauses file of a chapter: :data:`FILE` for chapter 5, None for a chapter without one."""
+    return FILE if chapter is None or chapter == resolve_chapter(None) else chapter.clauses
+
+
+def _entries(raw: list[Any], kind: str, keys: tuple[str, ...], chapter: Chapter | None = None) -> list[_Entry]:
     out = []
+    name = (file_of(chapter) or FILE).name
     for i, e in enumerate(raw):
-        where = f"{FILE.name} {kind} {i + 1}"     # (keys, types and ranges: validation.Clauses, on load)
+        where = f"{name} {kind} {i + 1}"     # (keys, types and ranges: validation.Clauses, on load)
         n = e["section"]
-        at = passage(n).text.find(e["text"])
+        at = passage(n, chapter=chapter).text.find(e["text"])
         if at < 0:
             raise ChoreographyError(f"{where}: {e['text']!r} is not in the 經 of §{n}")
         if kind == "subject" and not all(part in NAMES for part in e["name"].split("、")):
@@ -97,13 +108,14 @@ class JiEntry:
     who: str = ""
 
 
-def _ji(raw: list[Any]) -> tuple[JiEntry, ...]:
+def _ji(raw: list[Any], chapter: Chapter | None = None) -> tuple[JiEntry, ...]:
     from ...text import ji as ji_text
     out = []
+    name = (file_of(chapter) or FILE).name
     for i, e in enumerate(raw):
-        where = f"{FILE.name} ji {i + 1}"        # (keys, types and ranges: validation.Clauses, on load)
+        where = f"{name} ji {i + 1}"        # (keys, types and ranges: validation.Clauses, on load)
         try:
-            item = ji_text(int(str(e["item"]).lstrip("記")))
+            item = ji_text(int(str(e["item"]).lstrip("記")), chapter=chapter)
         except ValueError as exc:
             raise ChoreographyError(f"{where}: {exc}") from None
         if e["text"] not in item:
@@ -115,17 +127,25 @@ def _ji(raw: list[Any]) -> tuple[JiEntry, ...]:
     return tuple(out)
 
 
-@lru_cache(maxsize=1)
-def load() -> ClauseData:
+@lru_cache(maxsize=4)
+def load(chapter: Chapter | None = None) -> ClauseData:
+    """A chapter's clause data (None: chapter 5's)."""
+    f = file_of(chapter)
+    if f is None:
+        return ClauseData((), ())
     try:
-        raw = tomllib.loads(FILE.read_text(encoding="utf-8")) if FILE.exists() else {}
+        raw = tomllib.loads(f.read_text(encoding="utf-8")) if f.exists() else {}
     except tomllib.TOMLDecodeError as exc:
-        raise ChoreographyError(f"{FILE.name}: not valid TOML ({exc})") from None
+        raise ChoreographyError(f"{f.name}: not valid TOML ({exc})") from None
     from ...validation import Clauses, convert
-    convert(raw, Clauses, FILE.name, error=ChoreographyError)   # types, ranges and keys first, one line each
-    return ClauseData(tuple(_entries(raw.get("not_acted", []), "not_acted", ("section", "text", "reason"))),
-                      tuple(_entries(raw.get("subject", []), "subject", ("section", "text", "name", "reason"))),
-                      tuple(_entries(raw.get("form", []), "form", ("section", "text", "do", "reason"))),
-                      tuple(_entries(raw.get("unchecked", []), "unchecked", ("section", "text", "reason"))),
-                      _ji(raw.get("ji", [])),
-                      tuple(_entries(raw.get("condition", []), "condition", ("section", "text", "reason"))))
+    convert(raw, Clauses, f.name, error=ChoreographyError, sections=resolve_chapter(chapter).sections)   # types, ranges and keys first, one line each
+    ch = chapter
+
+    def entries(kind: str, keys: tuple[str, ...]) -> tuple[_Entry, ...]:
+        return tuple(_entries(raw.get(kind, []), kind, keys, ch))
+    return ClauseData(entries("not_acted", ("section", "text", "reason")),
+                      entries("subject", ("section", "text", "name", "reason")),
+                      entries("form", ("section", "text", "do", "reason")),
+                      entries("unchecked", ("section", "text", "reason")),
+                      _ji(raw.get("ji", []), ch),
+                      entries("condition", ("section", "text", "reason")))

@@ -13,7 +13,6 @@ import numpy as np
 from .. import choreography as chor
 from ..state import StepSpan
 from . import phrase as ph
-from .words import GROUPS
 
 if TYPE_CHECKING:
     from ..timeline import Rite
@@ -95,6 +94,11 @@ class Ctx:
         self.lay = rite.layout
         self.hall = rite.layout.hall
         self.chor: chor.Choreography = rite.choreography
+        #: the chapter the rite acts (its grammar and clause data are that chapter's)
+        self.chapter = rite.choreography.chapter
+        #: who the text's names mean: the groups it names with 皆 / 辯, and the names of one person (the cast's)
+        self.groups = rite.choreography.groups
+        self.names = rite.choreography.names
         self.chi = rite.reading.chi_m
         self.reading = rite.reading
         self.index = {aid: k for k, aid in enumerate(rite.actor_ids)}
@@ -172,22 +176,17 @@ class Ctx:
         if name in ("耦", "射者", "眾射者", "勝者", "不勝者"):
             return any(aid in p for p in pairs) or self.chor.actors[aid].archer
         from .exceptions import group_readings
-        for g in group_readings():          # a reading of the name in these sections (grammar.toml [[group]])
+        for g in group_readings(self.chapter):          # a reading of the name in these sections (grammar.toml [[group]])
             if g.name == name and g.covers(section, at, self.reading.dafu_present):
                 return aid in g.members
-        if name in GROUPS:
-            if aid in GROUPS[name]:
+        if name in self.groups:
+            if aid in self.groups[name]:
                 return True
             if name == "弟子":      # 三耦 are 弟子 (鄭 §14); the 獲者 too (鄭 §17)
                 return aid.startswith("ou") or aid == "huozhe"
             return False
-        simple = {"主人": ("zhuren",), "賓": ("bin",), "大夫": ("dafu",), "遵者": ("dafu",), "司射": ("sishe",),
-                  "獲者": ("huozhe",), "釋獲者": ("shihuozhe",), "有司": ("youshi", "zhijue"),
-                  "樂正": ("yuezheng",), "相者": ("xiangzhe_1", "xiangzhe_2"), "執爵者": ("zhijue",),
-                  "大師": ("gong_1",), "主黨": ("zhuren", "sishe", "youshi", "zhijue", "juzhi_1", "juzhi_2"),
-                  "賓黨": ("bin",) + GROUPS["眾賓"]}
-        if name in simple:
-            return aid in simple[name]
+        if name in self.names:
+            return aid in self.names[name]
         if name in ("司馬", "司正"):
             return aid == "xiang" and role.startswith(name)
         return False

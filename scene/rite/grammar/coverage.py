@@ -24,7 +24,6 @@ from .clausedata import ClauseData
 from .clausedata import load as load_data
 from .context import Ctx, Finding
 from .placewords import _beside_whom, _of_a_mat, _place_word, facing_at, name_at  # noqa: F401  (facing_at: tests')
-from .words import GROUPS
 
 if TYPE_CHECKING:
     from ..timeline import Rite
@@ -77,7 +76,7 @@ def _actors_of(ctx: Ctx, name: str, n: int, t: float, at: int | None) -> tuple[s
     if "、" in name:                 # 賓、主人、大夫: every one of them
         return tuple(dict.fromkeys(a for part in name.split("、") for a in actors_of(ctx, part, n, t, at)))
     from .exceptions import group_readings
-    for g in group_readings():      # a reading of the name in these sections (grammar.toml [[group]])
+    for g in group_readings(ctx.chapter):      # a reading of the name in these sections (grammar.toml [[group]])
         if g.name == name and g.covers(n, at, ctx.reading.dafu_present):
             return tuple(a for a in g.members if a in ctx.index)
     pairs = ctx.pairs.get(n) or []
@@ -91,7 +90,7 @@ def _actors_of(ctx: Ctx, name: str, n: int, t: float, at: int | None) -> tuple[s
     if name == "下耦" and len(allp) > 2:
         return tuple(allp[2])
     if name == "弟子":             # the 弟子 who serve (納射器, 委矢, 設豐): the two the cast has
-        return tuple(a for a in GROUPS["弟子"] if a in ctx.index)
+        return tuple(a for a in ctx.groups.get("弟子", ()) if a in ctx.index)
     if name == "耦":
         return ()                   # whose partner: the passage says (the caller resolves it)
     if name in ("勝者", "不勝者"):
@@ -107,7 +106,7 @@ def _actors_of(ctx: Ctx, name: str, n: int, t: float, at: int | None) -> tuple[s
             shot -= {b for p in ctx.all_pairs if "dafu" in p for b in p}
         return tuple(a for a in ctx.rite.actor_ids if a in (losers if name == "不勝者" else shot - set(res.losers)))
     if name == "執觶者":            # 鄭 §48 執觶者: the 二人 who lifted the 觶 (§46)
-        return tuple(a for a in GROUPS["舉觶者"] if a in ctx.index)
+        return tuple(a for a in ctx.groups.get("舉觶者", ()) if a in ctx.index)
     if name == "從者":
         return tuple(a for a in ctx.rite.actor_ids if a == "congzhe")
     return tuple(a for a in ctx.rite.actor_ids if ctx.means(name, a, n, t, at))
@@ -164,7 +163,7 @@ def subject_holds(ctx: Ctx, cl: Clause, subj: str, aid: str, t: float) -> bool:
     if not subj:
         return True
     acts = actors_of(ctx, subj, cl.section, t, cl.start)
-    if cl.text.startswith("眾" + subj) and subj in GROUPS:
+    if cl.text.startswith("眾" + subj) and subj in ctx.groups:
         acts = acts[1:]
     if acts:
         return aid in acts
@@ -191,7 +190,7 @@ def _evaluate_section(ctx: Ctx, n: int, data: ClauseData) -> list[_Eval]:
             actors = tuple(dict.fromkeys(actors + mates))
         elif subj and cl.named and over:
             others = actors
-        if cl.text.startswith("眾" + subj) and subj in GROUPS:
+        if cl.text.startswith("眾" + subj) and subj in ctx.groups:
             actors = actors[1:]         # 眾笙, 眾工: the others, after the first (笙一人, 大師)
         # a standard form acts the parts of others the words spell out (the 獲者's 坐而獲 in the shoot)
         mine = [sp for sp in over if set(sp.who) & set(actors)] or [sp for sp in over if sp.do in FORM_VERBS]
@@ -361,7 +360,7 @@ def _per_actor(ctx: Ctx, n: int, cl: Clause, ws: _Windows, ev: _Eval) -> None:
                 ev.results.append(("object", f"object:{c}{thing}", ok, w.aid, det))
         if c in pr.TO_PERSON and text[k - 1:k] not in "相答再三壹不" and k + 1 < len(text):
             nm = name_at(full, i + 1)
-            if nm and (nm in GROUPS or nm in ("賓", "主人", "大夫", "獲者", "釋獲者", "司馬", "司射")):
+            if nm and (nm in ctx.groups or nm in ("賓", "主人", "大夫", "獲者", "釋獲者", "司馬", "司射")):
                 people = set(actors_of(ctx, nm, n, w.t0, i + 1)) - {w.aid}
                 if people:
                     ok, det = pr.person_there(ctx, people, w)
@@ -373,7 +372,7 @@ def _per_actor(ctx: Ctx, n: int, cl: Clause, ws: _Windows, ev: _Eval) -> None:
         ev.results.append(("postures", f"postures:{words}", ok, ws.aid, det))
     every = next((w for w in ("辯", "皆") if w in text[1:]), None)
     # the group must be named here (a carried subject may not be the one the 皆 gathers)
-    group = (ev.subject in GROUPS or "、" in ev.subject) and (cl.named or ev.subject != cl.subject)
+    group = (ev.subject in ctx.groups or "、" in ev.subject) and (cl.named or ev.subject != cl.subject)
     if every and ev.actors and len(ev.actors) > 1 and group and "若" not in text:
         # 皆 / 辯: every one the subject names acts (or is acted for: 辯有脯醢); 辯 opening a clause is "when
         # all have done it" (辯乃徹豐與觶), said of the clause before; 若皆 is a condition
@@ -452,7 +451,7 @@ def evaluate(ctx: Ctx) -> dict[int, list[_Eval]]:
     """Every section's clauses, evaluated once per Ctx."""
     cached = getattr(ctx, "_clause_eval", None)
     if cached is None:
-        data = load_data()
+        data = load_data(ctx.chapter)
         cached = {n: _evaluate_section(ctx, n, data) for n in sorted(ctx.sections)
                   if n in ctx.spans_by_section or not ctx.windowed}
         ctx._clause_eval = cached

@@ -1,4 +1,6 @@
-"""Deliberate exceptions and the subjects the text leaves implicit, as data: ``assets/grammar.toml``.
+"""Deliberate exceptions and the subjects the text leaves implicit, as data: a chapter's ``[data] grammar``
+(chapter 5's: ``assets/grammar.toml``; a chapter without one has none).  Every reader takes ``chapter=`` (a
+:class:`~scene.chapter.Chapter`; None is chapter 5).
 
 ``[[exception]]`` — a finding the team accepts, with its reason and reference: ``rule``, ``section``,
 ``word`` (as the finding names it) and optionally ``step`` (1-based) and ``who``; ``reason`` and
@@ -12,14 +14,22 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
-from ...paths import ASSETS
+from ...chapter import Chapter
+from ...chapter import resolve as resolve_chapter
 from ...text import passage
 from ..choreography import ChoreographyError
 from .context import Finding
 
-FILE = ASSETS / "grammar.toml"
+#: chapter 5's file (a test points it at an edited copy)
+FILE: Path = resolve_chapter(None).grammar or Path("grammar.toml")
+
+
+def file_of(chapter: Chapter | None) -> Path | None:
+    """The grammar file of a chapter: :data:`FILE` for chapter 5, None for a chapter without one."""
+    return FILE if chapter is None or chapter == resolve_chapter(None) else chapter.grammar
 
 
 @dataclass(frozen=True)
@@ -46,20 +56,24 @@ class Subject:
     reason: str
 
 
-@lru_cache(maxsize=1)
-def _raw() -> dict[str, Any]:
+@lru_cache(maxsize=4)
+def _raw(chapter: Chapter | None = None) -> dict[str, Any]:
     from ...validation import Grammar, convert
+    f = file_of(chapter)
+    if f is None:
+        return {}
     try:
-        data = tomllib.loads(FILE.read_text(encoding="utf-8")) if FILE.exists() else {}
+        data = tomllib.loads(f.read_text(encoding="utf-8")) if f.exists() else {}
     except tomllib.TOMLDecodeError as exc:
-        raise ChoreographyError(f"{FILE.name}: not valid TOML ({exc})") from None
-    convert(data, Grammar, FILE.name, error=ChoreographyError)   # types, ranges and keys first, one line each
+        raise ChoreographyError(f"{f.name}: not valid TOML ({exc})") from None
+    convert(data, Grammar, f.name, error=ChoreographyError, sections=resolve_chapter(chapter).sections)   # types, ranges and keys first, one line each
     return data
 
 
-@lru_cache(maxsize=1)
-def load() -> tuple[tuple[Exception_, ...], tuple[Subject, ...]]:
-    raw = _raw()
+@lru_cache(maxsize=4)
+def load(chapter: Chapter | None = None) -> tuple[tuple[Exception_, ...], tuple[Subject, ...]]:
+    """A chapter's ``[[exception]]`` and ``[[subject]]`` entries."""
+    raw = _raw(chapter)
     exc_out = []
     for e in raw.get("exception", []):
         # (keys, types and ranges: validation.Grammar, when the file is read)
@@ -67,8 +81,8 @@ def load() -> tuple[tuple[Exception_, ...], tuple[Subject, ...]]:
                                   e.get("step"), e.get("who", "")))
     subj = []
     for i, s in enumerate(raw.get("subject", [])):
-        where = f"{FILE.name} subject {i + 1}"
-        text = passage(int(s["section"])).text
+        where = f"{_name(chapter)} subject {i + 1}"
+        text = passage(int(s["section"]), chapter=chapter).text
         at = text.find(s["text"])
         if at < 0:
             raise ChoreographyError(f"{where}: {s['text']!r} is not in the 經 of §{s['section']}")
@@ -98,21 +112,26 @@ class GroupReading:
         return self.span is None or (at is not None and self.span[0] <= at < self.span[1])
 
 
-@lru_cache(maxsize=1)
-def group_readings() -> tuple[GroupReading, ...]:
+def _name(chapter: Chapter | None) -> str:
+    f = file_of(chapter)
+    return f.name if f is not None else "grammar.toml"
+
+
+@lru_cache(maxsize=4)
+def group_readings(chapter: Chapter | None = None) -> tuple[GroupReading, ...]:
     """``[[group]]`` of ``assets/grammar.toml``: name, sections = [first, last], members (actor ids),
     reason, reference, and optionally ``text``: the words of that section's 經 the reading is limited to
     (眾賓皆不拜受爵: the 眾賓 from the fourth on), and ``dafu_present``: true or false to hold only under
     readings with or without the 大夫.  Readings limited to words or readings come first."""
     out = []
-    for i, g in enumerate(_raw().get("group", [])):
-        where = f"{FILE.name} group {i + 1}"     # (keys, types and ranges: validation.Grammar, on read)
+    for i, g in enumerate(_raw(chapter).get("group", [])):
+        where = f"{_name(chapter)} group {i + 1}"     # (keys, types and ranges: validation.Grammar, on read)
         secs = g["sections"]
         span = None
         if g.get("text"):
             if secs[0] != secs[1]:
                 raise ChoreographyError(f"{where}: a reading limited to words (text) covers one section")
-            at = passage(secs[0]).text.find(g["text"])
+            at = passage(secs[0], chapter=chapter).text.find(g["text"])
             if at < 0:
                 raise ChoreographyError(f"{where}: {g['text']!r} is not in the 經 of §{secs[0]}")
             span = (at, at + len(g["text"]))
@@ -122,10 +141,11 @@ def group_readings() -> tuple[GroupReading, ...]:
     return tuple(sorted(out, key=lambda g: g.span is None and g.dafu_present is None))
 
 
-def apply(findings: list[Finding], keep_excepted: bool = False) -> tuple[list[Finding], list[tuple[Finding, Exception_]]]:
+def apply(findings: list[Finding], keep_excepted: bool = False, chapter: Chapter | None = None
+          ) -> tuple[list[Finding], list[tuple[Finding, Exception_]]]:
     """(the findings no exception covers — plus one for each exception that covers nothing, the
     excepted ones with their exception)."""
-    excs, _ = load()
+    excs, _ = load(chapter)
     used: set[int] = set()
     left, excused = [], []
     for f in findings:
@@ -138,9 +158,10 @@ def apply(findings: list[Finding], keep_excepted: bool = False) -> tuple[list[Fi
     return left, excused
 
 
-def unused(findings: list[Finding], rules: tuple[str, ...] | None = None) -> list[Finding]:
+def unused(findings: list[Finding], rules: tuple[str, ...] | None = None, chapter: Chapter | None = None
+           ) -> list[Finding]:
     """One finding for each exception (of these rules, or all) that covers none of ``findings``."""
-    excs, _ = load()
+    excs, _ = load(chapter)
     out = []
     for e in excs:
         if rules is not None and e.rule not in rules:
@@ -148,5 +169,5 @@ def unused(findings: list[Finding], rules: tuple[str, ...] | None = None) -> lis
         if not any(e.matches(f) for f in findings):
             out.append(Finding("exception", e.section, None if e.step is None else e.step - 1, "", e.word,
                                f"the exception for {e.rule} {e.word} ({e.reason[:40]}…) to cover a finding",
-                               "no such finding any more: remove it from grammar.toml", e.who))
+                               f"no such finding any more: remove it from {_name(chapter)}", e.who))
     return out

@@ -9,9 +9,8 @@ from ..state import StepSpan
 from . import phrase as ph
 from .context import Ctx, Finding
 
-#: the names a 皆 is checked for: people the text can only mean one way
-GROUP_NAMES = ("三耦", "眾賓", "眾賓之長", "二人", "舉觶者", "工", "笙", "弟子", "賓", "主人", "大夫", "司射",
-               "司馬", "獲者", "釋獲者", "上射", "下射", "耦")
+#: the names a 皆 is checked for (people the text can only mean one way) are the chapter's: its cast file's
+#: ``every`` (``Choreography.every``)
 
 
 def _rank(ctx: Ctx, aid: str) -> int:
@@ -71,7 +70,7 @@ def check(ctx: Ctx) -> list[Finding]:
             if not gathered:
                 continue
             group = [nm.word for nm in gathered]
-            if not all(g in GROUP_NAMES for g in group) or "若" in text[max(0, i - 8):i]:
+            if not all(g in ctx.chor.every for g in group) or "若" in text[max(0, i - 8):i]:
                 continue            # 勝者 / 射者 change with the round; 若皆… is a condition, not a statement
             sps = [sp for sp in spans if sp.offset <= i < sp.offset + len(sp.phrase)]
             if not sps:

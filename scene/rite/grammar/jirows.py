@@ -28,7 +28,7 @@ def ji_rows(ctx: Ctx, n: int, row_type: type[ClauseCoverage]) -> list[ClauseCove
     from ...text import ji as ji_text
     out = []
     spans = ctx.spans_by_section.get(n, [])
-    for e in load_data().ji:
+    for e in load_data(ctx.chapter).ji:
         steps = [sp for sp in spans if (not e.do or sp.do in e.do) and (not e.phrase or e.phrase in sp.phrase)
                  and (not e.who or e.who in sp.who)]
         if not steps:
@@ -36,7 +36,7 @@ def ji_rows(ctx: Ctx, n: int, row_type: type[ClauseCoverage]) -> list[ClauseCove
         tag = f"({e.item})"
         fails = tuple(f.line() for f in ji_findings(ctx) if f.section == n and f.word.endswith(tag))
         item = int(e.item[1:])
-        out.append(row_type(n, e.item, e.text, ji_text(item).find(e.text), "", tuple(sorted(
+        out.append(row_type(n, e.item, e.text, ji_text(item, chapter=ctx.chapter).find(e.text), "", tuple(sorted(
             {a for sp in steps for a in sp.who})), tuple(sorted({sp.index for sp in steps})), "checked",
             () if fails else (f"ji:{e.item}",), fails, ""))
     return out

@@ -83,7 +83,7 @@ def mutants_of(ctx: Ctx, sections: Iterable[int] | None = None,
     from .clausedata import load as load_data
     from .coverage import _in_names, _reach, ctx_text, evaluate
     evs = evaluate(ctx)
-    data = load_data()
+    data = load_data(ctx.chapter)
     want = set(sections) if sections is not None else set(evs)
     out: list[Mutant] = []
     for n in sorted(want & set(evs)):

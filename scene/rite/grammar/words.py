@@ -71,14 +71,5 @@ PLACES: dict[str, tuple[str, ...]] = {
     "階前": ("hall.west_steps_front", "hall.east_steps_front"), "階間": ("hall.between_steps",),
 }
 
-#: groups the text names with 皆 / 辯 → actor ids (present ones only are required)
-GROUPS: dict[str, tuple[str, ...]] = {
-    "三耦": ("ou1_up", "ou1_low", "ou2_up", "ou2_low", "ou3_up", "ou3_low"),
-    "眾賓": tuple(f"zhongbin_{i}" for i in range(1, 9)),
-    "眾賓之長": ("zhongbin_1", "zhongbin_2", "zhongbin_3"),
-    "二人": ("juzhi_1", "juzhi_2"),
-    "舉觶者": ("juzhi_1", "juzhi_2"),
-    "工": ("gong_1", "gong_2", "gong_3", "gong_4"),
-    "笙": ("sheng_1", "sheng_2"),
-    "弟子": ("dizi_1", "dizi_2"),
-}
+#: the groups the text names with 皆 / 辯 (→ actor ids) and the names of one person are the chapter's data:
+#: its cast file's ``[groups]`` and ``[names]`` (``Choreography.groups`` / ``.names``, read as ``Ctx.groups``)
