@@ -20,6 +20,7 @@ from ...text.clauses import Clause
 from ...text.clauses import section_clauses as text_clauses
 from ..state import StepSpan
 from . import predicates as pr
+from . import where
 from .clausedata import ClauseData
 from .clausedata import load as load_data
 from .context import Ctx, Finding
@@ -330,7 +331,7 @@ def _per_actor(ctx: Ctx, n: int, cl: Clause, ws: _Windows, ev: _Eval) -> None:
             side = text[k + len(place):k + len(place) + 4]
             row = any(r in text for r in ("北上", "東上", "西上", "南上"))      # (西面北上: a row, ranked)
             way = text[k - 2:k] in ("交于", "交於")          # (交于階前: where the two cross, on the way)
-            ok, det = pr.each(partial(pr.at_place, ctx, place, side, row=row, way=way), w, i) or (True, "")
+            ok, det = pr.each(partial(where.at_place, ctx, place, side, row=row, way=way), w, i) or (True, "")
             ev.results.append(("places", f"places:{place}", ok, w.aid, det))
         # (立于司射之南, 北面于三耦之南; not a way: 出于司射之南)
         beside = _beside_whom(full, i + 1) if c in "于於" and text[k - 1:k] in "立俟止面" else None
@@ -339,7 +340,7 @@ def _per_actor(ctx: Ctx, n: int, cl: Clause, ws: _Windows, ev: _Eval) -> None:
             placed.add(beside)
             people = set(actors_of(ctx, beside, n, w.t0, i + 1)) - {w.aid}
             if people:
-                ok, det = pr.beside(ctx, people, w, row=len(ev.actors) > 2)
+                ok, det = where.beside(ctx, people, w, row=len(ev.actors) > 2)
                 ev.results.append(("places", f"places:{beside}之側", ok, w.aid, det))
         final = k == len(text) - 1
         if c == "授" and w.aid in _named_at(ctx, full, i + 1, n, w.t0):

@@ -16,7 +16,8 @@ import numpy as np
 from .context import Ctx
 from .facing import PLACE_END
 from .placewords import _of_a_mat, _place_word, facing_at
-from .predicates import AT_PLACE, FORM_DOS, _counts
+from .predicates import FORM_DOS, _counts
+from .where import AT_PLACE
 
 if TYPE_CHECKING:
     from ..timeline import Rite
