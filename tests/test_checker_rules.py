@@ -92,3 +92,51 @@ def test_a_taken_thing_never_in_hand_is_missing_from_then_on(rite):
     ts0, vs0 = view._holding.tracks[k]
     assert any("弓" in v for t, v in zip(ts0, vs0) if m.t0 <= t <= m.t1 + 20)
     assert np.all(np.diff(ts) >= 0)
+
+
+# ---- this round's rules (the sections under 90 %: §18, §19, §32, §36, §38, §42)
+def test_the_side_of_a_place_is_read_past_a_foot_of_stairs():
+    """阼階下之東南 names two sides (east and south), 西階之東北面 one (之東, then the facing 北面)."""
+    from scene.rite.grammar.where import _sides
+    assert _sides("下之東南") == "東南"
+    assert _sides("之東北面") == "東"
+    assert _sides("前西面") == "" and _sides("東上") == "" and _sides("北括") == ""
+
+
+def test_the_gong_misplaced_west_of_their_row_is_on_the_wrong_side(rite):
+    """降自西階阼階下之東南… (§18): a 工 seated 10 尺 toward the middle is west of the 阼階, not south-east."""
+    found, m = _new_findings(rite, "place-off", 18, lambda m: m.aid.startswith("gong"))
+    assert any(f.rule == "places" and "wrong side" in f.shows and f.who == m.aid for f in found), found
+
+
+def test_each_bow_handed_in_turn_must_leave_his_hands(rite):
+    """遂有司左執弣右執弦而授弓 (§19): a 有司 who keeps the first bow while he hands the next is found."""
+    found, m = _new_findings(rite, "keep-hold", 19, lambda m: m.word == "授")
+    assert any(f.word == "授" and f.who == m.aid for f in found), found
+
+
+def test_a_drinker_without_a_cup_has_not_drunk(rite):
+    """飲如初 (§42): a loser who never has the 觶 in hand."""
+    found, m = _new_findings(rite, "no-hold", 42, lambda m: m.word == "飲")
+    assert any(f.word == "飲" and "cup" in f.requires and f.who == m.aid for f in found), found
+
+
+def test_each_with_his_partner_names_the_archers(rite):
+    """各以其耦進反于射位 (§36): the 耦 resolves to the 三耦 and 眾賓 (clauses.toml), so one who stays put is found."""
+    found, m = _new_findings(rite, "no-move", 36, lambda m: "耦進反于射位" in m.clause and m.word == "進")
+    assert any(f.section == 36 and f.who == m.aid for f in found), found
+
+
+def test_between_the_stairs_is_a_place(rite):
+    """司射遂適階間堂下北面 (§38) 10 尺 off: 階間 is a place of the layout (hall.between_steps)."""
+    found, m = _new_findings(rite, "place-off", 38, lambda m: "適階間堂下" in m.clause)
+    assert any(f.rule == "places" and f.who == m.aid for f in found), found
+
+
+def test_no_mutant_for_a_commanded_place_nor_one_the_data_owns(rite):
+    """命弟子贊工遷樂于下 (§18): 于下 is the 樂's; 拜辱于門外 (§50): the 賓's 門, off the model (evidence
+    where = assumed) — neither is a place the clause's actor can miss."""
+    ctx = _ctx_of(rite)
+    labels = [m.label() for m in mutate.mutants_of(ctx, [18, 50], ("place-off",))]
+    assert not any("遷樂于下" in x or "拜辱于門外" in x for x in labels), labels
+    assert any("樂正適西方" in x and "位(西方)" in x for x in labels), labels
