@@ -131,13 +131,18 @@ def _pair_drinks(acts: Acts, st: dict[str, Any], goers: tuple[str, ...], loser: 
         t_go = t
     up_lane = -h.stairs_x + site.lane("west", True)
     times = {}
+    # 揖如升射 (§21 當階北面揖, 及階揖): level with the stairs they 揖 facing north, then again at their foot
     for k, a in enumerate(goers):            # the winner on the up lane, the loser at his right
-        times[a] = acts.walk(a, t, acts.free_spot(a, (up_lane + 2.5 * k, -h.stair_run - 1.0, 0.0)), "west")
+        times[a] = acts.walk(a, t, acts.free_spot(a, (up_lane + 2.5 * k, -h.stair_run - 4.5, 0.0)), "west")
     t = acts.sync(goers, times)
     if down is None:
         acts.part(go_words, goers, t_go, t, after=HEAD)
     t_bow = t if down is None else t_go                            # from the 相揖 on, the way to the 階
-    t = max(acts.salute(a, t, 0.0) for a in goers)                 # 揖如升射 (及階揖)
+    t = max(acts.salute(a, t, 0.0) for a in goers)                 # 當階北面揖
+    for k, a in enumerate(goers):
+        times[a] = acts.walk(a, t, acts.free_spot(a, (up_lane + 2.5 * k, -h.stair_run - 1.0, 0.0)), "west")
+    t = acts.sync(goers, times)
+    t = max(acts.salute(a, t, 0.0) for a in goers)                 # 及階揖
     acts.part("揖如升射", goers, t_bow, t, after=HEAD)
     t = t_up = max(t, st["ready"])                                 # the 觶 is on the 豐上 again
     for k, a in enumerate(goers):                                  # 勝者先升

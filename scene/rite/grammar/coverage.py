@@ -291,7 +291,7 @@ def _per_actor(ctx: Ctx, n: int, cl: Clause, ws: _Windows, ev: _Eval) -> None:
     in_name = _in_names(full)
     skip_to = -1
     seen = set()
-    poses: list[tuple[str, pr.Span]] = []
+    poses: list[tuple[str, pr.Span, int]] = []
     placed: set[str] = set()
     if text.startswith("辯") and text[1:2] in "拾乃取卒":
         return                  # 辯拾取矢, 辯乃…: "when all have done it", said of the acts before
@@ -350,7 +350,7 @@ def _per_actor(ctx: Ctx, n: int, cl: Clause, ws: _Windows, ev: _Eval) -> None:
         if text[k:k + 2] == "揖弓":
             continue            # 揖弓: 鄭 §22 揖，推之也 — the bow pushed forward, no salute
         if r is not None and c in POSTURE_WORDS:
-            poses.append((c, w))        # held as one sequence, in the text's order, after the loop
+            poses.append((c, w, i))     # held as one sequence, in the text's order, after the loop
         elif r is not None and c not in seen:
             seen.add(c)
             ev.results.append(("verb", f"verb:{c}", r[0], w.aid, r[1]))
@@ -368,8 +368,17 @@ def _per_actor(ctx: Ctx, n: int, cl: Clause, ws: _Windows, ev: _Eval) -> None:
                     ev.results.append(("object", f"object:{c}{nm}", ok, w.aid, det))
     if poses:
         used = ctx.__dict__.setdefault("_posture_used", {}).setdefault(ws.aid, set())
-        ok, det = pr.posture_sequence(ctx, ws.aid, poses, used)
-        words = "".join(c for c, _ in poses)
+        # a standard form acting the words again for each pair (the forfeit's 揖如升射): each repetition holds the
+        # sequence alone, or one pair's 揖 would stand for another's (predicates.Span.each)
+        reps = [x.each(i) for _, x, i in poses]
+        n_reps = max(len(r) for r in reps)
+        ok, det = True, ""
+        for r in range(n_reps):
+            seq = [(c, rep[r] if len(rep) == n_reps else rep[0]) for (c, _, _), rep in zip(poses, reps)]
+            ok, det = pr.posture_sequence(ctx, ws.aid, seq, used)
+            if not ok:
+                break
+        words = "".join(c for c, _, _ in poses)
         ev.results.append(("postures", f"postures:{words}", ok, ws.aid, det))
     every = next((w for w in ("辯", "皆") if w in text[1:]), None)
     # the group must be named here (a carried subject may not be the one the 皆 gathers)

@@ -201,7 +201,7 @@ def _clause_mutants(ctx: Ctx, n: int, ev: Any, in_name: frozenset[int], ops: Seq
         if at is not None and not _place_ours(n, _windows(ev, aid, reach, cl.start + at)):
             # a place where many stand (堂西, 西方: 30 尺 across) is missed only by leaving it: farther off
             region = _place_word(text, at, lead=at == 0 or cl.start + at - 1 in in_name)
-            add("place-off", f"位({region})" if region in AT_PLACE else "位", aid, w, at=at)
+            add("place-off", f"位({region})" if region and _breadth(region) > OFF_CHI else "位", aid, w, at=at)
     # the first posture the clause gives him (not one it denies: 不拜), in the step where his track shows it
     first = next((k for k, c in words if c in POSTURE_OF and text[k - 1:k] != "不" and text[k:k + 2] != "揖弓"),
                  None)
@@ -227,6 +227,13 @@ def _clause_mutants(ctx: Ctx, n: int, ev: Any, in_name: frozenset[int], ops: Seq
             out.append(Mutant("member-out", n, cl.start, text, "皆" if "皆" in text else "辯", aid, u[0], u[1],
                               tuple(x[4] for x in wins), "", u[2], u[3]))
     return out
+
+
+def _breadth(word: str) -> float:
+    """How far from a place's point the checker still counts a man at it — 尺 (堂西 30, the 侯 14): a place
+    wider than the harness's 10 尺 is missed only by leaving it."""
+    from .motion import NEAR
+    return AT_PLACE.get(word, NEAR.get(word, 0.0))
 
 
 def _place_ours(n: int, ws: list[tuple[float, float, float, float, int]]) -> bool:
@@ -354,7 +361,7 @@ class _Edits:
             chi = self.rite.reading.chi_m
             ts, v = self.pos[k]
             x = float(np.interp(0.5 * (t0 + t1), ts, v[:, 0]))
-            off = OFF_CHI + AT_PLACE.get(m.word[2:-1], 0.0)     # (位(堂西): out of the place's breadth)
+            off = OFF_CHI + (_breadth(m.word[2:-1]) if m.word != "位" else 0.0)   # (位(堂西): out of its breadth)
             dx = -off if x > 0 else off          # toward the middle of the hall: never off the 堂
             self.pos[k] = _linear_edit(self.pos[k], t0, t1, np.array([dx * chi, 0.0, 0.0, 0.0]), off / PACE)
         elif op == "no-move":

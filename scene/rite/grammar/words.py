@@ -69,6 +69,8 @@ PLACES: dict[str, tuple[str, ...]] = {
     # 交于階前, 司射降自西階階前西面: before the stairs the text has just named or the two cross at (the 西階,
     # whichever is nearer); 適階間堂下: between the two stairs, below the 堂
     "階前": ("hall.west_steps_front", "hall.east_steps_front"), "階間": ("hall.between_steps",),
+    # 適右个, 適左个 (§34): the 侯's ends (記51 東方謂之右个)
+    "右个": ("target.right_end",), "左个": ("target.left_end",),
 }
 
 #: the groups the text names with 皆 / 辯 (→ actor ids) and the names of one person are the chapter's data:
