@@ -46,10 +46,17 @@ STATUSES = chor.EVIDENCE_STATUSES
 
 #: words that fix a posture (坐 kneeling, 立 standing, 拜 / 揖 the acts themselves, 興 rising, 跪)
 POSTURE_WORDS = ("坐", "立", "跪", "興", "拜", "揖", "俯", "伏")
-#: words that fix the way taken (stairs, sides passed, abreast, 鉤楹 …)
+#: words that fix the way taken: words of motion only (stairs, abreast, 鉤楹 …), never the side word of a place
+#: phrase (之東 of 阼階之東, 之西 of 中之西南: where he is, not how he goes) nor 當階 (where he stands); 升席 /
+#: 降席 go onto / off a mat, on the level
 ROUTE_WORDS = ("並行", "相左", "鉤楹", "由", "自西階", "自阼階", "自西方", "自東方", "出于", "入于", "交于",
-               "之南", "之北", "之東", "之西", "升", "降", "適", "進", "退", "反位", "復位", "還", "少南", "少北",
-               "少東", "少西", "盡階", "升堂", "及階", "當階", "出", "入")
+               "升席", "降席", "升", "降", "適", "進", "退", "反位", "復位", "還", "少南", "少北",
+               "少東", "少西", "盡階", "升堂", "及階", "出", "入")
+#: the motion words that go up / down (their step must rise / fall), the rest move him on the level
+UP_WORDS, DOWN_WORDS = ("升", "升堂", "盡階"), ("降",)
+#: a step walks a motion word when he gets this far from where he began (尺), or rises / falls this much for
+#: 升 / 降 (the 堂 is 3 尺 above the court)
+MIN_WALK_CHI, MIN_RISE_CHI = 0.3, 1.0
 #: words that fix the order or the simultaneity of acts
 ORDER_WORDS = ("遂", "乃", "既", "先", "後", "然後", "以次", "卒", "畢", "皆", "俱", "並", "如初", "又", "復")
 #: the last character of a place name that, alone in a phrase, names that place (就席, 升階 …)
@@ -111,12 +118,39 @@ def _quoted_zhu(note: str) -> list[tuple[str, str]]:
 
 
 def _place_words(place_id: str | None, lay: Layout | None) -> tuple[str, ...]:
+    """The words that name a place: the text's, the layout's name and its stem — never a person's name (the
+    stem of 司射位 is 司射, a man, not where he stands: only 反位 / 復位 … name his 位)."""
+    from ..text.clauses import _names
     words = [w for w, ids in PLACES.items() if place_id in ids]
     if lay is not None and place_id is not None and place_id in lay:
         name = lay[place_id].name
         words += [name, name.rstrip("上前下位南北東西")]
         words += [c for c in name[-1:] if c in NOUNS]
-    return tuple(w for w in dict.fromkeys(words) if len(w) >= 1 and w)
+    return tuple(w for w in dict.fromkeys(words) if w and not any(s == 0 and e == len(w) for s, e, _ in _names(w)))
+
+
+def walks(word: str, move: tuple[float, float] | None) -> bool:
+    """Whether a step whose actor gets ``move`` = (as far as he gets from where he began, the height he rises
+    (+) or falls (−)), in 尺, walks the motion ``word`` (None: not measured — the phrase is taken at its word)."""
+    if move is None:
+        return True
+    far, dz = move
+    if word in UP_WORDS:
+        return dz >= MIN_RISE_CHI
+    if word in DOWN_WORDS:
+        return dz <= -MIN_RISE_CHI
+    return far >= MIN_WALK_CHI or abs(dz) >= MIN_RISE_CHI
+
+
+def _walked(text: str, move: tuple[float, float] | None) -> str | None:
+    """The first motion word of the text that this step walks (of the words at one spot, the longest only:
+    the 升 of 升席 is no 升 of the stairs)."""
+    hits: dict[int, str] = {}
+    for w in ROUTE_WORDS:
+        for m in re.finditer(re.escape(w), text):
+            if len(w) > len(hits.get(m.start(), "")):
+                hits[m.start()] = w
+    return next((hits[i] for i in sorted(hits) if walks(hits[i], move)), None)
 
 
 def _first(text: str, words: Iterable[str]) -> str | None:
@@ -142,12 +176,14 @@ def _undenied(text: str) -> str:
 
 def read_step(section: int, step: chor.Step, lay: Layout | None = None, mine: str | None = None,
               facing_word: str | None = "", zhu: list[str] | None = None,
-              act_text: str | None = None, note_ok: NoteOk = lambda z, w: True) -> dict[str, Evidence | None]:
+              act_text: str | None = None, note_ok: NoteOk = lambda z, w: True,
+              move: tuple[float, float] | None = None) -> dict[str, Evidence | None]:
     """What the words say of one step (``where`` None: the step puts nobody anywhere new).
 
     ``mine`` is the part of the phrase that speaks of the step's actor (the checker's segments: in
     席主人於阼階上西面 the 西面 is the 主人's, not the one who lays the mat); ``facing_word`` the facing word
-    that governs his act (``""``: the first in ``mine``).
+    that governs his act (``""``: the first in ``mine``); ``move`` what the step moves him (``walks``): a route
+    word is his only if this step walks it.
     """
     # what the text denies states nothing (不反位 is no 反位, 不拜 no 拜)
     phrase = _undenied(step.phrase if mine is None else mine)
@@ -175,8 +211,10 @@ def read_step(section: int, step: chor.Step, lay: Layout | None = None, mine: st
             ev["where"] = Evidence("commentary", f"鄭注: {z}")
         else:
             name = lay[pid].name if (lay is not None and pid and pid in lay) else pid
-            ev["where"] = Evidence("assumed", f"the phrase names no place; we put him at {name}" if name else
-                                   "the phrase names no place; where he goes is ours (the stage's form)")
+            said = ("the phrase names no place" if not _first(phrase, (*PLACES, *NOUNS)) else
+                    "no word of the phrase names his place")       # 司射先立于所設中之西南: not its name
+            ev["where"] = Evidence("assumed", f"{said}; we put him at {name}" if name else
+                                   f"{said}; where he goes is ours (the stage's form)")
 
     # facing
     w = _first(phrase, tuple(FACINGS)) if facing_word == "" else facing_word
@@ -195,11 +233,17 @@ def read_step(section: int, step: chor.Step, lay: Layout | None = None, mine: st
         Evidence("assumed", "kneeling, as every 奠 / 取 of a cup is done (the phrase has no 坐)") if step.kneel
         else Evidence("assumed", "standing: the phrase names no posture"))
 
-    # route
-    if moves:
-        ev["route"] = _by_words(phrase, zhu, ROUTE_WORDS, lambda w: f"「{w}」" + (
-            "" if w in ("並行", "相左", "鉤楹") else "; the line walked between is ours"), note_ok) or Evidence(
-            "assumed", "the way between the places is ours (around furniture and people)")
+    # route: a motion word this step walks, or a 注 that gives one (when he moves at all)
+    if moves and (w := _walked(phrase, move)):
+        ev["route"] = Evidence("stated", f"「{w}」" + (
+            "" if w in ("並行", "相左", "鉤楹") else "; the line walked between is ours"))
+    elif moves and (z := next((z for z in zhu if _walked(z, move) and note_ok(z, _walked(z, move))), None)):
+        ev["route"] = Evidence("commentary", f"鄭注: {z}")
+    elif moves and (w := _walked(phrase, None)):
+        ev["route"] = Evidence("assumed", f"his 「{w}」 is not walked in this step: " + (
+            "here he does not move" if not walks("", move) else "the way he walks here is ours"))
+    elif moves and walks("", move):
+        ev["route"] = Evidence("assumed", "the way between the places is ours (around furniture and people)")
     else:
         ev["route"] = Evidence("assumed", "no movement: the phrase names none, so he acts where he stands")
 
@@ -252,10 +296,11 @@ def _read_rite(rite: Rite) -> list[dict[str, Evidence]]:
     ctx = Ctx(rite)
     whose = Whose(ctx)
     sec = {s.n: s for s in rite.choreography.sections}
+    moved = span_moves(rite)
     last: dict[str, Evidence | None] = {}
     at_place: dict[str, str | None] = {}
     out: list[dict[str, Evidence | None]] = []
-    for sp in rite.spans:
+    for k, sp in enumerate(rite.spans):
         step = sec[sp.section].steps[sp.index]
         actors = tuple(a for a in sp.who if a in ctx.index)
         aid = actors[0] if actors else None
@@ -269,7 +314,7 @@ def _read_rite(rite: Rite) -> list[dict[str, Evidence]]:
             facing = g[0] if g and any(a <= g[1] < b for a, b in own) else None
             zhu = whose.notes(sp, step, own, actors)
             ev = read_step(sp.section, step, rite.layout, mine, facing, zhu, whose.act_text(sp, own),
-                           whose.note_ok(sp, actors))
+                           whose.note_ok(sp, actors), moved[k])
             ev["posture"] = whose.posture_agrees(sp, aid, ev["posture"])
         if ev["where"] is None:
             prev = last.get(aid) if aid else None
@@ -287,6 +332,27 @@ def _read_rite(rite: Rite) -> list[dict[str, Evidence]]:
                 at_place[a] = step.at.place
         out.append(ev)
     return cast("list[dict[str, Evidence]]", out)   # (every aspect read: where carried over above)
+
+
+def span_moves(rite: Rite, samples: int = 16) -> list[tuple[float, float] | None]:
+    """Per span, what it moves its first actor, measured on his track over the span: (as far as he gets from
+    where he began, the height he rises (+) or, if he goes down, falls (−)), in 尺; None for a span of nobody."""
+    import numpy as np
+    who = [next((rite.actor_ids.index(a) for a in sp.who if a in rite.actor_ids), None) for sp in rite.spans]
+    if not rite.spans:
+        return []
+    times = np.concatenate([np.linspace(sp.start_s, sp.end_s, samples) for sp in rite.spans])
+    xyz = rite.sample(times, objects=False)["actor_xyz_m"] / rite.reading.chi_m
+    out: list[tuple[float, float] | None] = []
+    for k, i in enumerate(who):
+        if i is None:
+            out.append(None)
+            continue
+        p = xyz[k * samples:(k + 1) * samples, i, :]
+        far = float(np.max(np.hypot(p[:, 0] - p[0, 0], p[:, 1] - p[0, 1])))
+        low, high = float(np.min(p[:, 2]) - p[0, 2]), float(np.max(p[:, 2]) - p[0, 2])
+        out.append((far, low if low <= -MIN_RISE_CHI else high))
+    return out
 
 
 def summary(evs: list[dict[str, Evidence]]) -> dict[str, dict[str, int]]:
