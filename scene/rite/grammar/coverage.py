@@ -373,8 +373,8 @@ def _per_actor(ctx: Ctx, n: int, cl: Clause, ws: _Windows, ev: _Eval) -> None:
         reps = [x.each(i) for _, x, i in poses]
         n_reps = max(len(r) for r in reps)
         ok, det = True, ""
-        for r in range(n_reps):
-            seq = [(c, rep[r] if len(rep) == n_reps else rep[0]) for (c, _, _), rep in zip(poses, reps)]
+        for k_rep in range(n_reps):
+            seq = [(c, rep[k_rep] if len(rep) == n_reps else rep[0]) for (c, _, _), rep in zip(poses, reps)]
             ok, det = pr.posture_sequence(ctx, ws.aid, seq, used)
             if not ok:
                 break
