@@ -268,6 +268,18 @@ def X14():
     return out
 
 
+@item
+def X18():
+    """§33 一耦進揖如升射: the salutes each pair makes on its way from setting off to the 升 (§21: 當階北面揖, 及階揖)."""
+    out = []
+    for sp in spans(33, "揖如升射"):
+        up = [x for x in spans(33, "及階勝者先升") + spans(33, "特升飲") if x.start_s >= sp.start_s - 1e-6]
+        t1 = min((x.start_s for x in up), default=sp.end_s)
+        counts = {a: sum(1 for _, v in ev(a, "posture", sp.start_s - 30.0, t1) if v == "salute") for a in sp.who}
+        out.append(f"§33 t {sp.start_s:.1f}: " + ", ".join(f"{a} {n}" for a, n in counts.items()))
+    return out
+
+
 if __name__ == "__main__":
     for name in sys.argv[1:] or ITEMS:
         res = ITEMS[name]()
