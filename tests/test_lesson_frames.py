@@ -1,0 +1,158 @@
+"""Issue 42: every shipped lesson played stop by stop, as a teacher plays it, and the act each stop's caption names
+measured from the rendered frame — at 1280×720 and 1920×1080, under every preset reading.
+
+A teacher opens the lesson (``player.html?lesson=NAME``: its first stop, held), presses Space, and then PageDown
+for each next stop; each stop plays its span at its speed in its view (the director's camera for ``auto``).  The
+stop names its act (``act``: a phrase of the rite's steps, the first step with it from the stop's moment on,
+:func:`scene.web.lessons.act_span`).  While the stop plays, the page is measured in the first frame at the middle
+of that act (the middle of its people's own acts, after any walk to them) — the test moves the stop's play on
+to a second before it rather than waiting in real time — by assets/web/framecheck.js: an id buffer in the
+player's camera with the page's overlays (bar, captions, labels) subtracted.  Each person the act names passes
+when he is in frame, at least half of him and of his head is seen (:data:`frametools.UNOCCLUDED`), no label or
+caption covers more than :data:`frametools.COVERED` of him, and a standing figure where he stands is drawn at
+least as tall as the director's rule asks for that step (:func:`frametools.heights`).
+
+One Chromium, a page per size reused across readings and lessons.  The packs of the other readings are built
+into the disk cache when missing (~40 s each here; then read from it).
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+from frametools import COVERED, UNOCCLUDED, heights, judge
+from webtools import chromium, chromium_missing_reason, site
+
+pytestmark = [pytest.mark.skipif(chromium_missing_reason() is not None, reason=str(chromium_missing_reason())),
+              pytest.mark.browser, pytest.mark.slow]
+
+SIZES = ((1280, 720), (1920, 1080))
+PLAYER = "window.__xslPlayer"
+LESSONS = f"{PLAYER}.extensions.find((x) => x.pick)"
+
+#: in the first frame that is at or past `mid` while stop `i` plays (and the picture has the view's size), the
+#: act's people measured; before that, the stop's play moved on to a second before `mid` (what the teacher
+#: would wait for at the stop's speed)
+MEASURE = """async ({i, mid, who}) => {
+  const f = await import('./framecheck.js');
+  const p = window.__xslPlayer, L = p.extensions.find((x) => x.pick);
+  if (L.i !== i) return {error: `the lesson is at stop ${L.i + 1}, not ${i + 1}`};
+  if (!p.playing) return {error: `stop ${i + 1} does not play`};
+  if (p.t < mid - 1) p.setTime(mid - 1);
+  return await new Promise((resolve) => {
+    const t0 = performance.now();
+    const tick = () => {
+      const sized = p._w === p.container.clientWidth && p._h === p.container.clientHeight;
+      if (p.t >= mid && sized && p._frameCount > 0 && !p._dirty) {
+        const m = f.measure(p, {who});
+        resolve({t: p.t, view: p.view, playing: p.playing, stop: L.i,
+                 caption: document.querySelector('.xsl-lesson-caption')?.innerText || '', people: m.people});
+      } else if (performance.now() - t0 > 60000) resolve({error: `t ${p.t} never reached ${mid}`});
+      else requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  });
+}"""
+
+
+def readings() -> list[str]:
+    """Every preset reading (``XIANGSHELI_LESSON_FRAMES_READINGS=zheng,xiang`` narrows it for a quick look)."""
+    from scene.geometry.readings import PRESETS
+    only = [r for r in os.environ.get("XIANGSHELI_LESSON_FRAMES_READINGS", "").split(",") if r]
+    return [r for r in PRESETS if not only or r in only]
+
+
+def act_of(rite, phrase: str, t: float):
+    """The step a stop's act names (as scene.web.lessons.act_span finds it) and the middle of its people's acts."""
+    hits = [s for s in rite.spans if s.phrase == phrase and s.start_s >= t - 1e-3]
+    step = min(hits, key=lambda s: (s.start_s, s.index))
+    acts = [(a0, a1) for _, a0, a1 in step.acts] or [(step.start_s, step.end_s)]
+    a0, a1 = min(a for a, _ in acts), max(b for _, b in acts)
+    return step, (a0 + a1) / 2
+
+
+def playable(reading: str, into: Path) -> Path:
+    """The reading's pack (the disk cache's, built when missing) with the shipped font beside it."""
+    from scene.web.pack import pack_dir, shipped
+    src = pack_dir(reading)
+    d = into / reading
+    d.mkdir(parents=True)
+    for name in ("scene.json", "scene.bin"):
+        (d / name).symlink_to(src / name)
+    (d / "font").symlink_to((shipped.PREBUILT / "webfont").resolve())
+    return d
+
+
+def head_fails(people: list[dict]) -> list[str]:
+    return [f"{p['id']} head seen {p['head']:.0%} < {UNOCCLUDED:.0%}" for p in people
+            if p.get("drawn") and p.get("alone") and p.get("head", 0.0) < UNOCCLUDED]
+
+
+def test_every_shipped_lesson_stop_shows_its_act_at_both_sizes_under_every_reading():
+    from scene.rite.cache import load_rite
+    t_start = time.time()
+    tmp = Path(tempfile.mkdtemp(prefix="xsl-lesson-frames-"))
+    rows, failures, timing = [], [], {}
+    try:
+        with chromium() as b:
+            pages = {}
+            for w, h in SIZES:
+                pages[(w, h)] = pg = b.new_page(viewport={"width": w, "height": h})
+                pg.on("pageerror", lambda e, size=(w, h): failures.append(f"{size}: page error {e}"))
+            for reading in readings():
+                t0 = time.time()
+                rite = load_rite(reading)
+                rule = heights(rite)
+                d = playable(reading, tmp)
+                timing[reading] = {"pack and rite": time.time() - t0}
+                t0 = time.time()
+                with site(d) as (_root, url):
+                    names = None
+                    for (w, h), pg in pages.items():
+                        pg.goto(f"{url}player.html")
+                        pg.wait_for_function("document.body.dataset.ready", timeout=180_000)
+                        if names is None:
+                            names = pg.evaluate(f"{LESSONS}.list.map((L) => L.name)")
+                            assert names, f"{reading}: the pack carries no lesson"
+                        for name in names:
+                            pg.goto(f"{url}player.html?lesson={name}&classroom=1")     # the projected picture
+                            pg.wait_for_function("document.body.dataset.ready", timeout=180_000)
+                            stops = pg.evaluate(f"{LESSONS}.lesson.stops")
+                            for i, stop in enumerate(stops):
+                                tag = f"{reading} {w}×{h} {name} stop {i + 1}/{len(stops)}"
+                                pg.keyboard.press("Space" if i == 0 else "PageDown")    # the clicker's keys
+                                step, mid = act_of(rite, stop["act"], stop["t"])
+                                need = rule.get((step.section, step.index, round(step.start_s, 3)), 0.0)
+                                m = pg.evaluate(MEASURE, {"i": i, "mid": mid, "who": list(step.who)})
+                                if "error" in m:
+                                    failures.append(f"{tag}: {m['error']}")
+                                    continue
+                                why = judge(m["people"], need) + head_fails(m["people"])
+                                if not m["people"]:
+                                    why.append("no one the act names is on stage")
+                                if m["t"] > stop["t"] + stop.get("play", 0) + 1e-3:
+                                    why.append(f"measured at t={m['t']:.1f}, after the stop's end")
+                                rows.append((tag, stop, step, m, need, why))
+                                print(f"{tag} §{step.section} {stop['act']} {stop['view']:8} t={m['t']:.1f} need "
+                                      f"{need:.3f} | " + " ".join(
+                                          f"{p['id']}:seen{p.get('share', 0):.2f}/head{p.get('head', 0):.2f}/"
+                                          f"cov{p.get('covered', 0):.2f}/h{p.get('standing', 0):.3f}"
+                                          + ("" if p.get("inFrame") else "/CUT") for p in m["people"])
+                                      + " | " + ("PASS" if not why else "FAIL: " + "; ".join(why)), flush=True)
+                                if why:
+                                    failures.append(f"{tag} ({stop['caption']}, {stop['act']}): " + "; ".join(why))
+                timing[reading]["pages"] = time.time() - t0
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    passed = sum(not r[5] for r in rows)
+    print(f"lesson frames: {passed}/{len(rows)} stops pass (seen ≥ {UNOCCLUDED:.0%}, head seen ≥ {UNOCCLUDED:.0%}, "
+          f"covered ≤ {COVERED:.0%}, in frame, figure ≥ the rule) over {len(readings())} readings × {len(SIZES)} sizes; "
+          + ", ".join(f"{r} {v['pack and rite']:.0f} s + {v.get('pages', 0):.0f} s" for r, v in timing.items())
+          + f"; all {time.time() - t_start:.0f} s")
+    assert rows, "no stop measured"
+    assert not failures, "\n".join(failures)
+
