@@ -42,7 +42,7 @@ MEASURE = """async ({i, mid, who}) => {
   const p = window.__xslPlayer, L = p.extensions.find((x) => x.pick);
   if (L.i !== i) return {error: `the lesson is at stop ${L.i + 1}, not ${i + 1}`};
   if (!p.playing) return {error: `stop ${i + 1} does not play`};
-  if (p.t < mid - 1) p.setTime(mid - 1);
+  if (p.t < mid - 1) p.setTime(mid - 1);       // (what the teacher waits for, at the stop's speed)
   return await new Promise((resolve) => {
     const t0 = performance.now();
     const tick = () => {
@@ -66,13 +66,37 @@ def readings() -> list[str]:
     return [r for r in PRESETS if not only or r in only]
 
 
-def act_of(rite, phrase: str, t: float):
-    """The step a stop's act names (as scene.web.lessons.act_span finds it) and the middle of its people's acts."""
+#: where in the act (its people's own acts, from the first's start to the last's end) the frames are measured;
+#: the act is seen when the people pass in most of them (the shooting's landing cuts frame the 侯, by design)
+SAMPLES = (0.25, 0.5, 0.75)
+
+
+#: a shooting act is measured as each of its first arrows leaves the bow (this long before its flight starts):
+#: the director shows the archer as he looses and cuts to the 侯 as the arrow lands (issue 42, item 1)
+LOOSE_S = 0.2
+
+
+def flights(rite) -> list[float]:
+    """When each arrow of the rite leaves the bow (the start of its flight path), in rite seconds."""
+    out = []
+    for oid in rite.object_ids:
+        if oid.startswith("arrow."):
+            out += [float(v[0][0]) for _t, kind, v in rite.director.objects[oid].events if kind == "path"]
+    return sorted(out)
+
+
+def act_of(rite, phrase: str, t: float, loosed: list[float]):
+    """The step a stop's act names (as scene.web.lessons.act_span finds it) and the moments of it measured: of
+    a shooting act, its first three arrows as they leave the bow; else a quarter, a half and three quarters
+    into its people's acts (after any walk to them)."""
     hits = [s for s in rite.spans if s.phrase == phrase and s.start_s >= t - 1e-3]
     step = min(hits, key=lambda s: (s.start_s, s.index))
     acts = [(a0, a1) for _, a0, a1 in step.acts] or [(step.start_s, step.end_s)]
     a0, a1 = min(a for a, _ in acts), max(b for _, b in acts)
-    return step, (a0 + a1) / 2
+    shots = [x - LOOSE_S for x in loosed if a0 <= x - LOOSE_S and x <= a1][:len(SAMPLES)]
+    if len(shots) == len(SAMPLES):
+        return step, shots
+    return step, [a0 + f * (a1 - a0) for f in SAMPLES]
 
 
 def playable(reading: str, into: Path) -> Path:
@@ -107,6 +131,7 @@ def test_every_shipped_lesson_stop_shows_its_act_at_both_sizes_under_every_readi
                 t0 = time.time()
                 rite = load_rite(reading)
                 rule = heights(rite)
+                loosed = flights(rite)
                 d = playable(reading, tmp)
                 timing[reading] = {"pack and rite": time.time() - t0}
                 t0 = time.time()
@@ -125,31 +150,39 @@ def test_every_shipped_lesson_stop_shows_its_act_at_both_sizes_under_every_readi
                             for i, stop in enumerate(stops):
                                 tag = f"{reading} {w}×{h} {name} stop {i + 1}/{len(stops)}"
                                 pg.keyboard.press("Space" if i == 0 else "PageDown")    # the clicker's keys
-                                step, mid = act_of(rite, stop["act"], stop["t"])
+                                step, moments = act_of(rite, stop["act"], stop["t"], loosed)
                                 need = rule.get((step.section, step.index, round(step.start_s, 3)), 0.0)
-                                m = pg.evaluate(MEASURE, {"i": i, "mid": mid, "who": list(step.who)})
-                                if "error" in m:
-                                    failures.append(f"{tag}: {m['error']}")
-                                    continue
-                                why = judge(m["people"], need) + head_fails(m["people"])
-                                if not m["people"]:
-                                    why.append("no one the act names is on stage")
-                                if m["t"] > stop["t"] + stop.get("play", 0) + 1e-3:
-                                    why.append(f"measured at t={m['t']:.1f}, after the stop's end")
-                                rows.append((tag, stop, step, m, need, why))
-                                print(f"{tag} §{step.section} {stop['act']} {stop['view']:8} t={m['t']:.1f} need "
-                                      f"{need:.3f} | " + " ".join(
-                                          f"{p['id']}:seen{p.get('share', 0):.2f}/head{p.get('head', 0):.2f}/"
-                                          f"cov{p.get('covered', 0):.2f}/h{p.get('standing', 0):.3f}"
-                                          + ("" if p.get("inFrame") else "/CUT") for p in m["people"])
-                                      + " | " + ("PASS" if not why else "FAIL: " + "; ".join(why)), flush=True)
-                                if why:
-                                    failures.append(f"{tag} ({stop['caption']}, {stop['act']}): " + "; ".join(why))
+                                frames = []
+                                for mid in moments:
+                                    m = pg.evaluate(MEASURE, {"i": i, "mid": mid, "who": list(step.who)})
+                                    if "error" in m:
+                                        frames.append((m, [m["error"]]))
+                                        break
+                                    why = judge(m["people"], need) + head_fails(m["people"])
+                                    if not m["people"]:
+                                        why.append("no one the act names is on stage")
+                                    if m["t"] > stop["t"] + stop.get("play", 0) + 1e-3:
+                                        why.append(f"measured at t={m['t']:.1f}, after the stop's end")
+                                    frames.append((m, why))
+                                bad = [(m, why) for m, why in frames if why]
+                                ok = len(frames) == len(moments) and 2 * len(bad) < len(frames)
+                                rows.append((tag, stop, step, frames, need, ok))
+                                print(f"{tag} §{step.section} {stop['act']} {stop['view']} need {need:.3f} | " + " / ".join(
+                                    f"t={m.get('t', 0):.1f} {m.get('view')} " + " ".join(
+                                        f"{p['id']}:seen{p.get('share', 0):.2f}/head{p.get('head', 0):.2f}/"
+                                        f"cov{p.get('covered', 0):.2f}/h{p.get('standing', 0):.3f}"
+                                        + ("" if p.get("inFrame") else "/CUT") for p in m.get("people", []))
+                                    + (" ok" if not why else " x" + ("" if m.get("people") else f" ({'; '.join(why)})"))
+                                    for m, why in frames)
+                                    + " | " + ("PASS" if ok else "FAIL"), flush=True)
+                                if not ok:
+                                    failures.append(f"{tag} ({stop['caption']}, {stop['act']}): " + " | ".join(
+                                        f"t={m.get('t', 0):.1f}: " + "; ".join(why) for m, why in bad))
                 timing[reading]["pages"] = time.time() - t0
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    passed = sum(not r[5] for r in rows)
-    print(f"lesson frames: {passed}/{len(rows)} stops pass (seen ≥ {UNOCCLUDED:.0%}, head seen ≥ {UNOCCLUDED:.0%}, "
+    passed = sum(r[5] for r in rows)
+    print(f"lesson frames: {passed}/{len(rows)} stops pass in most of {len(SAMPLES)} frames of the act (seen ≥ {UNOCCLUDED:.0%}, head seen ≥ {UNOCCLUDED:.0%}, "
           f"covered ≤ {COVERED:.0%}, in frame, figure ≥ the rule) over {len(readings())} readings × {len(SIZES)} sizes; "
           + ", ".join(f"{r} {v['pack and rite']:.0f} s + {v.get('pages', 0):.0f} s" for r, v in timing.items())
           + f"; all {time.time() - t_start:.0f} s")
