@@ -42,8 +42,8 @@ PLAYER = "window.__xslPlayer"
 LESSONS = f"{PLAYER}.extensions.find((x) => x.pick)"
 
 #: the act's people measured at each of `moments` while stop `i` plays, in the first frame at or past it (and the
-#: picture at the view's size): the stop's play moved on to a second before it first (what the teacher would wait
-#: for at the stop's speed; back a second when a slow frame — a measure takes a while at 1920×1080 — went past it)
+#: picture at the view's size): the stop's play moved on to it first (what the teacher would wait for at the stop's
+#: speed)
 MEASURE = """async ({i, moments, who}) => {
   const f = await import('./framecheck.js');
   const p = window.__xslPlayer, L = p.extensions.find((x) => x.pick);
@@ -51,16 +51,21 @@ MEASURE = """async ({i, moments, who}) => {
   for (const mid of moments) {
     if (L.i !== i) { out.push({error: `the lesson is at stop ${L.i + 1}, not ${i + 1}`}); break; }
     if (!p.playing) { out.push({error: `stop ${i + 1} does not play at t ${p.t.toFixed(1)}`}); break; }
-    if (p.t < mid - 1 || p.t > mid + 0.5) p.setTime(mid - 1);
+    // the moment itself, played on at half speed while it is measured (a frame of a slow machine at the stop's
+    // 8× was 0.7 s of the rite: past a 2-second act's middle); the picture at a moment is the same at any speed
+    const speed = p.speed;
+    p.setSpeed(0.5);
+    p.setTime(mid);
     out.push(await new Promise((resolve) => {
       const t0 = performance.now();
       const tick = () => {
         const sized = p._w === p.container.clientWidth && p._h === p.container.clientHeight;
         if (p.t >= mid && sized && p._frameCount > 0 && !p._dirty) {
           const m = f.measure(p, {who});
+          p.setSpeed(speed);
           resolve({t: p.t, view: p.view, caption: document.querySelector('.xsl-lesson-caption')?.innerText || '',
                    people: m.people});
-        } else if (performance.now() - t0 > 60000) resolve({error: `t ${p.t} never reached ${mid}`});
+        } else if (performance.now() - t0 > 60000) { p.setSpeed(speed); resolve({error: `t ${p.t} never reached ${mid}`}); }
         else requestAnimationFrame(tick);
       };
       requestAnimationFrame(tick);
