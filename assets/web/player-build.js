@@ -118,6 +118,9 @@ export class PackBuild {
     // contact shadows: a soft disc under each person and each thing set down (contact.js)
     this.contact = m.contact ? new ContactShadows(m.contact, this.actors.length + this.objects.length) : null;
     if (this.contact) root.add(this.contact.mesh);
+    // (those of the pieces at rest with the static layers, as the rest batch)
+    this.contactRest = this.contact && this.restBatch ? new ContactShadows(m.contact, this.actors.length + this.objects.length) : null;
+    if (this.contactRest) { this.contactRest.mesh.layers.set(1); root.add(this.contactRest.mesh); }
     this.high = this.qualityInfo.tier === 'high' ? new HighTier(this, m, root) : null;
 
     // the 侯's lower strip and rope, by the state of the object hou_rope
@@ -228,6 +231,7 @@ export class PackBuild {
     this._geos = [];
     for (const b of [this.batch, this.restBatch]) if (b) b.geometry.dispose();
     if (this.contact) { this.contact.dispose(); this.contact = null; }
+    if (this.contactRest) { this.contactRest.dispose(); this.contactRest = null; }
     if (this.high) { this.high.dispose(); this.high = null; }
     this.root = null;
     for (const L of this._labels || []) L.el.remove();

@@ -71,8 +71,13 @@ export class Pose {
       if (batch) { mesh.updateMatrix(); (rest && rest.has(O) ? restList : batch).push(mesh); }
     }
     if (batch) this.batch.update(batch);
-    if (rest && this._restNew) { this.restBatch.update(restList); this._restNew = false; this._staticDirty = true; }
-    if (this.contact && this.contact.mesh.visible) this.contact.update(this.actors, this.objects, T);
+    if (rest && this._restNew) {
+      this.restBatch.update(restList);
+      if (this.contactRest) this.contactRest.update(this.actors, this.objects, T, null, rest);
+      this._restNew = false;
+      this._staticDirty = true;
+    }
+    if (this.contact && this.contact.mesh.visible) this.contact.update(this.actors, this.objects, T, this.contactRest ? rest : null);
     const H = this.houRope;
     if (H) {
       const st = H.obj ? String(H.obj.state.at(T) || '') : '';

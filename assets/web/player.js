@@ -541,7 +541,7 @@ body.xsl-classroom .xsl-player .xsl-view-tool, body.xsl-classroom .xsl-player .x
     const si = this.staticCache && this._staticInfo ? this._staticInfo : { calls: 0, triangles: 0 };
     return { fps, frames: this._frameCount, drawCalls: info.calls, triangles: info.triangles + si.triangles,
       dynamicTriangles: info.triangles, staticCached: !!this.staticCache, staticRedraws: this._staticRenders || 0,
-      batchLayouts: this.batch ? this.batch.layouts : 0, contactShadows: this.contact ? this.contact.mesh.count : 0,
+      batchLayouts: this.batch ? this.batch.layouts : 0, contactShadows: (this.contact ? this.contact.mesh.count : 0) + (this.contactRest ? this.contactRest.mesh.count : 0),
       tier: this.qualityInfo.tier, sunShadows: !!(this.high && !this.high.demoted),
       lastFrameAt: last };
   }
