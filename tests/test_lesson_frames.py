@@ -36,7 +36,7 @@ SIZES = ((1280, 720), (1920, 1080))
 OPEN: dict[tuple[str, int], str] = {
     ("rite_in_ten_minutes", 4): "§11 乃合樂: the four 工 kneel in a row on the 堂 and the four 笙 stand in a row "
     "below; the director frames each row at a slant and each man hides half of the next (42–48 % of three 工 "
-    "seen, 16–39 % of two 笙), where its sight lines (a column of points, bodies 0.28 m round) see 60 % of each",
+    "seen, 16–39 % of two 笙); the director's own audit fails these steps too (20 of 2 190 steps fail it)",
 }
 PLAYER = "window.__xslPlayer"
 LESSONS = f"{PLAYER}.extensions.find((x) => x.pick)"
