@@ -2,7 +2,7 @@
 
     python bench/bench_player.py [--pack DIR] [--stage 21] [--size 1280x720] [--seconds 5] [--speed 8]
                                  [--scale 1] [--jumps 10] [--plain] [--quality auto|fast|high]
-                                 [--adaptive 1|0] [--load both|idle|busy] [--json]
+                                 [--adaptive 1|0] [--load both|idle|busy] [--compare QUERY] [--repeat N] [--json]
 
 A run: the time from navigation to the first drawn frame, the stage-jump latency (PageDown
 keydown → the animation frame after the one that drew the new stage; median of N jumps), and
@@ -10,7 +10,10 @@ the frame rate during playback at the given size and speed in a busy stage.  It 
 (``--load both``, the default): on the machine as it is ("idle"), and with one core kept busy by
 a child process the bench starts itself ("busy": a school laptop with something else running).
 ``--adaptive 0`` turns the player's adaptive render scale off (assets/web/adaptive.js) to see
-what it saves.  Without --pack the pack is written to a temporary folder.  The machine is
+what it saves (it was not passed to the page before 2026-12-08: every run had it on).  ``--compare rest=0``
+runs each load condition with and without those page parameters, alternately ``--repeat`` times, in the one
+run (the machine is shared: only ratios taken in one run say what a change saves); ``rest=0`` is the player
+before issue 42's rest cache (every person and thing drawn every frame).  Without --pack the pack is written to a temporary folder.  The machine is
 shared with other processes: the reference loop (bench/reference.py) and the load average are
 printed with the figures.
 """
@@ -137,6 +140,9 @@ def main(argv=None) -> int:
                     help="the player's adaptive render scale (default on)")
     ap.add_argument("--load", choices=("both", "idle", "busy"), default="both",
                     help="idle: the machine as it is; busy: one core kept busy by a child process")
+    ap.add_argument("--compare", default="", metavar="QUERY",
+                    help="also run with these page parameters (e.g. rest=0), alternately, and print the ratios")
+    ap.add_argument("--repeat", type=int, default=1, help="runs of each variant per load condition")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args(argv)
     why = webtools.chromium_missing_reason()
@@ -159,31 +165,56 @@ def main(argv=None) -> int:
     print(reference.line(), flush=True)
     results = []
     try:
+        variants = [""] + ([a.compare.lstrip("&?")] if a.compare else [])
         for busy in {"both": (False, True), "idle": (False,), "busy": (True,)}[a.load]:
             hog = subprocess.Popen([sys.executable, "-c", "while True: pass"]) if busy else None
             try:
                 if hog is not None:
                     time.sleep(1.0)                     # let the scheduler see it
-                out = run(a, w, h)
+                for _ in range(max(1, a.repeat)):
+                    for extra in variants:
+                        out = run(a, w, h, extra)
+                        out["busy_core"] = busy
+                        results.append(out)
+                        report(a, out)
             finally:
                 if hog is not None:
                     hog.kill()
                     hog.wait()
-            out["busy_core"] = busy
-            results.append(out)
-            report(a, out)
     finally:
         if tmp is not None:
             tmp.cleanup()
-    if len(results) == 2:
-        i, b = results
-        print(f"busy ÷ idle frame rate: {b['fps_drawn'] / max(0.1, i['fps_drawn']):.2f}; "
-              f"stage jump idle {i['jump_ms_median']} ms, busy {b['jump_ms_median']} ms")
+    summary(results, variants)
     return 0
 
 
-def run(a, w: int, h: int) -> dict:
-    out: dict = {"size": [w, h], "stage": a.stage, "speed": a.speed, "scale": a.scale, "plain": a.plain,
+def summary(results: list[dict], variants: list[str]) -> None:
+    """One line per load condition and variant (the median of its runs), and the variants' ratios."""
+    print("\ncondition | page parameters | fps (drawn) | render scale | triangles (each frame) | draw calls | CPU ms/frame "
+          "(Chromium; gpu-process) | load during")
+    by: dict = {}
+    for r in results:
+        by.setdefault((r["busy_core"], r["extra"]), []).append(r)
+    for (busy, extra), rs in by.items():
+        def med(k: str, rs: list[dict] = rs) -> float:
+            return statistics.median(x[k] for x in rs)
+        cpu = statistics.median(sum(x["cpu_ms_per_frame"].values()) for x in rs)
+        gpu = statistics.median(x["cpu_ms_per_frame"].get("gpu-process", 0.0) for x in rs)
+        print(f"{'one core busy' if busy else 'idle'} | {extra or '(as shipped)'} | {med('fps_drawn'):.1f} "
+              f"({', '.join(str(x['fps_drawn']) for x in rs)}) | {med('scale_end'):.0%} | {med('triangles'):.0f} "
+              f"({med('triangles_per_frame'):.0f}) | "
+              f"{med('draw_calls'):.0f} | {cpu:.1f}; {gpu:.1f} | {rs[0]['load_during']}")
+    if len(variants) == 2:
+        for busy in (False, True):
+            a, b = by.get((busy, variants[0])), by.get((busy, variants[1]))
+            if a and b:
+                fa = statistics.median(x["fps_drawn"] for x in a)
+                fb = statistics.median(x["fps_drawn"] for x in b)
+                print(f"{'one core busy' if busy else 'idle'}: as shipped ÷ {variants[1]} frame rate {fa / max(0.1, fb):.2f}")
+
+
+def run(a, w: int, h: int, extra: str = "") -> dict:
+    out: dict = {"size": [w, h], "stage": a.stage, "speed": a.speed, "scale": a.scale, "plain": a.plain, "extra": extra,
                  "cpus": os.cpu_count(), "load_before": [round(x, 2) for x in os.getloadavg()]}
     with webtools.site(a.pack) as (_root, url), webtools.chromium() as browser:
         page = browser.new_page(viewport={"width": w, "height": h})
@@ -194,7 +225,9 @@ def run(a, w: int, h: int) -> dict:
         t = time.perf_counter()
         plain = "&cache=0&batch=0" if a.plain else ""
         quality = f"&quality={a.quality}" if a.quality else ""
-        page.goto(f"{url}player.html?stage={a.stage}&scale={a.scale}{plain}{quality}")
+        adaptive = "&adaptive=0" if a.adaptive == "0" else ""
+        more = f"&{extra}" if extra else ""
+        page.goto(f"{url}player.html?stage={a.stage}&scale={a.scale}{plain}{quality}{adaptive}{more}")
         page.wait_for_function("document.body.dataset.ready", timeout=120_000)
         out["first_frame_ms_wall"] = round((time.perf_counter() - t) * 1000, 1)
         out["first_frame_ms_page"] = round(page.evaluate("window.__xslFirstFrame"), 1)
@@ -229,11 +262,13 @@ def run(a, w: int, h: int) -> dict:
                                    if c1[k] - c0.get(k, 0.0) > 0}
         out["adaptive"] = page.evaluate("(() => { const p = window.__xslPlayer;"
                                         " return p.adaptive ? p.adaptive.describe() : 'not in this player'; })()")
+        out["scale_end"] = page.evaluate("window.__xslPlayer.renderer.getPixelRatio()")
         page.evaluate("window.__xslPlayer.pause()")
         out.update({"fps_raf": round(r["raf_fps"], 1), "fps_drawn": round(r["drawn_fps"], 1),
                     "frame_worst_ms": round(r["worst_ms"], 1), "frame_p95_ms": round(r["p95_ms"], 1),
                     "t_advanced_s": round(r["t_advanced"], 2), "draw_calls": r["stats"]["drawCalls"],
-                    "triangles": r["stats"]["triangles"], "actors_shown": r["actors_shown"],
+                    "triangles": r["stats"]["triangles"],
+                    "triangles_per_frame": r["stats"]["dynamicTriangles"], "actors_shown": r["actors_shown"],
                     "objects_shown": r["objects_shown"]})
         out["gl_renderer"] = page.evaluate("""(() => { const gl = window.__xslPlayer.renderer.getContext();
             const e = gl.getExtension('WEBGL_debug_renderer_info');
@@ -251,7 +286,7 @@ def report(a, out: dict) -> None:
     else:
         print(f"player bench  {'ONE CORE BUSY  ' if out.get('busy_core') else 'idle  '}"
               f"{w}×{h}  stage {a.stage}  {a.speed}× speed  renderScale {a.scale}  "
-              f"{'PLAIN (no static cache, no batch)  ' if a.plain else ''}"
+              f"{'PLAIN (no static cache, no batch)  ' if a.plain else ''}{out['extra'] and out['extra'] + '  '}"
               f"({out['cpus']} CPUs, {out['gl_renderer']})")
         print(f"  load average      before {out['load_before']}  during {out['load_during']}  after {out['load_after']}"
               f"  (CPU stolen by the hypervisor during playback: {out['steal']:.0%})")
@@ -265,7 +300,8 @@ def report(a, out: dict) -> None:
         cpu = out["cpu_ms_per_frame"]
         print(f"  CPU per frame     {sum(cpu.values()):.1f} ms in Chromium: "
               + ", ".join(f"{k} {v}" for k, v in sorted(cpu.items(), key=lambda kv: -kv[1])))
-        print(f"  scene             {out['draw_calls']} draw calls, {out['triangles']} triangles, "
+        print(f"  scene             {out['draw_calls']} draw calls, {out['triangles']} triangles in the picture "
+              f"({out['triangles_per_frame']} drawn each frame, the rest from the static cache), "
               f"{out['actors_shown']} actors and {out['objects_shown']} objects shown; canvas {out['canvas']}")
         if out["foreign_requests"] or out["page_errors"]:
             print(f"  !! foreign requests {out['foreign_requests']}  page errors {out['page_errors']}")

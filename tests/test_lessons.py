@@ -46,7 +46,10 @@ def test_every_shipped_stop_plays_through_the_act_its_caption_names(rite, stop):
     import math
     assert stop.get("act"), f"{stop['caption']}: no act named"
     stage = next(x for x in rite.stages if x.n == stop["stage"])
-    t = math.ceil((stage.start_s + stop.get("t", 0.0)) * 1000 - 1e-6) / 1000
+    base = stage.start_s
+    if "step" in stop:                        # t from the n-th step of the stage by start time (the same in every reading)
+        base = sorted((x for x in rite.spans if x.section == stage.n), key=lambda x: (x.start_s, x.index))[stop["step"]].start_s
+    t = math.ceil((base + stop.get("t", 0.0)) * 1000 - 1e-6) / 1000
     end = t + stop.get("play", 0.0)
     steps = sorted((x for x in rite.spans if x.phrase == stop["act"] and x.start_s >= t - 1e-3),
                    key=lambda x: (x.start_s, x.index))

@@ -86,6 +86,10 @@ export class Adaptive {
     const p = this.player;
     p.setRenderScale(this.scale());
     if (p.contact) p.contact.mesh.visible = !this.contactOff();
+    if (p.contactRest && p.contactRest.mesh.visible !== !this.contactOff()) {
+      p.contactRest.mesh.visible = !this.contactOff();
+      p._staticDirty = true;
+    }
     // the next window measures the new setting only
     this.intervals.length = 0;
     this.lastDraw = 0;

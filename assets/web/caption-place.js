@@ -114,7 +114,9 @@ export function captionPlace(opts = {}) {
       // frame, each band's style was rewritten and measured twice 60 times a second, and the page never
       // rested: 1.1 cores of Chromium on llvmpipe with the player standing still (measured; 0.1 without)
       if (this._keyOf(bands, W, H, soft) === this._key) return false;
-      const acting = actingBoxes(p, this._boxes);
+      // everyone acting (every step under way): the caption's step may have moved on to the answer while the
+      // bow it answers still plays (issue 42: §4's 主人 再拜 under the lesson's caption, the 賓's 答拜 the step)
+      const acting = actingBoxes(p, this._boxes, null, { all: true });
       // measured where a centred band starts (left 50 %: it wraps to half the view, as the bands always
       // have; the plan's fit to the frame counts on that height), and wrapped to 38 % of the view: a band too
       // wide to pass beside a person standing in the middle of a close view fits beside him in more lines.

@@ -55,8 +55,9 @@ export class ContactShadows {
     return 0;
   }
 
-  // actors / objects of the player after _applyPose (their .shown, .xyzh / .xyz, posture, orient)
-  update(actors, objects, T) {
+  // actors / objects of the player after _applyPose (their .shown, .xyzh / .xyz, posture, orient); `skip`: a Set
+  // of them left out, `only`: a Set of the only ones drawn (the pieces at rest go into the static cache, issue 42)
+  update(actors, objects, T, skip = null, only = null) {
     const lift = this.block.lift || 0.02, tol = this.block.rest_tol || 0.3;
     const m = this._m, im = this.mesh;
     let n = 0;
@@ -66,12 +67,13 @@ export class ContactShadows {
       m.setPosition(x, y, z + lift);
       im.setMatrixAt(n++, m);
     };
+    const out = (x) => (skip && skip.has(x)) || (only && !only.has(x));
     for (const A of actors) {
-      if (!A.shown) continue;
+      if (!A.shown || out(A)) continue;
       put(A.xyzh[0], A.xyzh[1], A.xyzh[2], this.radius[A.postureNow] || this.radius.stand || 0.5);
     }
     for (const O of objects) {
-      if (!O.shown || this.skip.has(O.kind) || String(O.id).startsWith('bow.')) continue;
+      if (!O.shown || out(O) || this.skip.has(O.kind) || String(O.id).startsWith('bow.')) continue;
       if (String(O.orient.at(T) || '').startsWith('holder:')) continue;
       const fz = this.floorZ(O.xyz[0], O.xyz[1]);
       if (Math.abs(O.xyz[2] - fz) <= tol) put(O.xyz[0], O.xyz[1], fz, this.block.object_radius || 0.3);

@@ -11,7 +11,8 @@
 //
 // per acting person (the current step's `who`, or opts.who): `alone` his pixels drawn with nothing else,
 // `seen3d` those still his in the whole scene, `seen` those of them no overlay of the page covers,
-// `share` = seen / alone (unoccluded share), `covered` the share of him under an overlay and `by` which,
+// `share` = seen / alone (unoccluded share), `head` the same share of the top 15 % of his drawn rows,
+// `covered` the share of him under an overlay and `by` which,
 // `bbox` his pixels' box and `height` its height as a fraction of the view, `standing` a 1.6 m standing
 // figure at his feet as a fraction of the view (what frame_rules.min_height is stated in), `inFrame` his
 // whole figure inside the view (drawn alone, it touches no edge).
@@ -19,6 +20,7 @@
 import * as THREE from './vendor/three.module.js';
 
 const FIGURE_M = 1.6;      // the standing figure frame_rules.min_height is stated for (frame_rules.FIGURE_M)
+const HEAD = 0.15;         // the top of a figure's drawn rows taken for his head (a 1.6 m man's head is ~0.23 m)
 const mats = new Map();    // the flat id colours, shared between calls
 
 function idMaterial(k) {
@@ -172,12 +174,25 @@ export function measure(p, opts = {}) {
       seen3d++;
       if (mask[i]) { const w = over[mask[i] - 1].what; by.set(w, (by.get(w) || 0) + 1); } else seen++;
     }
+    // his head: the top HEAD of his figure's rows drawn alone (standing, kneeling or bowed, the head is on top),
+    // and the share of it seen (issue 42: heads unoccluded)
+    let hn = 0, hs = 0;
+    if (n) {
+      const yh = by0 + Math.max(1, Math.round(HEAD * (by1 + 1 - by0)));
+      for (let y = by0; y < yh; y++) {
+        for (let x = bx0, i = y * W + bx0; x <= bx1; x++, i++) {
+          if (solo[i] !== k) continue;
+          hn++;
+          if (full[i] === k && !mask[i]) hs++;
+        }
+      }
+    }
     const A = e.A;
     const foot = ndcY(A.xyzh[0], A.xyzh[1], A.xyzh[2]).y;
     const head = ndcY(A.xyzh[0], A.xyzh[1], A.xyzh[2] + FIGURE_M).y;
     people.push({
       id: a, drawn: true, alone: n, seen3d, seen,
-      share: n ? seen / n : 0, hidden3d: n ? 1 - seen3d / n : 1, covered: n ? (seen3d - seen) / n : 0,
+      share: n ? seen / n : 0, head: hn ? hs / hn : 0, hidden3d: n ? 1 - seen3d / n : 1, covered: n ? (seen3d - seen) / n : 0,
       // of the hidden part, what the hall, the ground and the things hide (the rest: other people)
       hiddenByThings: n ? byThings / n : 0,
       by: Object.fromEntries(by),
@@ -219,7 +234,7 @@ export async function sweep(p, steps, opts = {}) {
     await frame(); await frame();
     const m = measure(p, Object.assign({}, opts, s.who ? { who: s.who } : {}));
     out.push({ key: s.key, t: m.t, view: m.view, people: m.people.map((x) => ({ id: x.id, drawn: x.drawn, alone: x.alone,
-      share: x.share, hidden3d: x.hidden3d, hiddenByThings: x.hiddenByThings, covered: x.covered, by: x.by, height: x.height, standing: x.standing,
+      share: x.share, head: x.head, hidden3d: x.hidden3d, hiddenByThings: x.hiddenByThings, covered: x.covered, by: x.by, height: x.height, standing: x.standing,
       inFrame: x.inFrame })) });
   }
   return out;

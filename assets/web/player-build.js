@@ -89,7 +89,10 @@ export class PackBuild {
     }
 
     this.batch = null;
+    this.restBatch = null;
+    this._rest = null;
     this._batchList = [];
+    this._restList = [];
     if (this.batchDynamic) {
       let nv = 0, nt = 0;
       const biggest = (meshes) => {
@@ -104,10 +107,20 @@ export class PackBuild {
       for (const O of this.objects) biggest(O.meshes);
       this.batch = new DynamicBatch(nv, nt, this.matBasic);
       root.add(this.batch.mesh);
+      // the pieces at rest, drawn with the static layers (player-pose.js _restAt)
+      if (this.staticCache && this.restCache) {
+        this.restBatch = new DynamicBatch(nv, nt, this.matBasic);
+        this.restBatch.mesh.name = 'people-and-things-at-rest';
+        this.restBatch.mesh.layers.set(1);
+        root.add(this.restBatch.mesh);
+      }
     }
     // contact shadows: a soft disc under each person and each thing set down (contact.js)
     this.contact = m.contact ? new ContactShadows(m.contact, this.actors.length + this.objects.length) : null;
     if (this.contact) root.add(this.contact.mesh);
+    // (those of the pieces at rest with the static layers, as the rest batch)
+    this.contactRest = this.contact && this.restBatch ? new ContactShadows(m.contact, this.actors.length + this.objects.length) : null;
+    if (this.contactRest) { this.contactRest.mesh.layers.set(1); root.add(this.contactRest.mesh); }
     this.high = this.qualityInfo.tier === 'high' ? new HighTier(this, m, root) : null;
 
     // the 侯's lower strip and rope, by the state of the object hou_rope
@@ -216,7 +229,9 @@ export class PackBuild {
     const keep = this._ghost ? this._ghost.geos : null;
     for (const g of this._geos || []) if (!keep || !keep.has(g)) g.dispose();
     this._geos = [];
+    for (const b of [this.batch, this.restBatch]) if (b) b.geometry.dispose();
     if (this.contact) { this.contact.dispose(); this.contact = null; }
+    if (this.contactRest) { this.contactRest.dispose(); this.contactRest = null; }
     if (this.high) { this.high.dispose(); this.high = null; }
     this.root = null;
     for (const L of this._labels || []) L.el.remove();

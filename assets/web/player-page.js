@@ -82,6 +82,7 @@ const player = !gl ? new StillPlayer($('xsl-player'), { onState: (s) => updateUi
   quality,
   staticCache: params.get('cache') !== '0',      // cache=0 / batch=0: the plain way (to measure)
   batchDynamic: params.get('batch') !== '0',
+  restCache: params.get('rest') !== '0',           // rest=0: every person and thing drawn every frame
   onState: (s) => updateUi(s),
   onPick: (info) => showInfo(info),
   onError: (e) => message(String(e && e.message || e)),

@@ -3,6 +3,7 @@
 // Methods of the Player (player.js), not a class of their own: player.js copies them onto
 // Player.prototype, so `this` is the player in every one of them (as when they were one 1 670-line class).
 import { lastLE } from './player-tracks.js';
+import { restSplit } from './player-batch.js';
 
 const DEG = Math.PI / 180;
 
@@ -12,6 +13,8 @@ export class Pose {
     const tmp = this._tmp;
     const batch = this.batch ? this._batchList : null;
     if (batch) batch.length = 0;
+    const rest = this._restAt(T), restList = this._restList;
+    if (rest) restList.length = 0;
     for (const A of this.actors) {
       const vis = !!A.visible.at(T);
       const post = A.posture.at(T);
@@ -34,7 +37,7 @@ export class Pose {
       mesh.position.set(tmp[0], tmp[1], tmp[2]);
       mesh.rotation.z = -tmp[3] * DEG;
       if (L) L.anchor.set(tmp[0], tmp[1], tmp[2] + (A.labelZ[key] || A.label_z));
-      if (batch) { mesh.updateMatrix(); batch.push(mesh); }
+      if (batch) { mesh.updateMatrix(); (rest && rest.has(A) ? restList : batch).push(mesh); }
     }
     for (const O of this.objects) {
       const key = O.variant.at(T) || '';
@@ -65,10 +68,16 @@ export class Pose {
       } else {
         mesh.quaternion.identity();
       }
-      if (batch) { mesh.updateMatrix(); batch.push(mesh); }
+      if (batch) { mesh.updateMatrix(); (rest && rest.has(O) ? restList : batch).push(mesh); }
     }
     if (batch) this.batch.update(batch);
-    if (this.contact && this.contact.mesh.visible) this.contact.update(this.actors, this.objects, T);
+    if (rest && this._restNew) {
+      this.restBatch.update(restList);
+      if (this.contactRest) this.contactRest.update(this.actors, this.objects, T, null, rest);
+      this._restNew = false;
+      this._staticDirty = true;
+    }
+    if (this.contact && this.contact.mesh.visible) this.contact.update(this.actors, this.objects, T, this.contactRest ? rest : null);
     const H = this.houRope;
     if (H) {
       const st = H.obj ? String(H.obj.state.at(T) || '') : '';
@@ -85,6 +94,18 @@ export class Pose {
     this._updateStageStep();
     this._updateActorLabelTexts();
     this._poseDirty = false;
+  }
+
+  // The pieces at rest around T (player-batch.js's restSplit), drawn into the static cache: the split is made
+  // again when T leaves the span it holds for (playing on past a piece's next change, a jump)
+  _restAt(T) {
+    if (!this.restBatch) return null;
+    const R = this._rest;
+    if (R && T >= R.t0 && T < R.t1) return R.set;
+    // (a new split is a static redraw, even of the same set: a piece may have moved between the two)
+    this._rest = restSplit(this.actors, this.objects, T, Math.max(4, 3 * (this.speed || 1)));
+    this._restNew = true;
+    return this._rest.set;
   }
 
   // Everyone acting at T: the people of every step under way (start ≤ T < end), not only of the step the

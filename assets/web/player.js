@@ -26,6 +26,9 @@
 //                camera into a colour + depth target; each frame copies it back (one full-screen
 //                pass) and draws only the people and things.  The picture is the same; playback
 //                with a still camera costs a fraction of a full redraw on a software GL.
+//   restCache    (default true; with the static cache and the batch) the people and things that stay
+//                still over the next seconds drawn into the static cache too, and of the moving ones
+//                only those in the camera's view sent to the GPU (player-batch.js; issue 42)
 //
 // The browser never builds geometry: every triangle comes from the pack.
 //
@@ -75,6 +78,7 @@ export class Player {
     this.autoView = opts.autoView !== false;
     this.staticCache = opts.staticCache !== false;    // (off in the high tier: see below)
     this.batchDynamic = opts.batchDynamic !== false;
+    this.restCache = opts.restCache !== false;
 
     this.pack = null;          // the manifest
     this.t = 0;
@@ -410,7 +414,10 @@ body.xsl-classroom .xsl-player .xsl-view-tool, body.xsl-classroom .xsl-player .x
   _render() {
     const r = this.renderer, cam = this.cam;
     r.info.reset();
+    // the people and things in view (player-batch.js); all while the sun's shadows are drawn (cast from outside)
+    if (this.batch) this.batch.prepare(this.restCache && !(this.high && !this.high.demoted) ? cam : null);
     if (!this.staticCache) {
+      if (this.restBatch) this.restBatch.prepare(cam);          // (the cache turned off after a failed copy)
       cam.layers.enableAll();
       r.autoClear = true;
       r.render(this.scene, cam);
@@ -430,6 +437,7 @@ body.xsl-classroom .xsl-player .xsl-view-tool, body.xsl-classroom .xsl-player .x
     }
     r.autoClear = false;
     if (this._staticDirty) {
+      if (this.restBatch) this.restBatch.prepare(cam);
       r.setRenderTarget(this._rt);
       r.clear(true, true, true);
       cam.layers.set(1);
@@ -533,7 +541,7 @@ body.xsl-classroom .xsl-player .xsl-view-tool, body.xsl-classroom .xsl-player .x
     const si = this.staticCache && this._staticInfo ? this._staticInfo : { calls: 0, triangles: 0 };
     return { fps, frames: this._frameCount, drawCalls: info.calls, triangles: info.triangles + si.triangles,
       dynamicTriangles: info.triangles, staticCached: !!this.staticCache, staticRedraws: this._staticRenders || 0,
-      batchLayouts: this.batch ? this.batch.layouts : 0, contactShadows: this.contact ? this.contact.mesh.count : 0,
+      batchLayouts: this.batch ? this.batch.layouts : 0, contactShadows: (this.contact ? this.contact.mesh.count : 0) + (this.contactRest ? this.contactRest.mesh.count : 0),
       tier: this.qualityInfo.tier, sunShadows: !!(this.high && !this.high.demoted),
       lastFrameAt: last };
   }
