@@ -157,7 +157,7 @@ def test_the_cache_trusts_only_its_own_signed_entries(tmp_path, monkeypatch, cap
         def __reduce__(self):
             return (open, (str(marker), "w"))
     built = []
-    monkeypatch.setattr(timeline, "build_rite", lambda r, s: built.append(r) or object.__new__(timeline.Rite))
+    monkeypatch.setattr(timeline, "build_rite", lambda r, s, **kw: built.append(r) or object.__new__(timeline.Rite))
     from scene.geometry import readings
     r = readings.get("zheng")
     f = cache.cache_dir() / f"rite-{r.name}-{cache.rite_key(r, None)}.pickle"
