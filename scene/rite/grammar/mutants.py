@@ -198,7 +198,7 @@ def _clause_mutants(ctx: Ctx, n: int, ev: Any, in_name: frozenset[int], ops: Seq
         if at is None:          # (東上, 北上, 為上: a rank, not a place)
             at = next((k for k, c in own if c in "于於適位" or (c in "上前下" and text[k - 1:k] and text[k - 1] in PLACE_END)),
                       None)     # (not 上握, above the grip of arrows; not 東上 / 為上, a rank)
-        if at is not None and not _place_ours(n, _windows(ev, aid, reach, cl.start + at)):
+        if at is not None and not _place_ours(ctx, n, _windows(ev, aid, reach, cl.start + at)):
             # a place where many stand (堂西, 西方: 30 尺 across) is missed only by leaving it: farther off
             region = _place_word(text, at, lead=at == 0 or cl.start + at - 1 in in_name)
             add("place-off", f"位({region})" if region and _breadth(region) > OFF_CHI else "位", aid, w, at=at)
@@ -236,11 +236,10 @@ def _breadth(word: str) -> float:
     return AT_PLACE.get(word, NEAR.get(word, 0.0))
 
 
-def _place_ours(n: int, ws: list[tuple[float, float, float, float, int]]) -> bool:
+def _place_ours(ctx: Ctx, n: int, ws: list[tuple[float, float, float, float, int]]) -> bool:
     """Whether every step acting the word puts him where the data says is its own assumption, not the text's
     (拜辱于門外: the 賓's 門, off the model — ``evidence.where = "assumed: …"``): no place of the text to miss."""
-    from ..choreography import default
-    steps = default().section(n).steps
+    steps = ctx.rite.choreography.section(n).steps
     return bool(ws) and all(any(a == "where" and st == "assumed" for a, st, _ in steps[x[4]].evidence) for x in ws)
 
 
