@@ -53,6 +53,34 @@ def server_side(n: int = 20) -> None:
               f"JPEG {part['save'] / n * 1000:.0f} ms)")
 
 
+def things_remembered(n: int = 20) -> None:
+    """The figures and things of a frame built with the meshes of held and stored things remembered (as the
+    remote view does) and with those caches emptied before each frame (as before session 4),
+    interleaved in one run so that the machine's load falls on both alike."""
+    from scene.render import meshes
+    from scene.render.meshes import props
+    from scene.rite.cache import load_rite
+    rite = load_rite("zheng")
+    st = next(s for s in rite.stages if s.n == 21)
+    t = st.start_s + 280.0
+    caches = (props._bow_turned, props._bow_stored, props._vanes)   # (dynamic._thing was remembered before)
+    meshes.build_dynamic(rite, rite.pose_at(t))
+    kept, emptied = [], []
+    for k in range(n):
+        pose = rite.pose_at(t + k / 3.0)
+        a = time.perf_counter()
+        meshes.build_dynamic(rite, pose)
+        kept.append(time.perf_counter() - a)
+        for c in caches:
+            c.cache_clear()
+        a = time.perf_counter()
+        meshes.build_dynamic(rite, pose)
+        emptied.append(time.perf_counter() - a)
+    k_ms, e_ms = sorted(kept)[n // 2] * 1000, sorted(emptied)[n // 2] * 1000
+    print(f"figures and things (§21 at 8x, median of {n}): remembered {k_ms:.0f} ms, rebuilt {e_ms:.0f} ms "
+          f"(ratio {e_ms / k_ms:.2f})")
+
+
 def through_the_page(seconds: float = 20.0) -> None:
     from playwright.sync_api import sync_playwright
     from webtools import CHROMIUM, READY, app_on_free_port, launch_args
@@ -76,6 +104,7 @@ def through_the_page(seconds: float = 20.0) -> None:
 
 def main() -> None:
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    things_remembered()
     server_side()
     if "--browser" in sys.argv:
         through_the_page()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -155,34 +156,48 @@ def stored_offset(stored_rank: dict, pos: np.ndarray, step: float) -> float:
 
 def bow(b: Batch, pid: str, pos, state: str, owner, heading: float, posture: str, chi: float, stored_rank) -> None:
     """A bow (6 尺), curved; drawn (in the 'shoot' posture), held at the side, or leaning where stored."""
+    pos = np.asarray(pos, dtype=float)
+    if owner is not None:
+        drawn = posture == "shoot"
+        wood, string = _bow_turned(drawn, float(heading), chi)
+        base = pos - (hand_local(chi) @ heading_rot(heading).T) if drawn else pos + (0.0, 0.0, -0.15)
+        b.add(pid, wood.moved(None, base), C["bow"])
+        b.add(pid + ".string", string.moved(None, base), C["string"])
+        return
+    # stored: leaning, spread along the wall or edge so a row of bows reads as a row
+    off = stored_offset(stored_rank, pos, 0.18)
+    b.add(pid, _bow_stored(off, float(pos[2]), chi).moved(None, (pos[0], pos[1], 0.0)), C["bow"])
+
+
+@lru_cache(maxsize=512)
+def _bow_turned(drawn: bool, heading: float, chi: float) -> tuple[Mesh, Mesh]:
+    """A held bow's wood and string turned to the holder's heading, about his hand point (drawn) or his feet:
+    remembered, since a man holds one heading for many frames (the remote view draws frame after frame and the
+    bows were a third of a frame's Python; a tube turned about the vertical is the turned tube)."""
     L = 6.0 * chi
     t = np.linspace(-1, 1, 9)
-    if owner is not None and posture == "shoot":
+    rot = heading_rot(heading)
+    if drawn:
         # drawn: the grip in the straight left arm's fist, the tips bent back towards the archer, the string
         # pulled to the right hand at the jaw (the figure's 射 posture, figures.BOW_HAND / STRING_HAND)
         grip, nock = drawn_bow(chi)
         h = L / 2 * 0.9                               # a drawn bow's tips come nearer: 0.9 of half its length
         pts = np.column_stack([np.full_like(t, grip[0]), grip[1] - DRAW_BEND * t ** 2, grip[2] + t * h])
-        string = [pts[-1], nock, pts[0]]
-        rot = heading_rot(heading)
-        base = pos - (hand_local(chi) @ rot.T)
-        b.add(pid, tube(pts @ rot.T + base, 0.022, 5), C["bow"])
-        b.add(pid + ".string", tube(np.asarray(string) @ rot.T + base, 0.006, 3), C["string"])
-        return
-    if owner is not None:
-        # 執弓: upright in the left hand, at the side
-        pts = np.column_stack([-0.32 + 0.0 * t, 0.12 + 0.12 * (1 - t ** 2), t * L / 2 * 0.95])
-        rot = heading_rot(heading)
-        b.add(pid, tube(pts @ rot.T + pos + (0, 0, -0.15), 0.02, 5), C["bow"])
-        string = np.array([pts[0], pts[-1]])
-        string[:, 1] = 0.12
-        b.add(pid + ".string", tube(string @ rot.T + pos + (0, 0, -0.15), 0.006, 3), C["string"])
-        return
-    # stored: leaning, spread along the wall or edge so a row of bows reads as a row
-    off = stored_offset(stored_rank, pos, 0.18)
-    z0 = float(pos[2])
+        return tube(pts @ rot.T, 0.022, 5), tube(np.asarray([pts[-1], nock, pts[0]]) @ rot.T, 0.006, 3)
+    # 執弓: upright in the left hand, at the side
+    pts = np.column_stack([-0.32 + 0.0 * t, 0.12 + 0.12 * (1 - t ** 2), t * L / 2 * 0.95])
+    string = np.array([pts[0], pts[-1]])
+    string[:, 1] = 0.12
+    return tube(pts @ rot.T, 0.02, 5), tube(string @ rot.T, 0.006, 3)
+
+
+@lru_cache(maxsize=256)
+def _bow_stored(off: float, z0: float, chi: float) -> Mesh:
+    """A stored bow leaning (its foot at the origin's x, y; ``off`` along the row): one mesh per row slot."""
+    L = 6.0 * chi
+    t = np.linspace(-1, 1, 9)
     pts = np.column_stack([off + 0.0 * t, -0.25 + 0.1 * (1 - t ** 2) + 0.25 * (t + 1) / 2, z0 + (t + 1) / 2 * L * 0.9])
-    b.add(pid, tube(pts + (pos[0], pos[1], 0), 0.02, 5), C["bow"])
+    return tube(pts, 0.02, 5)
 
 
 def hand_local(chi: float) -> np.ndarray:
@@ -238,7 +253,14 @@ def arrow(b: Batch, pid: str, pos, state: str, owner, heading: float, posture: s
     d /= np.linalg.norm(d)
     tail = tip - d * L
     b.add(pid, rod(tip, tail, 0.009, 4), C["arrow"])
-    b.add(pid + ".fletch", fletching(tail, d, flight), C["fletch"])
+    vanes = fletching(tail, d, flight) if flight else _vanes(float(d[0]), float(d[1]), float(d[2])).moved(None, tail)
+    b.add(pid + ".fletch", vanes, C["fletch"])
+
+
+@lru_cache(maxsize=1024)
+def _vanes(dx: float, dy: float, dz: float) -> Mesh:
+    """The vanes of an arrow not in flight, at the origin: its direction stays put frame after frame."""
+    return fletching(np.zeros(3), np.array([dx, dy, dz]))
 
 
 def nocked_arrow(oid: str, holder, held_by) -> bool:
