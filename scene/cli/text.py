@@ -58,7 +58,51 @@ def cmd_text(args: argparse.Namespace) -> None:
     print(f"{sum(len(c) for _, c in rows)} clauses in the 經, {ji_cls} in the 記")
 
 
+def cmd_compare(args: argparse.Namespace) -> None:
+    from ..text import parallel as par
+    a = par.ref(args.a)
+    if args.b is None:
+        others = par.parallels_of(a)
+        if not others:
+            _, lone = par.load()
+            why = next((u.why for u in lone if str(u.a) == str(a)), "no row in assets/parallels.toml")
+            raise ValueError(f"{a} ({a.title}) has no parallel section: {why}")
+        b = others[0]
+    else:
+        b = par.ref(args.b)
+    m = par.measure(a, b)
+    diffs = par.differences(a, b)
+    if args.json:
+        dump({"a": {"ref": str(a), "title": a.title, "text": a.text}, "b": {"ref": str(b), "title": b.title, "text": b.text},
+              "ratio": m.ratio, "part": m.part, "mutual_best": m.mutual_best,
+              "differences": [{"after": c, "a": x, "b": y} for c, x, y in diffs]})
+        return
+    print(f"{a.chapter.title} §{a.n} {a.title}  ·  {b.chapter.title} §{b.n} {b.title}")
+    print(f"shared: ratio {m.ratio:.2f}, {m.part:.0%} of §{a.n}'s characters"
+          f"{', each the other' + chr(39) + 's best match' if m.mutual_best else ''}")
+    print("".join(s.a if s.same else f"〔{s.a or '—'}｜{s.b or '—'}〕" for s in par.align(a, b)))
+    print(table([["after", a.chapter.title, b.chapter.title]] + [[c or "—", x or "—", y or "—"] for c, x, y in diffs]))
+
+
+def _section_ref(value: str) -> str:
+    from ..text import parallel as par
+    try:
+        par.ref(value)
+    except par.ParallelError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return value
+
+
 def register(sub) -> None:
+    cp = sub.add_parser("compare", help="a section beside its parallel in another chapter (鄉飲酒 §5 and 鄉射 §6)",
+                        description="Two sections of two chapters aligned character by character: what both say, "
+                                    "what only one says (assets/parallels.toml pairs them).")
+    cp.add_argument("a", type=_section_ref, help="a section, chapter:n (e.g. xiangyinjiu:5)")
+    cp.add_argument("b", type=_section_ref, nargs="?", default=None,
+                    help="the other (default: its parallel in assets/parallels.toml)")
+    add_json(cp)
+    cp.set_defaults(func=cmd_compare, needs=())
+
     tx = sub.add_parser("text", help="a chapter's sections and 記 items and their clauses (--chapter ID)",
                         description="The text layer of a chapter: its sections (title, characters, clauses), or "
                                     "one section or 記 item cut into clauses with the subject of each.")
