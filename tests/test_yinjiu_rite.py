@@ -4,7 +4,6 @@ with no range — no 侯, no bow, no round, no shooting sound — with people wh
 tracks are held bit for bit by tests/test_golden.py."""
 import math
 import shutil
-from pathlib import Path
 
 import numpy as np
 import pytest
