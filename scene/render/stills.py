@@ -38,13 +38,14 @@ def save_png(img: np.ndarray, path: str | Path) -> None:
 
 def export_still(out: str | Path, stage: str | int | None = None, t: float | None = None, view: str = "overview",
                  size: tuple[int, int] = (1920, 1080), reading=None, labels: bool = True,
-                 caption: bool = True, roof: str = "cutaway", camera=None) -> Still:
-    """``python -m scene still``: one stage (or an absolute time) to a PNG (from ``camera`` if given)."""
+                 caption: bool = True, roof: str = "cutaway", camera=None, chapter=None) -> Still:
+    """``python -m scene still``: one stage (or an absolute time) to a PNG (from ``camera`` if given);
+    ``chapter``: another chapter's rite than chapter 5's."""
     from . import views
     views.parse(view)
     glprobe.configure()
     glprobe.start()
-    rite = load_rite(reading)
+    rite = load_rite(reading, chapter=chapter)
     st, tt = stage_and_time(rite, stage, t)
     studio = Studio(reading, size, roof=roof, rite=rite)
     try:
