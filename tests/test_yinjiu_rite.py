@@ -200,3 +200,13 @@ def test_the_cups_go_where_the_text_sets_them(rite, lay):
     p = rite.pose_at(end6)
     zhi, jian = (p.object_xyz_m[rite.object_ids.index(o)][:2] / chi for o in ("zhi", "jian_bin"))
     assert 0.5 < zhi[0] - jian[0] < 4.0 and abs(zhi[1] - jian[1]) < 1.0
+
+
+def test_chapter_4_s_still_is_drawn_in_its_own_hall(rite):
+    """The still's static scene is the rite's own chapter's: the 庠 with its 室 and 房, and no range."""
+    from scene.render import meshes
+    ids = meshes.static_of(rite).part_ids()
+    assert not [n for n in ids if n.startswith(("target.", "range.", "tang.wu"))]
+    assert meshes.static_of(rite).layout["hall.court"].size_chi == rite.layout["hall.court"].size_chi
+    five = meshes.build_static(rite.reading).part_ids()
+    assert [n for n in five if n.startswith("target.")]          # chapter 5's hall keeps its 侯

@@ -67,7 +67,8 @@ def cmd_stills(args: argparse.Namespace) -> None:
     try:
         done = stills.export_stills(args.out, views, size, args.reading,
                                     args.stage.split(",") if args.stage else None, args.labels, args.caption,
-                                    args.roof, progress=(lambda st, v, f: print(f, flush=True)) if args.verbose else None)
+                                    args.roof, progress=(lambda st, v, f: print(f, flush=True)) if args.verbose else None,
+                                    chapter=getattr(args, "chapter", None))
     finally:
         mark_dir(args.out)
     n = len(done)

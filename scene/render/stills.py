@@ -79,14 +79,15 @@ def file_name(stage, view: str | None = None) -> str:
 
 def export_stills(out_dir: str | Path, views_: Sequence[str] = ("overview",), size: tuple[int, int] = (1920, 1080),
                   reading=None, stages: Iterable | None = None, labels: bool = True, caption: bool = True,
-                  roof: str = "cutaway", progress=None) -> list[tuple[object, str, Path, Still]]:
-    """``python -m scene stills``: every stage in every view, one plotter, and ``index.html``."""
+                  roof: str = "cutaway", progress=None, chapter=None) -> list[tuple[object, str, Path, Still]]:
+    """``python -m scene stills``: every stage in every view, one plotter, and ``index.html`` (``chapter``:
+    another chapter's rite than chapter 5's)."""
     from . import views
     for v in views_:
         views.parse(v)
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    studio = Studio(reading, size, roof=roof)
+    studio = Studio(reading, size, roof=roof, rite=None if chapter is None else load_rite(reading, chapter=chapter))
     rite = studio.rite
     chosen = list(rite.stages) if stages is None else [find_stage(rite, s) for s in stages]
     done = []
