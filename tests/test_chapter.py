@@ -298,7 +298,9 @@ def test_the_readers_of_the_data_take_the_chapter(riteless):
     from scene.web import lessons
     five, four = C.chapter(), C.chapter("xiangyinjiu")
     c5 = chor.default()
-    assert c5.chapter == five and c5.passage(21).text == T.passage(21).text
+    # (the registry here is a copy: chapter 5's folder differs, its texts and data are the same files)
+    assert c5.chapter.id == five.id and c5.chapter.jing == five.jing and c5.chapter.rite == five.rite
+    assert c5.passage(21).text == T.passage(21).text
     assert len(c5.sections) == five.sections
     with pytest.raises(chor.ChoreographyError) as e:
         chor.load(four)
