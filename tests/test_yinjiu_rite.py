@@ -210,3 +210,19 @@ def test_chapter_4_s_still_is_drawn_in_its_own_hall(rite):
     assert meshes.static_of(rite).layout["hall.court"].size_chi == rite.layout["hall.court"].size_chi
     five = meshes.build_static(rite.reading).part_ids()
     assert [n for n in five if n.startswith("target.")]          # chapter 5's hall keeps its 侯
+
+
+@pytest.mark.parametrize("cmd", ["pack", "site"])
+def test_the_pack_of_chapter_4_is_refused_in_one_line_not_chapter_5_s_under_its_name(capsys, tmp_path, monkeypatch,
+                                                                                    cmd):
+    from scene.cli.main import main
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("XIANGSHELI_CACHE", str(tmp_path / "cache"))
+    try:
+        rc = main(["--chapter", FOUR, cmd, "--out", "d"])
+    except SystemExit as e:
+        rc = int(e.code or 0)
+    got = capsys.readouterr()
+    assert (rc, got.out) == (2, "") and len(got.err.splitlines()) == 1
+    assert f"chapter {FOUR}" in got.err and "chapter 5's only" in got.err
+    assert list(tmp_path.iterdir()) == []

@@ -49,6 +49,8 @@ class _Objects:
         """meshes.props.stored_offset's rank of every stored bow and arrow, as Steps: a row of bows (and the
         arrows at their foot) at one spot is spread by its order in the rite's object list."""
         ids = [o for o in self.ids if self.kind[o] in ("bow", "arrow")]
+        if not ids:                      # no archer's bow or arrow (a chapter without a range)
+            return {}
         times = np.array(sorted(set(np.concatenate([self._own_times(o) for o in ids]).tolist())))
         mids = midpoints(times, self.rite.duration)
         pos = {o: self.pos(o, mids) for o in ids}
