@@ -23,11 +23,11 @@ import numpy as np
 from ..geometry.layout import Layout, build_layout
 from ..geometry.places import FACING_DEG
 from ..geometry.readings import Reading
+from . import archery, dress, forms
 from . import choreography as chor
-from . import dress, forms
 from .counting import PILES, TOTAL_COUNTERS, Counters  # noqa: F401  (re-exported)
 from .routes import Site, heading_deg
-from .shooting import RoundResult, demonstrate, shoot_round
+from .shooting import RoundResult
 from .state import (  # noqa: F401  (re-exported)
     HAND_Z,
     KNEEL_S,
@@ -100,28 +100,21 @@ class Director(Things, Ways, Counters):
                 o.events.append((0.0, "at", self._resolve(chor.parse_ref(th.start), None)))
             o.events.append((0.0, "state", self._initial_state(th)))
             self.objects[th.id] = o
-        self._make_archery_objects()
-        self.results: dict[int, RoundResult] = {}
+        # the range's part (射器, 三番射) only where the hall has a range: 鄉飲酒禮 has no 侯, no bow, no round
+        self.range = archery.plug(self.lay, choreo, reading, self.present,
+                                  lambda place: self._resolve(chor.parse_ref(place), None))
+        if self.range is not None:
+            self.objects.update(self.range.objects)
+        self.counters = self.range.counters if self.range is not None else {}
+        self.results: dict[int, RoundResult] = self.range.results if self.range is not None else {}
+        self.round_pairs = self.range.round_pairs if self.range is not None else {}
+        self.demo = self.range.demo if self.range is not None else ()
         self.counted: int | None = None          # the round last counted (數獲, 告): whose 勝者 the text means
-        self._shoot_rounds()
         for oid, o in self.objects.items():          # where each thing lies at the start
             for _, kind, value in o.events:
                 if kind in ("at", "held"):
                     self._lying[oid] = tuple(value) if kind == "at" else None
         self.acts = forms.Acts(self)
-
-    # ------------------------------------------------------------------ setup
-    def _shoot_rounds(self) -> None:
-        pairs: dict[int, list[tuple[str, str]]] = {1: [], 2: [], 3: []}
-        for sec in self.c.sections:
-            for st in sec.steps:
-                if st.do == "shoot" and st.round in pairs and kept(st, self.r, self.present) and len(st.who) == 2:
-                    pairs[st.round].append((st.who[0], st.who[1]))
-        for rnd, ps in pairs.items():
-            if ps:
-                self.results[rnd] = shoot_round(rnd, ps, self.lay, self.r.seed)
-        self.round_pairs = pairs
-        self.demo = demonstrate("sishe", self.lay, self.r.seed)
 
     # ------------------------------------------------------------------ places
     def _facing_of(self, ref: str) -> float:

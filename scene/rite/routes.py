@@ -89,19 +89,12 @@ class Site:
                       sx * h.stairs_x + h.stair_width / 2, 0.0)
             for side, sx in (("west", -1), ("east", 1))
         }
-        hou = layout["target.hou"]
-        post = layout["target.west_post"].xyz_chi[0]
-        hy = hou.xyz_chi[1]
-        self.hou = Box("侯", post - 0.5, hy - 0.6, -post + 0.5, hy + 0.6)
-        fa = layout["range.fa"]
-        assert fa.size_chi is not None          # (the 乏 has its measured size)
-        fx, fy = fa.xyz_chi[:2]
-        self.fa = Box("乏", fx - fa.size_chi[0] / 2, fy - 0.3, fx + fa.size_chi[0] / 2, fy + 0.3)
+        self.range_obstacles = self._range_boxes(layout)      # the 侯 and the 乏 (none in a hall without a range)
         furniture = []
         for pid, (hx, hy) in FURNITURE_HALF.items():
             x, y, _ = layout[pid].xyz_chi
             furniture.append(Box(layout[pid].name, x - hx, y - hy, x + hx, y + hy))
-        self.ground_obstacles = [self.platform, self.stairs["west"], self.stairs["east"], self.hou, self.fa,
+        self.ground_obstacles = [self.platform, self.stairs["west"], self.stairs["east"], *self.range_obstacles,
                                  *furniture]
         # on the 堂: the two 楹 and the two 序 walls (and the 室/房 of a 庠)
         t_obs = []
@@ -111,7 +104,7 @@ class Site:
             wx = layout[f"hall.{side}_xu"].xyz_chi[0]
             t_obs.append(Box(f"{side} 序", wx - 0.5, 1.0, wx + 0.5, h.house_depth))
         if h.has_shi:
-            t_obs.append(Box("室房", -h.xu_x, h.y_dong, h.xu_x, h.house_depth))
+            t_obs.append(Box("室房", -h.xu_x, h.tang_depth, h.xu_x, h.house_depth))   # the wall: 棟 (ch.5), 後楣 (ch.4)
         self.tang_obstacles = t_obs
         court = layout["hall.court"].size_chi
         assert court is not None                # (the 庭 has its measured size)
@@ -119,6 +112,21 @@ class Site:
         self.gate_y = layout["hall.gate"].xyz_chi[1]
         # the walkable ground: inside the walls of the 庭, and out through the 門 to 門外
         self.court = Box("庭", -self.court_half_width + 1, self.gate_y - 30, self.court_half_width - 1, h.house_depth + 20)
+
+    @staticmethod
+    def _range_boxes(layout: Layout) -> tuple[Box, ...]:
+        """The 侯 between its posts and the 乏 screen, standing on the court floor: a hall with a range only
+        (鄉射禮's; the 庠 of 鄉飲酒禮 has none, and nothing stands in its court but the 洗, 篚 and 磬)."""
+        if "target.hou" not in layout:
+            return ()
+        hou = layout["target.hou"]
+        post = layout["target.west_post"].xyz_chi[0]
+        hy = hou.xyz_chi[1]
+        fa = layout["range.fa"]
+        assert fa.size_chi is not None          # (the 乏 has its measured size)
+        fx, fy = fa.xyz_chi[:2]
+        return (Box("侯", post - 0.5, hy - 0.6, -post + 0.5, hy + 0.6),
+                Box("乏", fx - fa.size_chi[0] / 2, fy - 0.3, fx + fa.size_chi[0] / 2, fy + 0.3))
 
     # --- surfaces -----------------------------------------------------------
     def on_tang(self, x: float, y: float) -> bool:
@@ -151,7 +159,7 @@ class Site:
         """:meth:`solid_at` for arrays of points: True where someone would be inside an obstacle."""
         up = z >= self.h.height / 2
         out = np.zeros_like(x, dtype=bool)
-        for boxes, level in (((self.hou, self.fa), ~up), (tuple(self.tang_obstacles), up)):
+        for boxes, level in ((self.range_obstacles, ~up), (tuple(self.tang_obstacles), up)):
             for b in boxes:
                 out |= level & (x > b.x0) & (x < b.x1) & (y > b.y0) & (y < b.y1)
         return out
@@ -159,7 +167,7 @@ class Site:
     def solid_at(self, x: float, y: float, z: float) -> str | None:
         """The obstacle a person standing at (x, y, z) would be inside, if any."""
         if z < self.h.height / 2:
-            for box in (self.hou, self.fa):
+            for box in self.range_obstacles:
                 if box.contains(x, y):
                     return box.name
         else:

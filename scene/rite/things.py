@@ -1,17 +1,16 @@
-"""The things of the rite (器: 弓, 矢, 筭, 中, 旌 …) and their passing from hand to hand (授受): each archer's
-bow and arrows and the 80 筭 set out at the start, where each thing lies or who holds it, what a step's ``obj``
-names, and the giver who first goes and takes up what he hands.  A part of :class:`.director.Director` (its
-things, kept apart)."""
+"""The things of the rite (器: 弓, 矢, 筭, 中, 旌 …) and their passing from hand to hand (授受): where each thing
+lies or who holds it, what a step's ``obj`` names, and the giver who first goes and takes up what he hands.  A
+part of :class:`.director.Director` (its things, kept apart); the archers' bows and arrows and the 80 筭 are set
+out by the range's part, :mod:`.archery`, where the hall has a range."""
 from __future__ import annotations
 
 import math
 from typing import Any
 
 from . import choreography as chor
-from .counting import PILES
 from .routes import heading_deg
 from .shooting import ARROWS
-from .state import DirectorState, ObjectState, Point
+from .state import DirectorState, Point
 
 SISHE_ONE = chor.SISHE_ONE
 
@@ -21,32 +20,6 @@ class Things(DirectorState):
 
     def _initial_state(self, th: chor.Thing) -> str:
         return {"hou_rope": "rolled (不繫, 中掩束之)", "jing": "stored"}.get(th.id, "")
-
-    def _make_archery_objects(self) -> None:
-        for a in self.c.actors.values():
-            # the 司馬 holds a bow to give his orders (§21 執弓) but shoots no arrows
-            if not (a.archer or a.id in ("sishe", "xiang")):
-                continue
-            store = {"bin": "tang.bows_guest", "dafu": "tang.bows_guest", "zhuren": "tang.bows_host",
-                     "sishe": "court.pu"}.get(a.id, "court.bows_common")
-            base = self._resolve(chor.parse_ref(store), None)
-            arrows = [] if a.id == "xiang" else [f"arrow.{a.id}.{n}" for n in range(1, ARROWS + 1)]
-            for oid in [f"bow.{a.id}", *arrows]:
-                o = ObjectState()
-                o.events += [(0.0, "at", base), (0.0, "state", "stored")]
-                self.objects[oid] = o
-        # the 司射's 一个 (§20 改取一个挾之): not one of the four he shoots, kept with the arrows at 堂西
-        o = ObjectState()
-        o.events += [(0.0, "at", self._resolve(chor.parse_ref("hall.west_of_tang"), None)), (0.0, "state", "stored")]
-        self.objects[SISHE_ONE] = o
-        # the 80 筭 (記62 箭籌八十) in five piles: in the 中, in the 釋獲者's hand, 右獲, 左獲, 餘 (中西)
-        for pile in PILES:
-            o = ObjectState()
-            place = {"zhong": "court.zhong", "right": "court.counters_right", "left": "court.counters_left",
-                     "spare": "court.counters_spare", "hand": "court.counters_spare"}[pile]
-            o.events += [(0.0, "at", self._resolve(chor.parse_ref(place), None)), (0.0, "state", "0")]
-            self.objects[f"counters.{pile}"] = o
-        self.counters = {p: 0 for p in PILES}
 
     def _obj(self, oid: str, t: float, kind: str, value: Any) -> None:
         self.objects[oid].events.append((t, kind, value))

@@ -75,7 +75,7 @@ def _build_pack(reading, seed: int | None, *, rite, director) -> tuple[dict[str,
     rite = rite if rite is not None else load_rite(r, seed)
     track = director(rite) if director is not None else None
     lay = rite.layout
-    static = meshes.build_static(r)
+    static = meshes.static_of(rite)                 # the hall of the rite's own chapter
     bn = Bin()
     # the static layers with occlusion and the sun's shadows baked in (meshes.bake), as the stills draw them
     layers = {name: batch_geometry(bn, b, static.scale, baked=True) for name, b in static.baked().items()}

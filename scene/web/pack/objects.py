@@ -49,6 +49,8 @@ class _Objects:
         """meshes.props.stored_offset's rank of every stored bow and arrow, as Steps: a row of bows (and the
         arrows at their foot) at one spot is spread by its order in the rite's object list."""
         ids = [o for o in self.ids if self.kind[o] in ("bow", "arrow")]
+        if not ids:                      # no archer's bow or arrow (a chapter without a range)
+            return {}
         times = np.array(sorted(set(np.concatenate([self._own_times(o) for o in ids]).tolist())))
         mids = midpoints(times, self.rite.duration)
         pos = {o: self.pos(o, mids) for o in ids}
@@ -229,8 +231,11 @@ def object_tracks(bn: Bin, rite) -> list[dict[str, Any]]:
     return out
 
 
-def hou_rope_variants(bn: Bin, rite) -> dict[str, Any]:
-    """The 侯's 下个 and 左下綱 as meshes.props.hou_lower draws them for each state (chosen by prefix)."""
+def hou_rope_variants(bn: Bin, rite) -> dict[str, Any] | None:
+    """The 侯's 下个 and 左下綱 as meshes.props.hou_lower draws them for each state (chosen by prefix); None in
+    a hall without a range (鄉飲酒禮: no 侯, the player draws none)."""
+    if "target.hou" not in rite.layout or "hou_rope" not in rite.object_ids:
+        return None
     from types import SimpleNamespace
 
     from ...render.meshes.props import hou_lower as _hou_lower
