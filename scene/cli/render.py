@@ -54,7 +54,7 @@ def cmd_still(args: argparse.Namespace) -> None:
     cam = views.camera_from_json(args.camera, view[0]) if args.camera else None
     with target:
         still = stills.export_still(args.out, args.stage, args.t, view[0], size, args.reading, args.labels,
-                                    args.caption, args.roof, camera=cam)
+                                    args.caption, args.roof, camera=cam, chapter=getattr(args, "chapter", None))
     print(f"{args.out}: §{still.stage.n} {still.stage.title}, t = {still.t:.1f} s, view {still.view}, "
           f"{size[0]}x{size[1]} ({time.perf_counter() - t0:.2f} s)")
 
@@ -67,7 +67,8 @@ def cmd_stills(args: argparse.Namespace) -> None:
     try:
         done = stills.export_stills(args.out, views, size, args.reading,
                                     args.stage.split(",") if args.stage else None, args.labels, args.caption,
-                                    args.roof, progress=(lambda st, v, f: print(f, flush=True)) if args.verbose else None)
+                                    args.roof, progress=(lambda st, v, f: print(f, flush=True)) if args.verbose else None,
+                                    chapter=getattr(args, "chapter", None))
     finally:
         mark_dir(args.out)
     n = len(done)

@@ -59,7 +59,7 @@ def place_labels(lay, view: str) -> list:
         elif pid == "range.houdao":
             y = y * 0.62
         elif pid == "hall.court":
-            y = lay["range.fa"].xyz_chi[1] * 0.55
+            y = lay["range.fa"].xyz_chi[1] * 0.55 if "range.fa" in lay else y
         elif pid == "hall.gate":
             z = 0.0
         out.append(Label(text or p.name, (x * chi, y * chi, (z + dz) * chi), prio, None, "place", 0.92))

@@ -38,13 +38,14 @@ def save_png(img: np.ndarray, path: str | Path) -> None:
 
 def export_still(out: str | Path, stage: str | int | None = None, t: float | None = None, view: str = "overview",
                  size: tuple[int, int] = (1920, 1080), reading=None, labels: bool = True,
-                 caption: bool = True, roof: str = "cutaway", camera=None) -> Still:
-    """``python -m scene still``: one stage (or an absolute time) to a PNG (from ``camera`` if given)."""
+                 caption: bool = True, roof: str = "cutaway", camera=None, chapter=None) -> Still:
+    """``python -m scene still``: one stage (or an absolute time) to a PNG (from ``camera`` if given);
+    ``chapter``: another chapter's rite than chapter 5's."""
     from . import views
     views.parse(view)
     glprobe.configure()
     glprobe.start()
-    rite = load_rite(reading)
+    rite = load_rite(reading, chapter=chapter)
     st, tt = stage_and_time(rite, stage, t)
     studio = Studio(reading, size, roof=roof, rite=rite)
     try:
@@ -78,14 +79,15 @@ def file_name(stage, view: str | None = None) -> str:
 
 def export_stills(out_dir: str | Path, views_: Sequence[str] = ("overview",), size: tuple[int, int] = (1920, 1080),
                   reading=None, stages: Iterable | None = None, labels: bool = True, caption: bool = True,
-                  roof: str = "cutaway", progress=None) -> list[tuple[object, str, Path, Still]]:
-    """``python -m scene stills``: every stage in every view, one plotter, and ``index.html``."""
+                  roof: str = "cutaway", progress=None, chapter=None) -> list[tuple[object, str, Path, Still]]:
+    """``python -m scene stills``: every stage in every view, one plotter, and ``index.html`` (``chapter``:
+    another chapter's rite than chapter 5's)."""
     from . import views
     for v in views_:
         views.parse(v)
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    studio = Studio(reading, size, roof=roof)
+    studio = Studio(reading, size, roof=roof, rite=None if chapter is None else load_rite(reading, chapter=chapter))
     rite = studio.rite
     chosen = list(rite.stages) if stages is None else [find_stage(rite, s) for s in stages]
     done = []

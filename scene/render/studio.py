@@ -65,7 +65,7 @@ class Studio:
         self.reading = readings.get(reading)
         self.rite = rite if rite is not None else load_rite(self.reading, seed)
         self.lay = self.rite.layout
-        self.static = meshes.build_static(self.reading)
+        self.static = meshes.static_of(self.rite)     # the hall of the rite's own chapter
         self.size = size
         self.roof = roof
         glprobe.ensure()

@@ -118,8 +118,11 @@ def camera(view: str, rite, pose, aspect: float = 16 / 9, focus: tuple[str, ...]
     north = (h.house_depth + 12.0) * chi
     cw = lay.reading.court_width_chi / 2 * chi
     ridge = h.z_dong * chi
-    hou = m("target.hou")
-    hou_top = lay["target.east_post"].size_chi[2] * chi
+    if "target.hou" in lay:
+        hou = m("target.hou")
+        hou_top = lay["target.east_post"].size_chi[2] * chi
+    else:                                    # no range (鄉飲酒禮): the court's far end is the 門
+        hou, hou_top = np.array([0.0, gate_y, 0.0]), 0.0
     title = VIEWS[base]
     if base == "auto":                       # the director's camera (scene.render.shots)
         from .shots import camera_at

@@ -23,8 +23,8 @@ import numpy as np
 from ..geometry.layout import Layout, build_layout
 from ..geometry.places import FACING_DEG
 from ..geometry.readings import Reading
-from . import choreography as chor
 from . import archery, dress, forms
+from . import choreography as chor
 from .counting import PILES, TOTAL_COUNTERS, Counters  # noqa: F401  (re-exported)
 from .routes import Site, heading_deg
 from .shooting import RoundResult

@@ -104,7 +104,7 @@ class Site:
             wx = layout[f"hall.{side}_xu"].xyz_chi[0]
             t_obs.append(Box(f"{side} 序", wx - 0.5, 1.0, wx + 0.5, h.house_depth))
         if h.has_shi:
-            t_obs.append(Box("室房", -h.xu_x, h.y_dong, h.xu_x, h.house_depth))
+            t_obs.append(Box("室房", -h.xu_x, h.tang_depth, h.xu_x, h.house_depth))   # the wall: 棟 (ch.5), 後楣 (ch.4)
         self.tang_obstacles = t_obs
         court = layout["hall.court"].size_chi
         assert court is not None                # (the 庭 has its measured size)

@@ -38,5 +38,5 @@ from .dynamic import (  # noqa: F401
                       undrawn,
 )
 from .props import hand_local  # noqa: F401
-from .static import ROOF_MODES, StaticSet, build_static, static_set  # noqa: F401
+from .static import ROOF_MODES, StaticSet, build_static, static_of, static_set  # noqa: F401
 from .vtk import to_polydata, to_vtk  # noqa: F401

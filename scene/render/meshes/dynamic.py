@@ -80,7 +80,8 @@ def build_dynamic(rite, pose, *, velocity: dict[str, np.ndarray] | None = None) 
         main.add_arrays(f"actor.{aid}", fig.points @ rot.T + pos, fig.normals @ rot.T, fig.tris, fig.rgb)
         anchors[f"actor.{aid}"] = (float(pos[0]), float(pos[1]), float(pos[2] + fig.height + 0.15))
     _objects(main, rite, pose, held_by, velocity, anchors)
-    props.hou_lower(main, lay, pose)
+    if "target.hou" in lay:                  # the 侯's 下个 and 左下綱 (no range in 鄉飲酒禮's 庠)
+        props.hou_lower(main, lay, pose)
     # shadows on the surface under each part (the 堂 floor, a tread or the court)
     fl_m = lay.hall.height * chi
     def floor_of(pid: str, pts: np.ndarray) -> float:
@@ -91,17 +92,17 @@ def build_dynamic(rite, pose, *, velocity: dict[str, np.ndarray] | None = None) 
     def colour_of(z):
         return C["shadow_tang"] if z > 0.1 else C["shadow_ground"]
     skip = [n for n in main.names if n.startswith("target.")]
-    shadows = _in_the_sun(main.shadow(SUN_DIR, colour_of, skip=skip, floor_of=floor_of), lay)
+    shadows = _in_the_sun(main.shadow(SUN_DIR, colour_of, skip=skip, floor_of=floor_of), lay, rite)
     return DynamicSet(main, shadows, anchors)
 
 
-def _in_the_sun(shadows: Batch, lay: Layout) -> Batch:
+def _in_the_sun(shadows: Batch, lay: Layout, rite=None) -> Batch:
     """Keep the planar shadows where the sun reaches the floor (none under the roof or in the walls' shade,
     which the static bake darkens already), coloured as that floor without the sun — the colour of the
     static layer's shadows."""
     from .bake import unsunned
-    from .static import static_set
-    st = static_set(lay.reading)
+    from .static import static_of, static_set
+    st = static_set(lay.reading) if rite is None else static_of(rite)
     fl_m = lay.hall.height * lay.reading.chi_m
     ground, tang = unsunned(C["court"]), unsunned(C["tang_floor"])
     out = Batch()

@@ -8,6 +8,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from ...chapter import DEFAULT_ID as DEFAULT_CHAPTER
 from ...geometry.layout import Layout, build_layout
 from ..palette import COLOURS as C
 from ..palette import SUN_DIR
@@ -93,12 +94,15 @@ def _floor_of(lay: Layout):
 
 
 @lru_cache(maxsize=8)
-def static_set(reading_key) -> StaticSet:
-    lay = build_layout(reading_key)
+def static_set(reading_key, chapter: str | None = None) -> StaticSet:
+    """The static scene of a reading in a chapter's hall (``chapter``: its id; None, chapter 5's); the range
+    (侯, 乏, 侯道, 物) only where the hall has one (鄉飲酒禮's 庠 has none)."""
+    lay = build_layout(reading_key) if chapter is None else build_layout(reading_key, chapter=chapter)
     main, rs, rn = Batch(), Batch(), Batch()
     bounds = grounds.court(main, lay)
     building.hall(main, lay, rs, rn)
-    grounds.shooting_range(main, lay)
+    if "target.hou" in lay:
+        grounds.shooting_range(main, lay)
     grounds.furniture(main, lay)
     # shadows: of the whole building (the full roof, whatever the roof mode) on the court or the 堂
     both = Batch()
@@ -123,7 +127,14 @@ def static_set(reading_key) -> StaticSet:
     return StaticSet(lay, main, rs, rn, sh, chi, (x0 * chi, x1 * chi, y0 * chi, y1 * chi))
 
 
-def build_static(reading=None) -> StaticSet:
-    """The static scene of a reading (cached: a reading's building never changes)."""
+def build_static(reading=None, chapter: str | None = None) -> StaticSet:
+    """The static scene of a reading (cached: a reading's building never changes); ``chapter``: another
+    chapter's hall than chapter 5's (its id)."""
     from ...geometry import readings as readings_mod
-    return static_set(readings_mod.get(reading))
+    return static_set(readings_mod.get(reading)) if chapter is None else static_set(readings_mod.get(reading), chapter)
+
+
+def static_of(rite) -> StaticSet:
+    """The static scene of a compiled rite: its reading's, in the hall of its own chapter."""
+    ch = rite.choreography.chapter
+    return build_static(rite.reading, None if ch is None or ch.id == DEFAULT_CHAPTER else ch.id)

@@ -64,6 +64,8 @@ def _lane(ctx: Ctx) -> list[Finding]:
     """The arrow's way: a wedge in plan from the shooter (LANE_MARGIN either side) widening to the 侯's
     half width plus the margin at the 侯, and on beyond it (a miss flies on); anyone on the ground in it
     while an arrow flies is a finding."""
+    if "target.hou" not in ctx.lay:           # a hall without a range (鄉飲酒禮): no arrow flies
+        return []
     hou = ctx.lay["target.hou"]
     assert hou.size_chi is not None           # (the 侯 has its measured size)
     hou_half = hou.size_chi[0] / 2

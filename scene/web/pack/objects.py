@@ -229,8 +229,11 @@ def object_tracks(bn: Bin, rite) -> list[dict[str, Any]]:
     return out
 
 
-def hou_rope_variants(bn: Bin, rite) -> dict[str, Any]:
-    """The 侯's 下个 and 左下綱 as meshes.props.hou_lower draws them for each state (chosen by prefix)."""
+def hou_rope_variants(bn: Bin, rite) -> dict[str, Any] | None:
+    """The 侯's 下个 and 左下綱 as meshes.props.hou_lower draws them for each state (chosen by prefix); None in
+    a hall without a range (鄉飲酒禮: no 侯, the player draws none)."""
+    if "target.hou" not in rite.layout or "hou_rope" not in rite.object_ids:
+        return None
     from types import SimpleNamespace
 
     from ...render.meshes.props import hou_lower as _hou_lower

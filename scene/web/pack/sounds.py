@@ -83,10 +83,14 @@ def drum_cues(rite) -> list[dict[str, Any]]:
 
 
 def call_cues(rite) -> list[dict[str, Any]]:
-    """獲 at 宮 as the 旌 is raised, at 商 as it is lowered (the 旌's states)."""
-    out = []
+    """獲 at 宮 as the 旌 is raised, at 商 as it is lowered (the 旌's states); none where no 旌 is set out (a
+    chapter without a range, 鄉飲酒禮)."""
+    out: list[dict[str, Any]] = []
+    jing = rite.director.objects.get("jing")
+    if jing is None:
+        return out
     spans = sorted(rite.spans, key=lambda s: s.start_s)
-    for t, kind, value in rite.director.objects["jing"].events:
+    for t, kind, value in jing.events:
         if kind != "state" or not isinstance(value, str):
             continue
         if "以宮" in value:
