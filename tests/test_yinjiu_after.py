@@ -331,8 +331,9 @@ def test_next_day_the_bin_bows_outside_the_host_follows_and_the_sizheng_sits_as_
     (x, y, z), _, _, vis = where(RITE, "xiang", end)
     assert vis and z > 3 and near((x, y), place(RITE, "mat.bin"), 2.0)    # 鄭 司正為賓
     assert not where(RITE, "bin", end)[3] and not where(RITE, "jie", end)[3]   # 賓介不與, 無介
-    dish = obj_at(RITE, "jian_bin", end)
-    assert near(dish, place(RITE, "mat.bin"), 4.0)                        # 薦脯醢 before him
+    jian = at_words(RITE, 25, "薦脯醢", do="set_down")[0]
+    assert near(where(RITE, jian.who[0], act_mid(jian, jian.who[0]))[0], place(RITE, "mat.bin"), 6.0)   # 薦 before him
+    assert jian.start_s > at_words(RITE, 25, "乃息司正", who="xiang")[-1].end_s - 0.01
     seen = [a for a in RITE.actor_ids if where(RITE, a, bai.start_s)[3] and a not in ("zhuren", "bin")]
     assert seen == [], f"yesterday's company still in the hall the next day: {seen}"
 
