@@ -9,8 +9,8 @@ of §13–§23 does not act yet are ``xfail`` with what is missing."""
 from __future__ import annotations
 
 import math
-import re
 
+import numpy as np
 import pytest
 
 from scene import text as T
@@ -343,7 +343,6 @@ def test_next_day_the_bin_bows_outside_the_host_follows_and_the_sizheng_sits_as_
 def test_no_two_people_stand_on_one_spot():
     """Sampled at 2 Hz over §13–§25: two visible people both standing still are never within 0.4 m (a
     hand-over excepted)."""
-    import numpy as np
     t0, t1 = stage(RITE, 13).start_s, RITE.duration
     times = np.arange(t0, t1, 0.5)
     s = RITE.sample(times, objects=False)
