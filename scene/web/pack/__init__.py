@@ -56,23 +56,27 @@ def _bounds(static, lay) -> list[float]:
     return [rounded(x0, 3), rounded(x1, 3), rounded(y0, 3), rounded(y1, 3), 0.0, rounded(z1, 3)]
 
 
-def build_pack(reading=None, seed: int | None = None, *, rite=None, director=None) -> tuple[dict[str, Any], bytes]:
-    """The manifest and the binary buffer of the pack for a reading (deterministic).
+def build_pack(reading=None, seed: int | None = None, *, rite=None, director=None, chapter=None
+               ) -> tuple[dict[str, Any], bytes]:
+    """The manifest and the binary buffer of the pack for a reading of a chapter's rite (deterministic;
+    ``chapter``: a :class:`~scene.chapter.Chapter` or its id, chapter 5 by default, or the given rite's).
 
     ``director(rite)``, when given, starts the director's track elsewhere (another process: it is most of
     the pack's work) and returns a function that waits for it; the pack is the same either way."""
     from ... import progress
     from ...geometry import readings
     with progress.phase(f"the scene pack ({readings.get(reading).name}): meshes, the light bake, the tracks"):
-        return _build_pack(reading, seed, rite=rite, director=director)
+        return _build_pack(reading, seed, rite=rite, director=director, chapter=chapter)
 
 
-def _build_pack(reading, seed: int | None, *, rite, director) -> tuple[dict[str, Any], bytes]:
+def _build_pack(reading, seed: int | None, *, rite, director, chapter=None) -> tuple[dict[str, Any], bytes]:
+    from ...chapter import resolve
     from ...geometry import readings
     from ...render import meshes
     from ...rite.cache import load_rite
     r = readings.get(reading)
-    rite = rite if rite is not None else load_rite(r, seed)
+    rite = rite if rite is not None else load_rite(r, seed, chapter)
+    ch = rite.choreography.chapter
     track = director(rite) if director is not None else None
     lay = rite.layout
     static = meshes.static_of(rite)                 # the hall of the rite's own chapter
@@ -81,7 +85,9 @@ def _build_pack(reading, seed: int | None, *, rite, director) -> tuple[dict[str,
     layers = {name: batch_geometry(bn, b, static.scale, baked=True) for name, b in static.baked().items()}
     manifest: dict[str, Any] = {
         "format": FORMAT,
-        "key": pack_key(r, seed),
+        "key": pack_key(r, seed, ch),
+        "chapter": {"id": ch.id, "number": ch.number, "title": ch.title, "title_en": ch.title_en,
+                    "default": ch == resolve(None)},
         "reading": reading_block(rite.reading),
         "duration_s": rounded(rite.duration, 3),
         "bounds_m": _bounds(static, lay),
@@ -124,13 +130,16 @@ def director_block(bn: Bin, rite, tr=None) -> dict[str, Any]:
             "v": bn.add(np.asarray(tr.v, np.float32), "f32", 7), "ease": bn.add(tr.ease.astype(np.uint8), "u8", 1)}
 
 
-def pack_key(reading, seed) -> str:
-    """Short hash of the reading, the seed and the bytes of the code and data the pack comes from."""
+def pack_key(reading, seed, chapter=None) -> str:
+    """Short hash of the reading, the seed, the chapter and the bytes of the code and data the pack comes
+    from (chapter 5's key is what it was before chapters: its rite key and lessons as then)."""
+    from ...chapter import resolve
     from ...rite.cache import rite_key
-    h = hashlib.sha256(rite_key(reading, seed).encode())
+    ch = resolve(chapter)
+    h = hashlib.sha256(rite_key(reading, seed, chapter=ch).encode())
     from ...rite.cache import source_files
     from ..lessons import lesson_bytes
-    h.update(lesson_bytes())
+    h.update(lesson_bytes(ch) if ch.lessons is not None else b"")
     for f in source_files(("render", "web")):
         try:
             h.update(f.read_bytes())
@@ -143,12 +152,12 @@ def dumps(manifest: dict[str, Any]) -> bytes:
     return json.dumps(manifest, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")
 
 
-def write_pack(out_dir, reading=None, seed: int | None = None) -> Path:
+def write_pack(out_dir, reading=None, seed: int | None = None, chapter=None) -> Path:
     """Write ``scene.json`` and ``scene.bin`` into ``out_dir``; returns the folder.  They are copies of the
     verified pack of the disk cache (:func:`pack_dir`: the shipped one for the default reading, else built
     once there), the very bytes the app serves — a site or a pack of the default reading costs no build."""
     out = Path(out_dir)
-    src = pack_dir(reading, seed)
+    src = pack_dir(reading, seed, chapter)
     out.mkdir(parents=True, exist_ok=True)
     from ...atomic import write_bytes
     for name in ("scene.bin", "scene.json"):
@@ -156,18 +165,18 @@ def write_pack(out_dir, reading=None, seed: int | None = None) -> Path:
     return out
 
 
-def write_playable(out_dir, reading=None, seed: int | None = None) -> list[Path]:
+def write_playable(out_dir, reading=None, seed: int | None = None, chapter=None) -> list[Path]:
     """A pack with its font beside it (``font/cjk*.otf``), as the standalone player page loads it;
     returns the files written."""
-    out = write_pack(out_dir, reading, seed)
+    out = write_pack(out_dir, reading, seed, chapter)
     fonts = write_font(out / "font" / "cjk.otf", (out / "scene.json").read_text(encoding="utf-8"))
     return [out / "scene.json", out / "scene.bin", *fonts]
 
 
-def pack_dir(reading=None, seed: int | None = None) -> Path:
+def pack_dir(reading=None, seed: int | None = None, chapter=None) -> Path:
     """A ready, verified pack folder in the disk cache (built when missing or damaged): :mod:`.store`."""
     from .store import pack_dir as _pack_dir
-    return _pack_dir(reading, seed)
+    return _pack_dir(reading, seed, chapter=chapter)
 
 
 from .site import SITE_FILES, write_site  # noqa: E402,F401  (re-exported)

@@ -15,10 +15,12 @@ SITE_FILES = ("player.js", "player-build.js", "player-pose.js", "player-labels.j
               "framecheck.js")
 
 
-def write_site(out_dir, reading=None, seed: int | None = None) -> Path:
+def write_site(out_dir, reading=None, seed: int | None = None, opens=None) -> Path:
     """``python -m scene site``: a self-contained folder — ``index.html`` (the standalone player page), the
-    player, three.js (vendored, with its licence), the pack at ``pack/`` and the CJK font subset at
-    ``pack/font/`` — that any static web server can host with no Python behind it."""
+    player, three.js (vendored, with its licence), chapter 5's pack at ``pack/`` and its CJK font subset at
+    ``pack/font/``, every other chapter with a rite at ``pack-<id>/`` (鄉飲酒禮: ``pack-xiangyinjiu/``), and
+    ``chapters.json``, the list the page's chapter switch shows (``opens``: the chapter the page opens without
+    ``?chapter=``, chapter 5 by default) — that any static web server can host with no Python behind it."""
     from ...atomic import check_folder, write_bytes, write_text
     from ...paths import WEB_ASSETS as web
     from . import write_playable
@@ -37,7 +39,34 @@ def write_site(out_dir, reading=None, seed: int | None = None) -> Path:
     if aside is not None:
         aside.join()
     write_reviews(out, [f for f in files if f.parent.name == "font"], reading, seed)
+    listed = []
+    for ch in site_chapters():
+        folder = chapter_folder(ch)
+        if folder != "pack":
+            write_playable(out / folder, reading, seed, ch)
+        listed.append({"id": ch.id, "number": ch.number, "title": ch.title, "title_en": ch.title_en,
+                       "pack": f"{folder}/"})
+    import json
+
+    from ...chapter import resolve
+    write_text(out / "chapters.json", json.dumps({"opens": resolve(opens).id, "chapters": listed},
+                                                 ensure_ascii=False, indent=1))
     return out
+
+
+def site_chapters() -> list:
+    """The chapters a site carries: every chapter of the package with a rite, chapter 5 first."""
+    from ...chapter import chapters, resolve
+    default = resolve(None)
+    others = [resolve(c) for c in chapters() if c != default.id]
+    return [default] + sorted((c for c in others if c.rite is not None and c.cast is not None),
+                              key=lambda c: c.number)
+
+
+def chapter_folder(ch) -> str:
+    """Where a site keeps a chapter's pack: ``pack`` for chapter 5 (as before chapters), else ``pack-<id>``."""
+    from ...chapter import resolve
+    return "pack" if ch == resolve(None) else f"pack-{ch.id}"
 
 
 def _findings_aside(reading, seed):

@@ -291,42 +291,57 @@ def evict(budget: int | None = None) -> list[Path]:
     return gone
 
 
-def pack_dir(reading=None, seed: int | None = None, director=None) -> Path:
+def pack_dir(reading=None, seed: int | None = None, director=None, chapter=None) -> Path:
     """A verified pack folder in the served cache (built when missing or damaged; ``director``: see
-    :func:`~scene.web.pack.build_pack`)."""
+    :func:`~scene.web.pack.build_pack`; ``chapter``: its id or :class:`~scene.chapter.Chapter`, chapter 5 by
+    default)."""
     from . import build_pack, dumps  # late: tests replace build_pack
     r = normalise(reading)
+    ch = _chapter(chapter)
 
     def build(tmp: Path) -> None:
-        if shipped.fill_pack(r, seed, tmp):             # the default reading, made from these very sources
+        if ch is None and shipped.fill_pack(r, seed, tmp):   # the default reading, made from these very sources
             return
-        manifest, data = build_pack(r, seed, **({"director": director} if director is not None else {}))
+        extra = {"director": director} if director is not None else {}
+        if ch is not None:
+            extra["chapter"] = ch
+        manifest, data = build_pack(r, seed, **extra)
         (tmp / "scene.bin").write_bytes(data)
         (tmp / "scene.json").write_bytes(dumps(manifest))
         del manifest, data
 
-    return ready(_pack_name(r, seed), build, ("scene.json", "scene.bin"))
+    return ready(_pack_name(r, seed, ch), build, ("scene.json", "scene.bin"))
 
 
-def _pack_name(r, seed) -> str:
+def _chapter(chapter):
+    """None for chapter 5 (its packs' names and keys are what they were), else the resolved chapter."""
+    from ...chapter import resolve
+    ch = resolve(chapter)
+    return None if ch == resolve(None) else ch
+
+
+def _pack_name(r, seed, ch=None) -> str:
     from ...geometry.readings import safe_name
     from . import pack_key
-    return f"pack-{safe_name(r.name)}-{pack_key(r, seed)}"
+    if ch is None:
+        return f"pack-{safe_name(r.name)}-{pack_key(r, seed)}"
+    return f"pack-{ch.id}-{safe_name(r.name)}-{pack_key(r, seed, ch)}"
 
 
-def existing(reading=None, seed: int | None = None) -> Path | None:
+def existing(reading=None, seed: int | None = None, chapter=None) -> Path | None:
     """The pack folder when it is in the cache and sound (nothing is built), else None."""
     r = normalise(reading)
-    d = roots()[0] / _pack_name(r, seed)
-    if not d.exists() and shipped.pack_for(r, seed) is not None:
+    ch = _chapter(chapter)
+    d = roots()[0] / _pack_name(r, seed, ch)
+    if not d.exists() and ch is None and shipped.pack_for(r, seed) is not None:
         return pack_dir(r, seed)                        # a copy of the shipped pack: no build
     return d if d.exists() and verify(d, ("scene.json", "scene.bin")) is None else None
 
 
-def build_elsewhere(reading, protect: list[str], seed: int | None = None) -> str:
+def build_elsewhere(reading, protect: list[str], seed: int | None = None, chapter=None) -> str:
     """:func:`pack_dir` in a child process, keeping the folders the parent handed out."""
     _pinned.update(Path(p) for p in protect)
-    return str(pack_dir(reading, seed))
+    return str(pack_dir(reading, seed, chapter=chapter))
 
 
 def font_key() -> str:
