@@ -85,13 +85,41 @@ export class Camera {
   _cameraForStage(force) {
     if (!this.pack) return;
     if (this._stageIdx < 0) this._updateStageStep();
+    // an extension that holds the camera (the director) places its own camera at t, in its own view
+    const h = this._holder();
+    const held = h && h.cameraAt(this.t);
+    if (held) {
+      this._setView(h.viewName || 'auto');
+      this.applyCamera(held, force);
+      return;
+    }
     let c = this._preset(this.view, this._stageN());
     // the plan fitted to this frame, clear of the caption band (plan-fit.js)
     if (c && c.parallel && this.view === 'plan') c = fitPlan(c, this.pack.bounds_m, this._w, this._h, this.planReserve, this._widen());
     if (c) this.applyCamera(c, force);
   }
 
+  // the extension holding the camera (holdsCamera(): the director while it is on), or null
+  _holder() {
+    for (const x of this.extensions) if (x.holdsCamera && x.holdsCamera()) return x;
+    return null;
+  }
+
+  // public (the extensions' way): the camera of the view at t placed again — the holder's, given back the
+  // camera after the user orbited (takeCamera), or the same holder's at a new moment (placeCamera)
+  takeCamera() {
+    this.free = false;
+    this._camKey = null;
+    this._cameraForStage(true);
+  }
+
+  placeCamera() { this._cameraForStage(false); }
+
+  // the camera placed is still the one on (a resize or takeCamera() asks for a new placement)
+  cameraPlaced() { return this._camKey !== null && this._camKey !== undefined; }
+
   applyCamera(c) {
+    this._placements = (this._placements || 0) + 1;       // stats().cameraPlacements (issue 42: one per key)
     this._placeLabelsForView();
     // the same preset again (most stages share the overview): nothing to move or redraw
     const key = JSON.stringify([c.position, c.focal_point, c.view_up, c.view_angle, c.parallel, c.parallel_scale, this._aspect]);
@@ -136,6 +164,7 @@ export class Camera {
     this.free = false;
     this._cameraMoved = true;
     this._dirty = true;
+    this.signals.cameraPlaced.dispatch(c);
   }
 
   _upEq(a, b) { return !!a && a[0] === b[0] && a[1] === b[1] && a[2] === b[2]; }

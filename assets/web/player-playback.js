@@ -25,9 +25,15 @@ export class Playback {
     this.playing = true;
     this._lastNow = 0;
     this._dirty = true;
+    this.signals.playingChanged.dispatch(true);
   }
 
-  pause() { this.playing = false; this._dirty = true; }
+  pause() {
+    const was = this.playing;
+    this.playing = false;
+    this._dirty = true;
+    if (was) this.signals.playingChanged.dispatch(false);
+  }
 
   togglePlay() { if (this.playing) this.pause(); else this.play(); }
 
@@ -57,8 +63,9 @@ export class Playback {
     this.setTime(st.start);
     this._stageIdx = i;
     this._stageHint = i;
-    if (!this.userView) this.view = 'overview';
+    if (!this.userView && !this._holder()) this._setView('overview');
     this._cameraForStage(true);
+    this.signals.stageChanged.dispatch(this.stages[i]);
   }
 
   nextStage() {
@@ -96,14 +103,25 @@ export class Playback {
     this.setTime(this.t - s < 0.3 && i > 0 ? this.steps[Math.max(0, lastLE(this.stepStarts, s - 1e-3, i))].start : s);
   }
 
+  // the view (one writer of `view`); announced
+  _setView(name) {
+    if (this.view === name) return;
+    this.view = name;
+    this.signals.viewChanged.dispatch(name);
+  }
+
   setView(name) {
     if (!this.pack) return false;
+    // a view an extension owns (the director's 'auto'): its to put on
+    const owner = this.extensions.find((x) => x.viewName === name && x.onView);
+    if (owner) return !!owner.onView(name);
     if (!this.viewOrder.includes(name)) {
       const by = this.views.by_stage || {};
       const any = Object.values(by)[0] || {};
       if (!(name in any)) return false;
     }
-    this.view = name;
+    for (const x of this.extensions) if (x.onView) x.onView(name);     // (the director lets go of the camera)
+    this._setView(name);
     this.userView = true;
     this._cameraForStage(true);
     return true;

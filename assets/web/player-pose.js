@@ -135,12 +135,14 @@ export class Pose {
       this._stepIdx = pi;
       const st = pi >= 0 ? this.steps[pi] : null;
       this._focus = st ? new Set(st.who || []) : null;
+      this.signals.stepChanged.dispatch(st);
     }
     this._updateActing(T);
     if (stageIdx !== this._stageIdx) {
       const first = this._stageIdx < 0;
       this._stageIdx = stageIdx;
-      if (!first && !this.free && this.autoView) this._cameraForStage(false);
+      if (!first && !this.free && this.autoView && !this._holder()) this._cameraForStage(false);
+      this.signals.stageChanged.dispatch(this.stages[stageIdx]);
     }
   }
 }

@@ -54,6 +54,7 @@ import { Camera } from './player-camera.js';
 import { Playback } from './player-playback.js';
 import { Picking } from './player-picking.js';
 import { Pace } from './player-pace.js';
+import { createSignals } from './signals.js';
 
 const FONT_FAMILY = "'XSLCJK', 'XSLCJK Fallback', 'Noto Sans CJK TC', 'Noto Serif CJK TC', 'Source Han Sans TC', " +
   "'PingFang TC', 'Microsoft JhengHei', 'Hiragino Sans', sans-serif";
@@ -115,6 +116,10 @@ export class Player {
     this._yAxis = new THREE.Vector3(0, 1, 0);
     this._fontReady = Promise.resolve(false);
     this.extensions = [];      // see use()
+    // what changed, announced (signals.js): stageChanged(stage), stepChanged(step), viewChanged(name),
+    // playingChanged(bool), cameraPlaced(camera dict) — `player.signals.stageChanged.add(fn)`
+    this.signals = createSignals(['stageChanged', 'stepChanged', 'viewChanged', 'playingChanged', 'cameraPlaced']);
+    this._placements = 0;      // applyCamera calls (stats().cameraPlacements)
 
     // DOM: a positioned box holding the canvas and the label overlay
     const cs = getComputedStyle(container);
@@ -213,8 +218,8 @@ export class Player {
     });
 
     if (opts.paths !== false) this.use(new PathsOverlay());     // key T: paths and ghosts (paths.js)
-    this._frame = this._frame.bind(this);
-    this._raf = requestAnimationFrame(this._frame);
+    this._tick = (now) => this._frame(now);     // (the loop's callback: _frame stays the prototype's)
+    this._raf = requestAnimationFrame(this._tick);
     window.__xslPlayer = this;
   }
 
@@ -355,6 +360,11 @@ body.xsl-classroom .xsl-player .xsl-view-tool, body.xsl-classroom .xsl-player .x
   //   onPack(manifest, buf)     after each pack is built (also at once if one is loaded)
   //   onFrame(T, now, dt)       every animation frame before drawing; return true to ask for a redraw
   //   onKey(ev)                 before the player's own keys; return true if handled
+  //   holdsCamera()             true while it holds the camera (the director): the player then places
+  //   cameraAt(T)                 its camera at T (a PACK.md Camera dict) instead of the stage's preset, in
+  //   viewName                    the view of this name, at a stage jump, a resize, takeCamera()/placeCamera()
+  //   onView(name)              a valid view is being chosen (the director lets go); for its own viewName,
+  //                             it puts the view on itself (returns whether it could)
   //   dispose()                 when the player goes
   // Objects it adds to player.scene on layer 0 are drawn every frame (not in the static cache).
   use(ext) {
@@ -524,26 +534,6 @@ body.xsl-classroom .xsl-player .xsl-view-tool, body.xsl-classroom .xsl-player .x
     this.renderer.setPixelRatio(high ? s * Math.min(2, window.devicePixelRatio || 1) : s);
     this._staticDirty = true;
     this._dirty = true;
-  }
-
-  stats() {
-    const n = Math.min(this._frameCount, this._frameTimes.length);
-    const last = n ? this._frameTimes[(this._frameCount - 1) % this._frameTimes.length] : 0;
-    const now = performance.now();
-    let fps = 0;
-    for (let k = 1; k <= n; k++) {
-      const tt = this._frameTimes[(this._frameCount - k) % this._frameTimes.length];
-      if (now - tt <= 1000) fps++; else break;
-    }
-    // the last frame: draw calls made, and triangles in the picture (the static layers' come from
-    // the cached target when it was not redrawn)
-    const info = this.renderer.info.render;
-    const si = this.staticCache && this._staticInfo ? this._staticInfo : { calls: 0, triangles: 0 };
-    return { fps, frames: this._frameCount, drawCalls: info.calls, triangles: info.triangles + si.triangles,
-      dynamicTriangles: info.triangles, staticCached: !!this.staticCache, staticRedraws: this._staticRenders || 0,
-      batchLayouts: this.batch ? this.batch.layouts : 0, contactShadows: (this.contact ? this.contact.mesh.count : 0) + (this.contactRest ? this.contactRest.mesh.count : 0),
-      tier: this.qualityInfo.tier, sunShadows: !!(this.high && !this.high.demoted),
-      lastFrameAt: last };
   }
 }
 
