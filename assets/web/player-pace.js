@@ -23,6 +23,31 @@ export class Pace {
     if (v && this._resting) this._wake();
   }
 
+  // something to draw: the next frame draws (and a resting loop wakes) — the way every part and extension asks
+  requestRedraw() { this._dirty = true; }
+
+  // the frame loop drew what was asked
+  _drawnFrame() { this._dirty = false; }
+
+  _initPace() { this._lastNow = 0; }
+
+  // the loop started (once, by the constructor); its callback is not _frame itself: no method is replaced on
+  // the instance
+  _startLoop() {
+    this._tick = (now) => this._frame(now);
+    this._raf = requestAnimationFrame(this._tick);
+  }
+
+  // the seconds since the last turn (0 after a rest or a play's start), at most a quarter second
+  _clock(now) {
+    const dt = this._lastNow ? Math.min(0.25, Math.max(0, (now - this._lastNow) / 1000)) : 0;
+    this._lastNow = now;
+    return dt;
+  }
+
+  // the next turn's dt is 0 (the time before it was not play time)
+  _restartClock() { this._lastNow = 0; }
+
   // out of rest now: the next animation frame runs the loop; its dt is 0 (the rest was not play time)
   _wake() {
     clearTimeout(this._resting);

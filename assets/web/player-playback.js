@@ -7,31 +7,47 @@ import { lastLE } from './player-tracks.js';
 const ROOF_MODES = ['cutaway', 'solid', 'ghost', 'none'];
 
 export class Playback {
-  _touch() { this._dirty = true; }
+  _initPlayback() {
+    this.t = 0;
+    this.playing = false;
+    this.speed = 1;
+    this.view = 'overview';
+    this.userView = false;     // the user chose a view (gotoStage keeps it)
+    this.roof = 'cutaway';
+  }
+
+  // a frame's play: t moves on dt seconds at the speed, and stops at the end
+  _advance(dt) {
+    this.t += dt * this.speed;
+    if (this.t >= this.duration) { this.t = this.duration; this.pause(); }
+    this.invalidatePose();
+  }
+
+  _touch() { this.requestRedraw(); }
 
   setTime(t) {
     if (!this.pack) return;
     const x = Number(t);
     if (!Number.isFinite(x)) return;
     this.t = Math.min(Math.max(0, x), this.duration);
-    this._poseDirty = true;
-    this._dirty = true;
-    this._labelsNow = true;       // a jump: the labels of the new moment in its first frame, even when thinned
+    this.invalidatePose();
+    this.requestRedraw();
+    this._labelsAtOnce();       // a jump: the labels of the new moment in its first frame, even when thinned
   }
 
   play() {
     if (!this.pack) return;
     if (this.t >= this.duration) this.setTime(0);
     this.playing = true;
-    this._lastNow = 0;
-    this._dirty = true;
+    this._restartClock();
+    this.requestRedraw();
     this.signals.playingChanged.dispatch(true);
   }
 
   pause() {
     const was = this.playing;
     this.playing = false;
-    this._dirty = true;
+    this.requestRedraw();
     if (was) this.signals.playingChanged.dispatch(false);
   }
 
@@ -41,7 +57,7 @@ export class Playback {
     const s = Number(x);
     if (!Number.isFinite(s)) return;
     this.speed = Math.min(8, Math.max(0.5, s));
-    this._dirty = true;
+    this.requestRedraw();
   }
 
   _stageIndexOf(n) {
@@ -61,8 +77,7 @@ export class Playback {
   _gotoStageIndex(i) {
     const st = this.stages[i];
     this.setTime(st.start);
-    this._stageIdx = i;
-    this._stageHint = i;
+    this._enterStage(i);
     if (!this.userView && !this._holder()) this._setView('overview');
     this._cameraForStage(true);
     this.signals.stageChanged.dispatch(this.stages[i]);
@@ -131,7 +146,7 @@ export class Playback {
     if (!ROOF_MODES.includes(mode)) return false;
     this.roof = mode;
     this._applyRoof();
-    this._dirty = true;
+    this.requestRedraw();
     return true;
   }
 

@@ -75,7 +75,7 @@ export class Pose {
       this.restBatch.update(restList);
       if (this.contactRest) this.contactRest.update(this.actors, this.objects, T, null, rest);
       this._restNew = false;
-      this._staticDirty = true;
+      this.redrawStatic();
     }
     if (this.contact && this.contact.mesh.visible) this.contact.update(this.actors, this.objects, T, this.contactRest ? rest : null);
     const H = this.houRope;
@@ -112,6 +112,22 @@ export class Pose {
   // caption names — a step the caption has moved past (the 主人's bow while the attendant walks off, both from
   // one phrase) still has its people at work, and no label may cover them (issue 27).  A scan of the steps
   // (two thousand compares) only when T has moved.
+  _initPose() {
+    this._stageIdx = -1;
+    this._stepIdx = -1;
+    this._stepHint = 0;
+    this._stageHint = 0;
+  }
+
+  // a jump to stage i (its start): the current stage, before the pose is worked out again
+  _enterStage(i) { this._stageIdx = i; this._stageHint = i; }
+
+  // the people and things at rest worked out again in the next pose (a new pack, new colours)
+  restAgain() { this._rest = null; }
+
+  // t changed: the people and things placed again before the next frame is drawn
+  invalidatePose() { this._poseDirty = true; this.requestRedraw(); }
+
   _updateActing(T) {
     if (T === this._actingT) return;
     this._actingT = T;

@@ -81,33 +81,23 @@ export class Player {
     this.batchDynamic = opts.batchDynamic !== false;
     this.restCache = opts.restCache !== false;
 
-    this.pack = null;          // the manifest
-    this.t = 0;
-    this.playing = false;
-    this.speed = 1;
-    this.view = 'overview';
-    this.userView = false;     // the user chose a view (gotoStage keeps it)
-    this.free = false;         // the user moved the camera (presets no longer follow stages)
-    this.labelsOn = true;
-    this.roof = 'cutaway';
-    this.dimsOn = false;
-    this.lastPick = null;
+    // each part's own state, set by the part (one writer a field: issue 42)
+    this._initBuild();         // pack, root, the ghost
+    this._initPlayback();      // t, playing, speed, view, roof
+    this._initLabels();        // labelsOn, dimsOn
+    this._initPicking();       // lastPick
+    this._initPose();          // the current stage and step
+    this._initPace();          // the frame loop's clock
 
-    this._dirty = true;        // something to draw
-    this._poseDirty = true;    // t changed: re-place actors and objects
+    this.requestRedraw();        // something to draw
+    this.invalidatePose();    // t changed: re-place actors and objects
     this._labelTextDirty = true;
     this._afterRender = [];    // resolvers waiting for the next drawn frame
     this._frameTimes = new Float64Array(240);
     this._frameCount = 0;
-    this._lastNow = 0;
     this._lastEmit = 0;
     this._emitTimer = 0;
     this._lastState = {};
-    this._stageIdx = -1;
-    this._stepIdx = -1;
-    this._stepHint = 0;
-    this._stageHint = 0;
-    this._ghost = null;
     this._tmp = new Float32Array(4);
     this._tmp2 = new Float32Array(4);
     this._v = new THREE.Vector3();
@@ -119,7 +109,6 @@ export class Player {
     // what changed, announced (signals.js): stageChanged(stage), stepChanged(step), viewChanged(name),
     // playingChanged(bool), cameraPlaced(camera dict) — `player.signals.stageChanged.add(fn)`
     this.signals = createSignals(['stageChanged', 'stepChanged', 'viewChanged', 'playingChanged', 'cameraPlaced']);
-    this._placements = 0;      // applyCamera calls (stats().cameraPlacements)
 
     // DOM: a positioned box holding the canvas and the label overlay
     const cs = getComputedStyle(container);
@@ -152,7 +141,6 @@ export class Player {
     container.appendChild(renderer.domElement);
     this.renderer = renderer;
     // adaptive playback (adaptive.js): fewer pixels when frames come too slowly for 30 fps
-    this.onQuality = null;
     this.adaptive = new Adaptive(this, adaptiveOptions(opts));
 
     this.overlay = document.createElement('div');
@@ -165,7 +153,7 @@ export class Player {
     probe.setAttribute('aria-hidden', 'true');
     Object.assign(probe.style, { position: 'absolute', visibility: 'hidden', left: '0', top: '0', pointerEvents: 'none' });
     this.overlay.appendChild(probe);
-    this._probeRo = new ResizeObserver(() => { this._remeasure = true; this._labelsNow = true; this._dirty = true; });
+    this._probeRo = new ResizeObserver(() => this._remeasureLabels());
     this._probeRo.observe(probe);
 
     this.scene = new THREE.Scene();
@@ -174,11 +162,7 @@ export class Player {
     this.persp.up.set(0, 0, 1);
     this.ortho = new THREE.OrthographicCamera(-1, 1, 1, -1, 0.5, 2000);
     this.ortho.up.set(0, 1, 0);
-    this.cam = this.persp;
-    this.controlsP = this._makeControls(this.persp, true);
-    this.controlsO = this._makeControls(this.ortho, false);
-    this.controls = this.controlsP;
-    this.controlsO.enabled = false;
+    this._initCamera();        // cam, controls, free
 
     // materials (shared)
     this.matBasic = new THREE.MeshBasicMaterial({ vertexColors: true });
@@ -193,7 +177,6 @@ export class Player {
     });
     this.matDims = new THREE.LineBasicMaterial({ color: rawColour('#1e1b18'), depthTest: false, transparent: true });
 
-    this.root = null;          // the pack's THREE.Group
     this._staticDirty = true;
     this._rt = null;
     this._size2 = new THREE.Vector2();
@@ -218,8 +201,7 @@ export class Player {
     });
 
     if (opts.paths !== false) this.use(new PathsOverlay());     // key T: paths and ghosts (paths.js)
-    this._tick = (now) => this._frame(now);     // (the loop's callback: _frame stays the prototype's)
-    this._raf = requestAnimationFrame(this._tick);
+    this._startLoop();
     window.__xslPlayer = this;
   }
 
@@ -254,7 +236,7 @@ body.xsl-classroom .xsl-player .xsl-view-tool, body.xsl-classroom .xsl-player .x
       for (const f of document.fonts) if (f.family.replace(/["']/g, '') === family) return f.loaded.then(() => true, () => false);
       const ff = new FontFace(family, `url("${url}")`, { display: 'swap' });
       document.fonts.add(ff);
-      return ff.load().then(() => { this._remeasure = true; this._dirty = true; return true; },
+      return ff.load().then(() => { this._remeasureLabels(); return true; },
         (e) => {
           if (!quiet) this._error(new Error(`label font ${url}: ${e && e.message || e}`));
           return false;
@@ -284,7 +266,7 @@ body.xsl-classroom .xsl-player .xsl-view-tool, body.xsl-classroom .xsl-player .x
 
   async setPack(packBaseUrl, opts = {}) {
     const wasPlaying = this.playing;
-    this.playing = false;
+    this.pause();
     try {
       await this._loadPack(packBaseUrl, !!opts.ghost);
     } catch (e) {
@@ -300,7 +282,7 @@ body.xsl-classroom .xsl-player .xsl-view-tool, body.xsl-classroom .xsl-player .x
   }
 
   _nextFrame() {
-    this._dirty = true;
+    this.requestRedraw();
     return new Promise((resolve) => this._afterRender.push(resolve));
   }
 
@@ -329,13 +311,11 @@ body.xsl-classroom .xsl-player .xsl-view-tool, body.xsl-classroom .xsl-player .x
     this._buf = buf;
     for (const x of this.extensions) if (x.onPack) x.onPack(manifest, buf);
     const st = old ? this.stages.find((x) => x.n === old.n) : null;
-    this.t = st ? st.start + Math.min(Math.max(0, into), Math.max(0, st.end - st.start)) : this.t;
-    this.t = Math.min(Math.max(0, this.t), this.duration);
-    this._poseDirty = true;
+    this.setTime(st ? st.start + Math.min(Math.max(0, into), Math.max(0, st.end - st.start)) : this.t);
     this._updateStageStep();
-    if (ghost && old) this._cameraMoved = true;      // keep the camera: the ghost is compared in place
+    if (ghost && old) this._markCameraMoved();      // keep the camera: the ghost is compared in place
     else this._cameraForStage(true);
-    this._dirty = true;
+    this.requestRedraw();
   }
 
   dispose() {
@@ -371,7 +351,7 @@ body.xsl-classroom .xsl-player .xsl-view-tool, body.xsl-classroom .xsl-player .x
     this.extensions.push(ext);
     if (ext.attach) ext.attach(this);
     if (this.pack && ext.onPack) ext.onPack(this.pack, this._buf);
-    this._dirty = true;
+    this.requestRedraw();
     return ext;
   }
 
@@ -386,30 +366,19 @@ body.xsl-classroom .xsl-player .xsl-view-tool, body.xsl-classroom .xsl-player .x
   }
 
   _turn(now) {
-    const dt = this._lastNow ? Math.min(0.25, Math.max(0, (now - this._lastNow) / 1000)) : 0;
-    this._lastNow = now;
+    const dt = this._clock(now);
     if (!this.root) return;
-    if (this.playing) {
-      this.t += dt * this.speed;
-      if (this.t >= this.duration) { this.t = this.duration; this.playing = false; }
-      this._poseDirty = true;
-      this._dirty = true;
-    }
-    for (const x of this.extensions) if (x.onFrame && x.onFrame(this.t, now, dt)) this._dirty = true;
+    if (this.playing) this._advance(dt);
+    for (const x of this.extensions) if (x.onFrame && x.onFrame(this.t, now, dt)) this.requestRedraw();
     if (!this._dirty) return;
     if (this._poseDirty) this._applyPose();
     if (this._cameraMoved) this._cameraChanged();
     const r0 = performance.now();
     this._render();
     if (this.high) this.high.onFrame(performance.now() - r0);
-    // labels are placed every frame; while playing on a machine the adaptive ladder has thinned, every 3rd
-    // (a jump — setTime — places them in its first frame: a stale label may not sit over the new moment's people)
-    if (!this.playing || this._labelsNow || this._frameCount % this.adaptive.labelsEvery() === 0) {
-      this._updateLabels();
-      this._labelsNow = false;
-    } else this._followLabels();      // in between, the shown names only moved with their anchors
+    this._placeLabelsInFrame();
     this.adaptive.onDrawn(now);
-    this._dirty = false;
+    this._drawnFrame();
     this._frameTimes[this._frameCount % this._frameTimes.length] = now;
     this._frameCount++;
     this._lastRender = performance.now();
@@ -528,12 +497,15 @@ body.xsl-classroom .xsl-player .xsl-view-tool, body.xsl-classroom .xsl-player .x
       adaptive: this.adaptive.describe() });
   }
 
+  // the static layers drawn again into the cache in the next frame (a new camera, pack, size, rest split)
+  redrawStatic() { this._staticDirty = true; this.requestRedraw(); }
+
   // draw at this fraction of the CSS size (the adaptive ladder's knob; the picture keeps its CSS size)
   setRenderScale(s) {
     const high = this.qualityInfo.tier === 'high' && !(this.high && this.high.demoted);
     this.renderer.setPixelRatio(high ? s * Math.min(2, window.devicePixelRatio || 1) : s);
     this._staticDirty = true;
-    this._dirty = true;
+    this.requestRedraw();
   }
 }
 
