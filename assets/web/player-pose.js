@@ -122,6 +122,9 @@ export class Pose {
   // a jump to stage i (its start): the current stage, before the pose is worked out again
   _enterStage(i) { this._stageIdx = i; this._stageHint = i; }
 
+  // public: the people and things placed for t now (before the frame would), for whoever reads where they are
+  poseNow() { if (this._poseDirty) this._applyPose(); }
+
   // the people and things at rest worked out again in the next pose (a new pack, new colours)
   restAgain() { this._rest = null; }
 
