@@ -97,6 +97,6 @@ export class Pace {
       dynamicTriangles: info.triangles, staticCached: !!this.staticCache, staticRedraws: this._staticRenders || 0,
       batchLayouts: this.batch ? this.batch.layouts : 0, contactShadows: (this.contact ? this.contact.mesh.count : 0) + (this.contactRest ? this.contactRest.mesh.count : 0),
       tier: this.qualityInfo.tier, sunShadows: !!(this.high && !this.high.demoted),
-      lastFrameAt: last, cameraPlacements: this._placements };
+      lastFrameAt: last, cameraPlacements: this._placements, turns: this._turns || 0 };
   }
 }

@@ -32,6 +32,14 @@
 //
 // The browser never builds geometry: every triangle comes from the pack.
 //
+// What the page, the extensions and the tests may use (the rest is the parts' own, issue 42: one writer a field):
+//   load/setPack, setTime, play/pause/togglePlay, setSpeed, gotoStage, next/prevStage, next/prevStep, setView,
+//   setRoof, setLabels, setDims, applyCamera, camera(), state(), stats() (fps, frames, turns, cameraPlacements …),
+//   quality(), nextFrame() (resolves after the next drawn frame), use(extension), handleKey(ev), dispose();
+//   signals (signals.js): stageChanged, stepChanged, viewChanged, playingChanged, cameraPlaced;
+//   for extensions: requestRedraw(), redrawStatic(), invalidatePose(), poseNow(), restAgain(), takeCamera(),
+//   placeCamera(), cameraPlaced().
+//
 // The Player is one class whose methods live in modules of one idea each (issue 24: ≤ 560 lines a file):
 //   player.js           construction, loading a pack, extensions, the frame loop and drawing, state out
 //   player-build.js     a pack into the scene (meshes, batch, shadows, ghost)
@@ -281,6 +289,9 @@ body.xsl-classroom .xsl-player .xsl-view-tool, body.xsl-classroom .xsl-player .x
     await Promise.race([this._fontReady, new Promise((r) => setTimeout(r, 8000))]);
   }
 
+  // public: resolves after the next frame is drawn (a redraw asked for)
+  nextFrame() { return this._nextFrame(); }
+
   _nextFrame() {
     this.requestRedraw();
     return new Promise((resolve) => this._afterRender.push(resolve));
@@ -357,6 +368,7 @@ body.xsl-classroom .xsl-player .xsl-view-tool, body.xsl-classroom .xsl-player .x
 
   // ------------------------------------------------------------ the frame loop
   _frame(now) {
+    this._turns = (this._turns || 0) + 1;           // stats().turns: the loop's turns, drawn or not
     const drawn = this._frameCount;
     try {
       this._turn(now);
