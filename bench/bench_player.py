@@ -12,7 +12,9 @@ a child process the bench starts itself ("busy": a school laptop with something 
 ``--adaptive 0`` turns the player's adaptive render scale off (assets/web/adaptive.js) to see
 what it saves (it was not passed to the page before 2026-12-08: every run had it on).  ``--compare rest=0``
 runs each load condition with and without those page parameters, alternately ``--repeat`` times, in the one
-run (the machine is shared: only ratios taken in one run say what a change saves); ``rest=0`` is the player
+run (the machine is shared: only ratios taken in one run say what a change saves); ``--against /work/main``
+runs another checkout's player (its assets/web) on the same pack as the second variant, alternately with this one's
+(the player before a branch's change, in the same run).  ``rest=0`` is the player
 before issue 42's rest cache (every person and thing drawn every frame).  Without --pack the pack is written to a temporary folder.  The machine is
 shared with other processes: the reference loop (bench/reference.py) and the load average are
 printed with the figures.
@@ -142,6 +144,9 @@ def main(argv=None) -> int:
                     help="idle: the machine as it is; busy: one core kept busy by a child process")
     ap.add_argument("--compare", default="", metavar="QUERY",
                     help="also run with these page parameters (e.g. rest=0), alternately, and print the ratios")
+    ap.add_argument("--against", type=Path, default=None, metavar="CHECKOUT",
+                    help="another checkout (e.g. /work/main): its assets/web run as a second variant, alternately "
+                         "with this one's, on the same pack (the player before a change, in the same run)")
     ap.add_argument("--repeat", type=int, default=1, help="runs of each variant per load condition")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args(argv)
@@ -165,7 +170,8 @@ def main(argv=None) -> int:
     print(reference.line(), flush=True)
     results = []
     try:
-        variants = [""] + ([a.compare.lstrip("&?")] if a.compare else [])
+        variants = [""] + ([a.compare.lstrip("&?")] if a.compare else []) \
+            + ([f"{AGAINST}{a.against.resolve()}"] if a.against else [])
         for busy in {"both": (False, True), "idle": (False,), "busy": (True,)}[a.load]:
             hog = subprocess.Popen([sys.executable, "-c", "while True: pass"]) if busy else None
             try:
@@ -213,10 +219,18 @@ def summary(results: list[dict], variants: list[str]) -> None:
                 print(f"{'one core busy' if busy else 'idle'}: as shipped ÷ {variants[1]} frame rate {fa / max(0.1, fb):.2f}")
 
 
+AGAINST = "against:"      # a variant that is another checkout's player (--against), not page parameters
+
+
 def run(a, w: int, h: int, extra: str = "") -> dict:
+    web = webtools.WEB
+    if extra.startswith(AGAINST):
+        web, extra_q = Path(extra[len(AGAINST):]) / "assets" / "web", ""
+    else:
+        extra_q = extra
     out: dict = {"size": [w, h], "stage": a.stage, "speed": a.speed, "scale": a.scale, "plain": a.plain, "extra": extra,
                  "cpus": os.cpu_count(), "load_before": [round(x, 2) for x in os.getloadavg()]}
-    with webtools.site(a.pack) as (_root, url), webtools.chromium() as browser:
+    with webtools.site(a.pack, web) as (_root, url), webtools.chromium() as browser:
         page = browser.new_page(viewport={"width": w, "height": h})
         rec = webtools.RequestRecorder(page)
         errors: list[str] = []
@@ -226,7 +240,7 @@ def run(a, w: int, h: int, extra: str = "") -> dict:
         plain = "&cache=0&batch=0" if a.plain else ""
         quality = f"&quality={a.quality}" if a.quality else ""
         adaptive = "&adaptive=0" if a.adaptive == "0" else ""
-        more = f"&{extra}" if extra else ""
+        more = f"&{extra_q}" if extra_q else ""
         page.goto(f"{url}player.html?stage={a.stage}&scale={a.scale}{plain}{quality}{adaptive}{more}")
         page.wait_for_function("document.body.dataset.ready", timeout=120_000)
         out["first_frame_ms_wall"] = round((time.perf_counter() - t) * 1000, 1)

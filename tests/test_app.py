@@ -137,7 +137,7 @@ def test_opens_on_the_directors_camera_and_stage_jumps_keep_it(page, app_url):
     assert st(page, "view") == "auto" and page.evaluate(f"{D}.on")
 
     def on_track():
-        page.evaluate(f"() => {P}._nextFrame().then(() => new Promise(requestAnimationFrame))")
+        page.evaluate(f"() => {P}.nextFrame().then(() => new Promise(requestAnimationFrame))")
         cam, want = page.evaluate(f"() => [{P}.camera(), {D}.at({P}.t)]")
         return np.allclose(cam["position"], want["position"], atol=0.02)
     assert on_track()

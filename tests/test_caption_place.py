@@ -67,7 +67,7 @@ def _survey(browser, served, rule_on=True):
         for i in range(n):
             page.evaluate("(i) => { window.__tour.go(i); window.__xslPlayer.pause(); }", i)
             for _ in range(3):
-                page.evaluate("() => window.__xslPlayer._nextFrame().then(() => new Promise(requestAnimationFrame))")
+                page.evaluate("() => window.__xslPlayer.nextFrame().then(() => new Promise(requestAnimationFrame))")
             m = page.evaluate(MEASURE)
             over = [(a["name"], k) for k, b in enumerate(m["bands"]) for a in m["acting"] if _meets(b, a["box"])]
             stacked = len(m["bands"]) == 2 and _meets(*m["bands"])

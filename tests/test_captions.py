@@ -83,7 +83,7 @@ def test_the_caption_line_and_the_classroom_keys(tmp_path, rite, pack_dir):
         page.goto(f"{url}player.html")
         page.wait_for_function("document.body.dataset.ready", timeout=120_000)
         page.evaluate(f"window.__xslPlayer.setTime({t})")
-        page.evaluate("() => window.__xslPlayer._nextFrame().then(() => new Promise(requestAnimationFrame))")
+        page.evaluate("() => window.__xslPlayer.nextFrame().then(() => new Promise(requestAnimationFrame))")
         band = page.locator(".xsl-caption")
         text = band.inner_text()
         assert steps[k].phrase in text and lines[k] in text and band.get_attribute("aria-live") == "polite"
@@ -95,7 +95,7 @@ def test_the_caption_line_and_the_classroom_keys(tmp_path, rite, pack_dir):
         notes = step_notes(rite)
         j = next(i for i, s in enumerate(steps) if notes[i] and s.end_s - s.start_s > 3 and s.section >= 20)
         page.evaluate(f"window.__xslPlayer.setTime({(steps[j].start_s + steps[j].end_s) / 2})")
-        page.evaluate("() => window.__xslPlayer._nextFrame().then(() => new Promise(requestAnimationFrame))")
+        page.evaluate("() => window.__xslPlayer.nextFrame().then(() => new Promise(requestAnimationFrame))")
         page.locator(".xsl-term").first.click()
         note = page.locator(".xsl-note")
         assert note.is_visible() and any(f"（{n}）" in note.inner_text() for _, n in notes[j])

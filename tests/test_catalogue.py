@@ -23,7 +23,7 @@ def page_url(tmp_path_factory):
 
 
 def settle(page):
-    page.evaluate(f"() => {P}._nextFrame().then(() => new Promise(requestAnimationFrame))")
+    page.evaluate(f"() => {P}.nextFrame().then(() => new Promise(requestAnimationFrame))")
 
 
 def test_the_inspector_reads_like_a_catalogue_entry_and_simp_turns_everything(page_url):

@@ -166,3 +166,31 @@ def test_site_carries_every_module_it_imports():
                 missing.setdefault(name, []).append(dep)
     assert not missing, missing
     assert "player-page.js" in (WEB / "player.html").read_text(encoding="utf-8")
+
+
+#: the Player's parts (player.js copies their methods onto Player.prototype) — the files whose `this` is the player
+PLAYER_PARTS = ("player.js", "player-build.js", "player-pose.js", "player-labels.js", "player-camera.js",
+                "player-playback.js", "player-picking.js", "player-pace.js")
+_WRITE = r"(?:=(?![=>])|\+=|-=|\+\+|--)"
+
+
+def player_field_writers() -> dict[str, set[str]]:
+    """Each field of the player and the files that assign it: its parts (``this.x =``) and every other module of
+    the page through a player reference (``p.x =``, ``player.x =``, ``P.x =``, ``this.player.x =``)."""
+    import re
+    out: dict[str, set[str]] = {}
+    for f in sorted(WEB.glob("*.js")):
+        text = f.read_text(encoding="utf-8")
+        pat = rf"\bthis\.(\w+)\s*{_WRITE}" if f.name in PLAYER_PARTS else \
+            rf"\b(?:p|P|player|this\.player)\.(\w+)\s*{_WRITE}"
+        for m in re.finditer(pat, text):
+            out.setdefault(m.group(1), set()).add(f.name)
+    return out
+
+
+def test_each_field_of_the_player_has_one_writer():
+    """Issue 42, item 5: a field of the player is set by one of its parts only (its state: the part's `_init…`
+    and its methods); the others and the extensions ask through that part's methods (requestRedraw,
+    invalidatePose, takeCamera …) and hear of changes through its signals."""
+    many = {k: sorted(v) for k, v in player_field_writers().items() if len(v) > 1}
+    assert not many, many

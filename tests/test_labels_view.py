@@ -57,8 +57,8 @@ def _survey(browser, served, w, h, rules=None):
             for f in FRACTIONS:
                 t = st["start"] + f * (st["end"] - st["start"])
                 page.evaluate("([n, t]) => { const P = window.__xslPlayer; P.gotoStage(n); P.setTime(t); }", [n, t])
-                page.evaluate("() => window.__xslPlayer._nextFrame().then(() => new Promise(requestAnimationFrame))")
-                page.evaluate("() => window.__xslPlayer._nextFrame().then(() => new Promise(requestAnimationFrame))")
+                page.evaluate("() => window.__xslPlayer.nextFrame().then(() => new Promise(requestAnimationFrame))")
+                page.evaluate("() => window.__xslPlayer.nextFrame().then(() => new Promise(requestAnimationFrame))")
                 m = page.evaluate(MEASURE)
                 out.append((n, round(t, 1), *_count(m)))
         assert not errors, errors

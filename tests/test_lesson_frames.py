@@ -33,11 +33,7 @@ pytestmark = [pytest.mark.skipif(chromium_missing_reason() is not None, reason=s
 SIZES = ((1280, 720), (1920, 1080))
 #: stops whose act the director does not yet show in most of its frames, by (lesson, stop number) and why:
 #: measured and printed at every run, not asserted (issue 42 stays open for them) — every other stop must pass
-OPEN: dict[tuple[str, int], str] = {
-    ("rite_in_ten_minutes", 4): "§11 乃合樂: the four 工 kneel in a row on the 堂 and the four 笙 stand in a row "
-    "below; the director frames each row at a slant and each man hides half of the next (42–48 % of three 工 "
-    "seen, 16–39 % of two 笙); the director's own audit fails these steps too (20 of 2 190 steps fail it)",
-}
+OPEN: dict[tuple[str, int], str] = {}     # (§11 乃合樂 was: the director's rows rule, docs/director.md)
 PLAYER = "window.__xslPlayer"
 LESSONS = f"{PLAYER}.extensions.find((x) => x.pick)"
 

@@ -47,7 +47,7 @@ def test_o_recolours_the_zhuren_with_okabe_ito_vermillion(tmp_path, pack_dir):
         # would change every pixel that these comparisons read
         page.goto(f"{url}player.html?adaptive=0")
         page.wait_for_function("document.body.dataset.ready", timeout=120_000)
-        settle = f"() => {P}._nextFrame().then(() => new Promise(requestAnimationFrame)).then(() => {P}._nextFrame())"
+        settle = f"() => {P}.nextFrame().then(() => new Promise(requestAnimationFrame)).then(() => {P}.nextFrame())"
         page.evaluate(f"() => {{ {P}.setView('overview'); {P}.setLabels(false); {P}.setTime({t}); }}")
         page.evaluate(settle)
         # the camera held there (free: the stage presets leave it alone)

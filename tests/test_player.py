@@ -76,7 +76,7 @@ class Page:
 
     def frame(self) -> None:
         """Wait until the player has drawn a frame after now (and the browser painted it)."""
-        self.js("() => window.__xslPlayer._nextFrame().then(() => new Promise(requestAnimationFrame))")
+        self.js("() => window.__xslPlayer.nextFrame().then(() => new Promise(requestAnimationFrame))")
 
     def state(self) -> dict:
         return self.js("window.__xslPlayer.state()")
@@ -209,12 +209,10 @@ def test_play_advances_time(open_page):
     assert not p.state()["playing"] and p.state()["t"] == t1
 
 
-#: the loop's turns counted in the page: each call of the player's _turn (player.js), over MS milliseconds
+#: the loop's turns and the frames it drew over MS milliseconds (stats(): player.js's public API)
 COUNT_TURNS = """(ms) => new Promise((done) => {
-  const p = window.__xslPlayer, turn = p._turn, n0 = p._frameCount;
-  let turns = 0;
-  p._turn = (now) => { turns++; return turn.call(p, now); };
-  setTimeout(() => { p._turn = turn; done({turns, drawn: p._frameCount - n0}); }, ms);
+  const p = window.__xslPlayer, s0 = p.stats();
+  setTimeout(() => { const s1 = p.stats(); done({turns: s1.turns - s0.turns, drawn: s1.frames - s0.frames}); }, ms);
 })"""
 
 
@@ -227,9 +225,9 @@ def test_a_page_standing_still_rests_its_loop_and_wakes_in_the_same_moment(open_
     still = p.js(COUNT_TURNS, 1000)
     assert still["drawn"] == 0 and 2 <= still["turns"] <= 1000 / 250 + 2, still      # ~4, not ~60
     before = p.shot()
-    woke = p.js("""() => { const p = window.__xslPlayer, n = p._frameCount; p.setTime(p.t + 20);
+    woke = p.js("""() => { const p = window.__xslPlayer, n = p.stats().frames; p.setTime(p.t + 20);
         const awake = !p.resting;
-        return p._nextFrame().then(() => ({awake, drawn: p._frameCount - n})); }""")
+        return p.nextFrame().then(() => ({awake, drawn: p.stats().frames - n})); }""")
     assert woke["awake"] and woke["drawn"] >= 1, woke
     assert diff_fraction(before, p.shot()) > 0.001            # the new moment is drawn
     p.page.wait_for_function("window.__xslPlayer.resting", timeout=20_000, polling=100)
@@ -238,7 +236,7 @@ def test_a_page_standing_still_rests_its_loop_and_wakes_in_the_same_moment(open_
     p.page.wait_for_function("window.__xslPlayer.resting", timeout=20_000, polling=100)
     t0 = p.state()["t"]
     first = p.js("""() => { const p = window.__xslPlayer; p.play();
-        return p._nextFrame().then(() => { const t = p.t; p.pause(); return t; }); }""")
+        return p.nextFrame().then(() => { const t = p.t; p.pause(); return t; }); }""")
     assert first == t0                                         # its first frame: dt 0, the rest is not play time
     p.js("window.__xslPlayer.play()")
     playing = p.js(COUNT_TURNS, 1500)                         # playing, it never rests: every turn draws

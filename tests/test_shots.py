@@ -159,7 +159,7 @@ def test_player_plays_the_director_track_and_frames_the_actors(tmp_path, rite, t
         P = "window.__xslPlayer"
         assert page.evaluate(f"{P}.state().view") == "auto"
         page.evaluate(f"{P}.setTime({tm})")
-        page.evaluate(f"() => {P}._nextFrame().then(() => new Promise(requestAnimationFrame))")
+        page.evaluate(f"() => {P}.nextFrame().then(() => new Promise(requestAnimationFrame))")
         cam = page.evaluate(f"{P}.camera()")
         want = track.at(tm)
         assert np.allclose(cam["position"], want[:3], atol=0.02), (cam, want)
@@ -175,10 +175,10 @@ def test_player_plays_the_director_track_and_frames_the_actors(tmp_path, rite, t
         webtools.save_png(webtools.screenshot(page), tmp_path / "shots.png")
         # orbiting leaves the director; the key A returns to it
         page.evaluate(f"{P}.free = true")
-        page.evaluate(f"() => {P}._nextFrame().then(() => new Promise(requestAnimationFrame))")
+        page.evaluate(f"() => {P}.nextFrame().then(() => new Promise(requestAnimationFrame))")
         assert page.evaluate("document.querySelector('.xsl-director').getAttribute('aria-pressed')") == "false"
         page.keyboard.press("a")
-        page.evaluate(f"() => {P}._nextFrame().then(() => new Promise(requestAnimationFrame))")
+        page.evaluate(f"() => {P}.nextFrame().then(() => new Promise(requestAnimationFrame))")
         assert page.evaluate("document.querySelector('.xsl-director').getAttribute('aria-pressed')") == "true"
         assert np.allclose(page.evaluate(f"{P}.camera()")["position"], want[:3], atol=0.02)
         assert not errors, errors

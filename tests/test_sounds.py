@@ -164,7 +164,7 @@ def test_the_page_sounds_nothing_before_m_then_schedules_the_packs_cues_with_the
         page.wait_for_function(f"{P}.t > {t0 + 22}", timeout=60_000)
         page.evaluate(f"{P}.pause()")
         t_end = page.evaluate(f"{P}.t")
-        page.evaluate(f"() => {P}._nextFrame().then(() => new Promise(requestAnimationFrame))")
+        page.evaluate(f"() => {P}.nextFrame().then(() => new Promise(requestAnimationFrame))")
         log = page.evaluate(f"{snd}.log")
         # what was scheduled is the pack's cues of the stretch played, in order, none from before it
         want = [(c["t"], c["kind"]) for c in cues if t0 - 1e-6 <= c["t"] < t_end]

@@ -88,7 +88,7 @@ export class Adaptive {
     if (p.contact) p.contact.mesh.visible = !this.contactOff();
     if (p.contactRest && p.contactRest.mesh.visible !== !this.contactOff()) {
       p.contactRest.mesh.visible = !this.contactOff();
-      p._staticDirty = true;
+      p.redrawStatic();
     }
     // the next window measures the new setting only
     this.intervals.length = 0;

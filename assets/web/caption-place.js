@@ -56,7 +56,7 @@ function overlap(b, x0, y0, x1, y1) {
 
 export function captionPlace(opts = {}) {
   return {
-    player: null, on: true, _boxes: [],
+    player: null, on: true, _boxes: [], _ids: [], _sizes: new Map(),
     attach(p) { this.player = p; p.captionPlace = this; },
     // the page's own boxes over the view, in the container's px
     _uiBoxes() {
@@ -71,12 +71,30 @@ export function captionPlace(opts = {}) {
       return out;
     },
     // everything a placement reads, as one string (reads only: no style is written, so no layout is forced)
-    _keyOf(bands, W, H, soft) {
-      const p = this.player;
-      p.cam.updateMatrixWorld();
-      return [W, H, p.t, Array.from(p._focus || []).join(' '), soft.join(' '), p.cam.matrixWorld.elements.join(' '),
-        p.cam.projectionMatrix.elements.join(' '),
+    // — the acting people by their boxes in the view (whole px) and who they are, not the moment: a rite playing
+    // while its people stand still does not place the bands again each frame (issue 42: re-placed 60 times a
+    // second, each band's style written and measured twice a frame while §21 played)
+    _keyOf(bands, W, H, soft, acting) {
+      return [W, H, acting.map(Math.round).join(' '), this._ids.join(' '), soft.join(' '),
         ...bands.map((b) => `${b.className}|${b.offsetWidth}x${b.offsetHeight}|${b.textContent}`)].join(',');
+    },
+    // a band's [width, height] measured at its own width and wrapped to `narrow` px — kept by what decides
+    // them (its class, text, font size, the view's size): measured once, not at every placement
+    _measure(b, narrow, W, H) {
+      const key = `${b.className}|${b.textContent}|${getComputedStyle(b).fontSize}|${W}x${H}`;
+      let got = this._sizes.get(key);
+      if (!got) {
+        const m = (mw) => {
+          Object.assign(b.style, { left: '50%', top: '0px', bottom: 'auto', transform: 'none', maxWidth: mw,
+            boxSizing: 'border-box' });     // max-width as the box measured (padding in)
+          const r = b.getBoundingClientRect();
+          return [Math.ceil(r.width) + 1, Math.ceil(r.height)];
+        };
+        got = [m('96%'), m(`${narrow}px`)];
+        if (this._sizes.size > 64) this._sizes.clear();
+        this._sizes.set(key, got);
+      }
+      return got;
     },
     // the best place of a band of w × h: the first free one in order of preference, else the one that covers
     // least of the acting people and the bands placed before it (hard), then of the page's panels (soft)
@@ -102,7 +120,7 @@ export function captionPlace(opts = {}) {
     onFrame() {
       const p = this.player;
       if (!this.on || !p.pack) return false;
-      if (p._poseDirty) p._applyPose();           // the people where this frame will draw them
+      p.poseNow();                                // the people where this frame will draw them
       const c = p.container;
       const bands = [c.querySelector('.xsl-caption'), c.querySelector('.xsl-lesson-caption')]
         .filter((b) => b && b.style.display !== 'none' && getComputedStyle(b).display !== 'none');
@@ -113,24 +131,16 @@ export function captionPlace(opts = {}) {
       // the camera, the view's size, the page's boxes, the bands' text and size.  Placed every animation
       // frame, each band's style was rewritten and measured twice 60 times a second, and the page never
       // rested: 1.1 cores of Chromium on llvmpipe with the player standing still (measured; 0.1 without)
-      if (this._keyOf(bands, W, H, soft) === this._key) return false;
       // everyone acting (every step under way): the caption's step may have moved on to the answer while the
       // bow it answers still plays (issue 42: §4's 主人 再拜 under the lesson's caption, the 賓's 答拜 the step)
-      const acting = actingBoxes(p, this._boxes, null, { all: true });
+      const acting = actingBoxes(p, this._boxes, this._ids, { all: true });
+      if (this._keyOf(bands, W, H, soft, acting) === this._key) return false;
       // measured where a centred band starts (left 50 %: it wraps to half the view, as the bands always
       // have; the plan's fit to the frame counts on that height), and wrapped to 38 % of the view: a band too
       // wide to pass beside a person standing in the middle of a close view fits beside him in more lines.
       // Placed elsewhere, a band keeps the width measured here (max-width: the same line breaks).
       const narrow = Math.floor(0.38 * W);
-      const size = bands.map((b) => {
-        const m = (mw) => {
-          Object.assign(b.style, { left: '50%', top: '0px', bottom: 'auto', transform: 'none', maxWidth: mw,
-            boxSizing: 'border-box' });     // max-width as the box measured (padding in)
-          const r = b.getBoundingClientRect();
-          return [Math.ceil(r.width) + 1, Math.ceil(r.height)];
-        };
-        return [m('96%'), m(`${narrow}px`)];
-      });
+      const size = bands.map((b) => this._measure(b, narrow, W, H));
       // both orders (the phrase caption first, or the lesson's): the one that covers least wins — a band that
       // finds no room often has it once the other has moved
       let pick = null;
@@ -151,11 +161,12 @@ export function captionPlace(opts = {}) {
       }
       bands.forEach((b, i) => {
         const q = pick.at[i];
-        Object.assign(b.style, { left: `${q.x}px`, top: `${q.y}px`, maxWidth: `${q.w}px` });
+        Object.assign(b.style, { left: `${q.x}px`, top: `${q.y}px`, bottom: 'auto', transform: 'none',
+          maxWidth: `${q.w}px`, boxSizing: 'border-box' });
       });
       // the key as the bands now stand (their width is the one placed): the next frame that reads the same
       // finds nothing to do
-      this._key = this._keyOf(bands, W, H, soft);
+      this._key = this._keyOf(bands, W, H, soft, acting);
       return false;
     },
     dispose() { if (this.player && this.player.captionPlace === this) this.player.captionPlace = null; },

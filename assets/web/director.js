@@ -14,32 +14,25 @@ function acc(buf, a) {
 export function director(opts = {}) {
   const ext = {
     on: opts.on !== false, track: null, player: null, button: null,
+    // the player asks: the camera at T while the director holds it (the player's extension protocol, use() in
+    // player.js — a stage jump, a resize, a view chosen: the player places this instead of a stage preset)
+    viewName: 'auto',
+    holdsCamera() { return this.on && !!this.track; },
+    cameraAt(T) {
+      if (!(this.on && this.track)) return null;
+      this._lastT = T;
+      return this.at(T);
+    },
+    // before the player changes its view to `name`: 'auto' is the director's own (on, if it has a track); a
+    // named view turns it off first, so that the view's preset goes on the camera
+    onView(name) {
+      if (name === 'auto') return this.enable();
+      this.on = false;
+      this._show();
+      return undefined;
+    },
     attach(p) {
       this.player = p;
-      // a jump to a stage (PageDown, the stage list, a link) keeps the director's camera when it is the view:
-      // the player would put the stage's overview preset on
-      const goto = p._gotoStageIndex.bind(p);
-      p._gotoStageIndex = (i) => {
-        const keep = this.on && this.track;
-        goto(i);
-        if (keep) { p.view = 'auto'; this._apply(p.t); }
-      };
-      const forStage = p._cameraForStage.bind(p);
-      p._cameraForStage = (force) => {
-        if (!(this.on && this.track)) return forStage(force);
-        if (p._stageIdx < 0) p._updateStageStep();
-        p.view = 'auto';
-        this._apply(p.t);
-      };
-      const orig = p.setView.bind(p);
-      p.setView = (name) => {
-        if (name === 'auto') return this.enable();
-        const was = this.on;
-        this.on = false;                 // first, so that the named view's preset goes on the camera
-        if (!orig(name)) { this.on = was; return false; }
-        this._show();
-        return true;
-      };
       const b = toggleButton(p.container, { className: 'xsl-director', text: '導演 (A)',
         title: "The director's camera: follows who acts (key A)",
         onClick: () => { if (this.on) this.disable(); else this.enable(); } });
@@ -50,7 +43,6 @@ export function director(opts = {}) {
     onPack(m, buf) {
       const d = m.director;
       this.track = d ? { t: acc(buf, d.t), v: acc(buf, d.v), e: acc(buf, d.ease), title: d.title, hint: 0 } : null;
-      if (this.on && this.track) this.player.view = 'auto';
       this._show();
     },
     // the camera at T as a PACK.md Camera dict
@@ -80,20 +72,12 @@ export function director(opts = {}) {
     enable() {
       if (!this.track) return false;
       this.on = true;
-      const p = this.player;
-      p.view = 'auto'; p.free = false; p._camKey = null;
-      this._apply(p.t);
       this._show();
+      this.player.takeCamera();         // the player puts cameraAt(t) on (its view 'auto')
       return true;
     },
     disable() { this.on = false; this._show(); },
-    _apply(T) {
-      const c = this.at(T);
-      if (c) this.player.applyCamera(c);
-    },
     _show() {
-      const p = this.player;
-      if (p) p.autoView = !this.on;     // the stage presets stay away while the director is on
       if (!this.button) return;
       this.button.style.display = this.track && opts.button !== false ? '' : 'none';
       showPressed(this.button, this.on);
@@ -105,9 +89,8 @@ export function director(opts = {}) {
       // the same moment, and the camera still the one applied (a resize or enable() clears the key): nothing
       // to do — applying it again marks the frame dirty, and a page standing still redrew 60 times a second
       // (0.3 of a core of Chromium on llvmpipe, measured; caption-place.js's re-placing was the other 1.1)
-      if (T === this._lastT && p._camKey) return false;
-      this._lastT = T;
-      this._apply(T);
+      if (T === this._lastT && p.cameraPlaced()) return false;
+      p.placeCamera();
       return false;
     },
     onKey(ev) {

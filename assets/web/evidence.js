@@ -44,7 +44,7 @@ export function evidence(opts = {}) {
         for (const A of this.player.actors) if (A.label) { A.label.el.style.boxShadow = ''; A.label.el.dataset.evidence = ''; }
       }
       this.legend.style.display = this.aspect ? '' : 'none';
-      this.player._dirty = true;
+      this.player.requestRedraw();
       return true;
     },
     cycle() {

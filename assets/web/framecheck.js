@@ -143,7 +143,7 @@ export function measure(p, opts = {}) {
     r.autoClear = prev.auto;
     cam.layers.mask = prev.mask;
     rt.dispose();
-    p._dirty = true;
+    p.requestRedraw();
   }
 
   // the overlays as a mask (which overlay: its index + 1, the first that covers a pixel)

@@ -120,10 +120,10 @@ export function palette(opts = {}) {
         if (A.label && A.label.el) A.label.el.style.borderLeftColor = A.colour;
       }
       if (P.batch) P.batch.items = [];                // lay the people's colours out again
-      if (P.restBatch) { P.restBatch.items = []; P._rest = null; }
+      if (P.restBatch) { P.restBatch.items = []; P.restAgain(); }
       if (P.paths) P.paths._stageIdx = -2;
-      P._dirty = true;
-      P._poseDirty = true;
+      P.requestRedraw();
+      P.invalidatePose();
     },
     _show() {
       if (!this.button) return;

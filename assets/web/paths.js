@@ -40,7 +40,7 @@ export class PathsOverlay {
     this.on = !!on;
     this.group.visible = this.on;
     this._stageIdx = -2;
-    this.player._dirty = true;
+    this.player.requestRedraw();
   }
 
   onFrame() {

@@ -10,6 +10,12 @@ import { DynamicBatch } from './player-batch.js';
 import { KeyTrack, StepsTrack, accessor, makeGeometry } from './player-tracks.js';
 
 export class PackBuild {
+  _initBuild() {
+    this.pack = null;          // the manifest
+    this.root = null;          // the pack's THREE.Group
+    this._ghost = null;
+  }
+
   _build(m, buf) {
     this.pack = m;
     this.duration = m.duration_s || 0;
@@ -90,7 +96,7 @@ export class PackBuild {
 
     this.batch = null;
     this.restBatch = null;
-    this._rest = null;
+    this.restAgain();
     this._batchList = [];
     this._restList = [];
     if (this.batchDynamic) {
@@ -187,12 +193,11 @@ export class PackBuild {
     }
 
     this.scene.add(root);
-    this._staticDirty = true;
+    this.redrawStatic();
     this._buildLabels(m);
     this._applyRoof();
     this._warmUp();
-    this._stageIdx = -1;
-    this._stepIdx = -1;
+    this._initPose();
   }
 
   // upload every geometry now (render once to a 1×1 target with everything visible), so that
@@ -219,7 +224,7 @@ export class PackBuild {
     this.renderer.render(this.scene, this.cam);
     this.renderer.setRenderTarget(prev);
     rt.dispose();
-    this._staticDirty = true;
+    this.redrawStatic();
     for (const [o, v] of shown) o.visible = v;
   }
 
@@ -234,8 +239,7 @@ export class PackBuild {
     if (this.contactRest) { this.contactRest.dispose(); this.contactRest = null; }
     if (this.high) { this.high.dispose(); this.high = null; }
     this.root = null;
-    for (const L of this._labels || []) L.el.remove();
-    this._labels = [];
+    this._removeLabels();
   }
 
   _makeGhost() {
@@ -283,6 +287,6 @@ export class PackBuild {
     const live = new Set(this._geos || []);
     for (const g of this._ghost.geos) if (!live.has(g)) g.dispose();
     this._ghost = null;
-    this._dirty = true;
+    this.requestRedraw();
   }
 }

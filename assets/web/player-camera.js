@@ -8,6 +8,16 @@ import { fitPlan } from './plan-fit.js';
 import { fmt } from './player-tracks.js';
 
 export class Camera {
+  _initCamera() {
+    this.cam = this.persp;
+    this.controlsP = this._makeControls(this.persp, true);
+    this.controlsO = this._makeControls(this.ortho, false);
+    this.controls = this.controlsP;
+    this.controlsO.enabled = false;
+    this.free = false;         // the user moved the camera (presets no longer follow stages)
+    this._placements = 0;      // applyCamera calls (stats().cameraPlacements)
+  }
+
   _makeControls(cam, rotate) {
     const c = new OrbitControls(cam, this.renderer.domElement);
     c.enableDamping = false;
@@ -16,7 +26,7 @@ export class Camera {
     c.zoomToCursor = true;
     if (!rotate) c.mouseButtons = { LEFT: THREE.MOUSE.PAN, MIDDLE: THREE.MOUSE.DOLLY, RIGHT: THREE.MOUSE.PAN };
     c.addEventListener('change', () => {
-      this._dirty = true;
+      this.requestRedraw();
       this._cameraMoved = true;
       if (this._interacting) { this.free = true; this._camKey = null; }   // the user moved it
     });
@@ -40,12 +50,12 @@ export class Camera {
     if (this._baseFov) this.persp.fov = this._fitFov(this._baseFov);
     this.persp.updateProjectionMatrix();
     this._updateOrthoFrustum();
-    this._staticDirty = true;
+    this.redrawStatic();
     this._camKey = null;
-    this._dirty = true;
+    this.requestRedraw();
     // every label moves with a new size (classroom mode's band, F5): placed in the next frame even on a
     // machine that places them every 3rd frame — left a frame or two, a name lay over the man it names
-    this._labelsNow = true;
+    this._labelsAtOnce();
     if (this.pack && this.view === 'plan' && !this.free) this._cameraForStage(true);     // fitted again
   }
 
@@ -85,17 +95,45 @@ export class Camera {
   _cameraForStage(force) {
     if (!this.pack) return;
     if (this._stageIdx < 0) this._updateStageStep();
+    // an extension that holds the camera (the director) places its own camera at t, in its own view
+    const h = this._holder();
+    const held = h && h.cameraAt(this.t);
+    if (held) {
+      this._setView(h.viewName || 'auto');
+      this.applyCamera(held, force);
+      return;
+    }
     let c = this._preset(this.view, this._stageN());
     // the plan fitted to this frame, clear of the caption band (plan-fit.js)
     if (c && c.parallel && this.view === 'plan') c = fitPlan(c, this.pack.bounds_m, this._w, this._h, this.planReserve, this._widen());
     if (c) this.applyCamera(c, force);
   }
 
+  // the extension holding the camera (holdsCamera(): the director while it is on), or null
+  _holder() {
+    for (const x of this.extensions) if (x.holdsCamera && x.holdsCamera()) return x;
+    return null;
+  }
+
+  // public (the extensions' way): the camera of the view at t placed again — the holder's, given back the
+  // camera after the user orbited (takeCamera), or the same holder's at a new moment (placeCamera)
+  takeCamera() {
+    this.free = false;
+    this._camKey = null;
+    this._cameraForStage(true);
+  }
+
+  placeCamera() { this._cameraForStage(false); }
+
+  // the camera placed is still the one on (a resize or takeCamera() asks for a new placement)
+  cameraPlaced() { return this._camKey !== null && this._camKey !== undefined; }
+
   applyCamera(c) {
+    this._placements = (this._placements || 0) + 1;       // stats().cameraPlacements (issue 42: one per key)
     this._placeLabelsForView();
     // the same preset again (most stages share the overview): nothing to move or redraw
     const key = JSON.stringify([c.position, c.focal_point, c.view_up, c.view_angle, c.parallel, c.parallel_scale, this._aspect]);
-    if (key === this._camKey && !this.free) { this._dirty = true; return; }
+    if (key === this._camKey && !this.free) { this.requestRedraw(); return; }
     this._camKey = key;
     const up = c.view_up || [0, 0, 1];
     if (c.parallel) {
@@ -135,8 +173,12 @@ export class Camera {
     }
     this.free = false;
     this._cameraMoved = true;
-    this._dirty = true;
+    this.requestRedraw();
+    this.signals.cameraPlaced.dispatch(c);
   }
+
+  // the camera moved (near/far and the roof cut follow, the static layers are drawn again, next frame)
+  _markCameraMoved() { this._cameraMoved = true; this.requestRedraw(); }
 
   _upEq(a, b) { return !!a && a[0] === b[0] && a[1] === b[1] && a[2] === b[2]; }
 
@@ -152,7 +194,7 @@ export class Camera {
       }
     }
     this._applyRoof();
-    this._staticDirty = true;
+    this.redrawStatic();
     this._cameraMoved = false;
   }
 
@@ -180,7 +222,7 @@ export class Camera {
       // a see-through roof is drawn after the people, in the per-frame pass
       if (this.staticCache) m.layers.set(mode === 'ghost' ? 0 : 1);
     }
-    this._staticDirty = true;
+    this.redrawStatic();
   }
 
   // the current camera as a PACK.md Camera dict

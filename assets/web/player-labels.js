@@ -10,6 +10,13 @@ const NONE = [];
 const ACTING = { all: true, pad: 4 };   // every step under way, 4 px round each figure
 
 export class Labels {
+  _initLabels() { this.labelsOn = true; this.dimsOn = false; }
+
+  _removeLabels() {
+    for (const L of this._labels || []) L.el.remove();
+    this._labels = [];
+  }
+
   _buildLabels(m) {
     this._labels = [];
     const mk = (kind, text, prio, extra = {}) => {
@@ -48,7 +55,7 @@ export class Labels {
     this._labelFilter = fn || null;
     for (const L of this._labels || []) L.el.textContent = this._labelShown(L.text);
     this._remeasure = true;
-    this._dirty = true;
+    this.requestRedraw();
   }
 
   _labelShown(text) { return this._labelFilter ? this._labelFilter(text) : text; }
@@ -198,14 +205,14 @@ export class Labels {
     this.labelsOn = !!on;
     this.overlay.classList.toggle('off', !this.labelsOn);
     if (this.labelsOn) this._remeasure = true;
-    this._dirty = true;
+    this.requestRedraw();
   }
 
   setDims(on) {
     this.dimsOn = !!on;
     if (this.dimsGroup) this.dimsGroup.visible = this.dimsOn;
     for (const L of this._labels || []) if (L.kind === 'dim') L.active = this.dimsOn;
-    this._dirty = true;
+    this.requestRedraw();
   }
 
   // where a label is on the screen (tests, the page): {x, y, w, h, shown} in CSS px of the container
@@ -214,4 +221,20 @@ export class Labels {
     if (!L) return null;
     return { x: L.x, y: L.y, w: L.w, h: L.h, shown: L.shown, text: L.text };
   }
+
+  // the names placed in this frame: every frame; while playing on a machine the adaptive ladder has thinned,
+  // every 3rd (a jump — setTime — places them in its first frame: a stale label may not sit over the new
+  // moment's people); in between, the shown names only moved with their anchors
+  _placeLabelsInFrame() {
+    if (!this.playing || this._labelsNow || this._frameCount % this.adaptive.labelsEvery() === 0) {
+      this._updateLabels();
+      this._labelsNow = false;
+    } else this._followLabels();
+  }
+
+  // in the next frame, whatever the ladder's thinning
+  _labelsAtOnce() { this._labelsNow = true; this.requestRedraw(); }
+
+  // the names' size changed (a font arrived, the view's height, classroom mode): measured and placed again
+  _remeasureLabels() { this._remeasure = true; this._labelsAtOnce(); }
 }

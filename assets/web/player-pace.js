@@ -23,12 +23,37 @@ export class Pace {
     if (v && this._resting) this._wake();
   }
 
+  // something to draw: the next frame draws (and a resting loop wakes) — the way every part and extension asks
+  requestRedraw() { this._dirty = true; }
+
+  // the frame loop drew what was asked
+  _drawnFrame() { this._dirty = false; }
+
+  _initPace() { this._lastNow = 0; }
+
+  // the loop started (once, by the constructor); its callback is not _frame itself: no method is replaced on
+  // the instance
+  _startLoop() {
+    this._tick = (now) => this._frame(now);
+    this._raf = requestAnimationFrame(this._tick);
+  }
+
+  // the seconds since the last turn (0 after a rest or a play's start), at most a quarter second
+  _clock(now) {
+    const dt = this._lastNow ? Math.min(0.25, Math.max(0, (now - this._lastNow) / 1000)) : 0;
+    this._lastNow = now;
+    return dt;
+  }
+
+  // the next turn's dt is 0 (the time before it was not play time)
+  _restartClock() { this._lastNow = 0; }
+
   // out of rest now: the next animation frame runs the loop; its dt is 0 (the rest was not play time)
   _wake() {
     clearTimeout(this._resting);
     this._resting = 0;
     this._lastNow = 0;
-    this._raf = requestAnimationFrame(this._frame);
+    this._raf = requestAnimationFrame(this._tick);
   }
 
   // after each turn of the loop: the next one at the display's rate, or after REST_POLL_MS when nothing
@@ -36,12 +61,12 @@ export class Pace {
   _pace(now, drew) {
     if (drew || this.playing || this.__dirty || this._afterRender.length) this._busyAt = now;
     if (!(now - (this._busyAt || 0) >= REST_AFTER_MS)) {
-      this._raf = requestAnimationFrame(this._frame);
+      this._raf = requestAnimationFrame(this._tick);
       return;
     }
     this._resting = setTimeout(() => {
       this._resting = 0;
-      this._raf = requestAnimationFrame(this._frame);
+      this._raf = requestAnimationFrame(this._tick);
     }, REST_POLL_MS);
   }
 
@@ -53,4 +78,25 @@ export class Pace {
 
   // is the loop resting now (the tests read it)
   get resting() { return !!this._resting; }
+
+  // the frame rate over the last second, what the last frame drew, camera placements (a public API)
+  stats() {
+    const n = Math.min(this._frameCount, this._frameTimes.length);
+    const last = n ? this._frameTimes[(this._frameCount - 1) % this._frameTimes.length] : 0;
+    const now = performance.now();
+    let fps = 0;
+    for (let k = 1; k <= n; k++) {
+      const tt = this._frameTimes[(this._frameCount - k) % this._frameTimes.length];
+      if (now - tt <= 1000) fps++; else break;
+    }
+    // the last frame: draw calls made, and triangles in the picture (the static layers' come from
+    // the cached target when it was not redrawn)
+    const info = this.renderer.info.render;
+    const si = this.staticCache && this._staticInfo ? this._staticInfo : { calls: 0, triangles: 0 };
+    return { fps, frames: this._frameCount, drawCalls: info.calls, triangles: info.triangles + si.triangles,
+      dynamicTriangles: info.triangles, staticCached: !!this.staticCache, staticRedraws: this._staticRenders || 0,
+      batchLayouts: this.batch ? this.batch.layouts : 0, contactShadows: (this.contact ? this.contact.mesh.count : 0) + (this.contactRest ? this.contactRest.mesh.count : 0),
+      tier: this.qualityInfo.tier, sunShadows: !!(this.high && !this.high.demoted),
+      lastFrameAt: last, cameraPlacements: this._placements, turns: this._turns || 0 };
+  }
 }

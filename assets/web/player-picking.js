@@ -6,6 +6,8 @@ import * as THREE from './vendor/three.module.js';
 import { fmt } from './player-tracks.js';
 
 export class Picking {
+  _initPicking() { this.lastPick = null; }
+
   pickAt(x, y) {
     if (!this.root) return null;
     if (this._poseDirty) this._applyPose();

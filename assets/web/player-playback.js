@@ -7,27 +7,49 @@ import { lastLE } from './player-tracks.js';
 const ROOF_MODES = ['cutaway', 'solid', 'ghost', 'none'];
 
 export class Playback {
-  _touch() { this._dirty = true; }
+  _initPlayback() {
+    this.t = 0;
+    this.playing = false;
+    this.speed = 1;
+    this.view = 'overview';
+    this.userView = false;     // the user chose a view (gotoStage keeps it)
+    this.roof = 'cutaway';
+  }
+
+  // a frame's play: t moves on dt seconds at the speed, and stops at the end
+  _advance(dt) {
+    this.t += dt * this.speed;
+    if (this.t >= this.duration) { this.t = this.duration; this.pause(); }
+    this.invalidatePose();
+  }
+
+  _touch() { this.requestRedraw(); }
 
   setTime(t) {
     if (!this.pack) return;
     const x = Number(t);
     if (!Number.isFinite(x)) return;
     this.t = Math.min(Math.max(0, x), this.duration);
-    this._poseDirty = true;
-    this._dirty = true;
-    this._labelsNow = true;       // a jump: the labels of the new moment in its first frame, even when thinned
+    this.invalidatePose();
+    this.requestRedraw();
+    this._labelsAtOnce();       // a jump: the labels of the new moment in its first frame, even when thinned
   }
 
   play() {
     if (!this.pack) return;
     if (this.t >= this.duration) this.setTime(0);
     this.playing = true;
-    this._lastNow = 0;
-    this._dirty = true;
+    this._restartClock();
+    this.requestRedraw();
+    this.signals.playingChanged.dispatch(true);
   }
 
-  pause() { this.playing = false; this._dirty = true; }
+  pause() {
+    const was = this.playing;
+    this.playing = false;
+    this.requestRedraw();
+    if (was) this.signals.playingChanged.dispatch(false);
+  }
 
   togglePlay() { if (this.playing) this.pause(); else this.play(); }
 
@@ -35,7 +57,7 @@ export class Playback {
     const s = Number(x);
     if (!Number.isFinite(s)) return;
     this.speed = Math.min(8, Math.max(0.5, s));
-    this._dirty = true;
+    this.requestRedraw();
   }
 
   _stageIndexOf(n) {
@@ -55,10 +77,10 @@ export class Playback {
   _gotoStageIndex(i) {
     const st = this.stages[i];
     this.setTime(st.start);
-    this._stageIdx = i;
-    this._stageHint = i;
-    if (!this.userView) this.view = 'overview';
+    this._enterStage(i);
+    if (!this.userView && !this._holder()) this._setView('overview');
     this._cameraForStage(true);
+    this.signals.stageChanged.dispatch(this.stages[i]);
   }
 
   nextStage() {
@@ -96,14 +118,25 @@ export class Playback {
     this.setTime(this.t - s < 0.3 && i > 0 ? this.steps[Math.max(0, lastLE(this.stepStarts, s - 1e-3, i))].start : s);
   }
 
+  // the view (one writer of `view`); announced
+  _setView(name) {
+    if (this.view === name) return;
+    this.view = name;
+    this.signals.viewChanged.dispatch(name);
+  }
+
   setView(name) {
     if (!this.pack) return false;
+    // a view an extension owns (the director's 'auto'): its to put on
+    const owner = this.extensions.find((x) => x.viewName === name && x.onView);
+    if (owner) return !!owner.onView(name);
     if (!this.viewOrder.includes(name)) {
       const by = this.views.by_stage || {};
       const any = Object.values(by)[0] || {};
       if (!(name in any)) return false;
     }
-    this.view = name;
+    for (const x of this.extensions) if (x.onView) x.onView(name);     // (the director lets go of the camera)
+    this._setView(name);
     this.userView = true;
     this._cameraForStage(true);
     return true;
@@ -113,7 +146,7 @@ export class Playback {
     if (!ROOF_MODES.includes(mode)) return false;
     this.roof = mode;
     this._applyRoof();
-    this._dirty = true;
+    this.requestRedraw();
     return true;
   }
 

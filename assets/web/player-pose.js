@@ -75,7 +75,7 @@ export class Pose {
       this.restBatch.update(restList);
       if (this.contactRest) this.contactRest.update(this.actors, this.objects, T, null, rest);
       this._restNew = false;
-      this._staticDirty = true;
+      this.redrawStatic();
     }
     if (this.contact && this.contact.mesh.visible) this.contact.update(this.actors, this.objects, T, this.contactRest ? rest : null);
     const H = this.houRope;
@@ -112,6 +112,25 @@ export class Pose {
   // caption names — a step the caption has moved past (the 主人's bow while the attendant walks off, both from
   // one phrase) still has its people at work, and no label may cover them (issue 27).  A scan of the steps
   // (two thousand compares) only when T has moved.
+  _initPose() {
+    this._stageIdx = -1;
+    this._stepIdx = -1;
+    this._stepHint = 0;
+    this._stageHint = 0;
+  }
+
+  // a jump to stage i (its start): the current stage, before the pose is worked out again
+  _enterStage(i) { this._stageIdx = i; this._stageHint = i; }
+
+  // public: the people and things placed for t now (before the frame would), for whoever reads where they are
+  poseNow() { if (this._poseDirty) this._applyPose(); }
+
+  // the people and things at rest worked out again in the next pose (a new pack, new colours)
+  restAgain() { this._rest = null; }
+
+  // t changed: the people and things placed again before the next frame is drawn
+  invalidatePose() { this._poseDirty = true; this.requestRedraw(); }
+
   _updateActing(T) {
     if (T === this._actingT) return;
     this._actingT = T;
@@ -135,12 +154,14 @@ export class Pose {
       this._stepIdx = pi;
       const st = pi >= 0 ? this.steps[pi] : null;
       this._focus = st ? new Set(st.who || []) : null;
+      this.signals.stepChanged.dispatch(st);
     }
     this._updateActing(T);
     if (stageIdx !== this._stageIdx) {
       const first = this._stageIdx < 0;
       this._stageIdx = stageIdx;
-      if (!first && !this.free && this.autoView) this._cameraForStage(false);
+      if (!first && !this.free && this.autoView && !this._holder()) this._cameraForStage(false);
+      this.signals.stageChanged.dispatch(this.stages[stageIdx]);
     }
   }
 }

@@ -32,6 +32,14 @@
 //
 // The browser never builds geometry: every triangle comes from the pack.
 //
+// What the page, the extensions and the tests may use (the rest is the parts' own, issue 42: one writer a field):
+//   load/setPack, setTime, play/pause/togglePlay, setSpeed, gotoStage, next/prevStage, next/prevStep, setView,
+//   setRoof, setLabels, setDims, applyCamera, camera(), state(), stats() (fps, frames, turns, cameraPlacements …),
+//   quality(), nextFrame() (resolves after the next drawn frame), use(extension), handleKey(ev), dispose();
+//   signals (signals.js): stageChanged, stepChanged, viewChanged, playingChanged, cameraPlaced;
+//   for extensions: requestRedraw(), redrawStatic(), invalidatePose(), poseNow(), restAgain(), takeCamera(),
+//   placeCamera(), cameraPlaced().
+//
 // The Player is one class whose methods live in modules of one idea each (issue 24: ≤ 560 lines a file):
 //   player.js           construction, loading a pack, extensions, the frame loop and drawing, state out
 //   player-build.js     a pack into the scene (meshes, batch, shadows, ghost)
@@ -54,6 +62,7 @@ import { Camera } from './player-camera.js';
 import { Playback } from './player-playback.js';
 import { Picking } from './player-picking.js';
 import { Pace } from './player-pace.js';
+import { createSignals } from './signals.js';
 
 const FONT_FAMILY = "'XSLCJK', 'XSLCJK Fallback', 'Noto Sans CJK TC', 'Noto Serif CJK TC', 'Source Han Sans TC', " +
   "'PingFang TC', 'Microsoft JhengHei', 'Hiragino Sans', sans-serif";
@@ -80,33 +89,23 @@ export class Player {
     this.batchDynamic = opts.batchDynamic !== false;
     this.restCache = opts.restCache !== false;
 
-    this.pack = null;          // the manifest
-    this.t = 0;
-    this.playing = false;
-    this.speed = 1;
-    this.view = 'overview';
-    this.userView = false;     // the user chose a view (gotoStage keeps it)
-    this.free = false;         // the user moved the camera (presets no longer follow stages)
-    this.labelsOn = true;
-    this.roof = 'cutaway';
-    this.dimsOn = false;
-    this.lastPick = null;
+    // each part's own state, set by the part (one writer a field: issue 42)
+    this._initBuild();         // pack, root, the ghost
+    this._initPlayback();      // t, playing, speed, view, roof
+    this._initLabels();        // labelsOn, dimsOn
+    this._initPicking();       // lastPick
+    this._initPose();          // the current stage and step
+    this._initPace();          // the frame loop's clock
 
-    this._dirty = true;        // something to draw
-    this._poseDirty = true;    // t changed: re-place actors and objects
+    this.requestRedraw();        // something to draw
+    this.invalidatePose();    // t changed: re-place actors and objects
     this._labelTextDirty = true;
     this._afterRender = [];    // resolvers waiting for the next drawn frame
     this._frameTimes = new Float64Array(240);
     this._frameCount = 0;
-    this._lastNow = 0;
     this._lastEmit = 0;
     this._emitTimer = 0;
     this._lastState = {};
-    this._stageIdx = -1;
-    this._stepIdx = -1;
-    this._stepHint = 0;
-    this._stageHint = 0;
-    this._ghost = null;
     this._tmp = new Float32Array(4);
     this._tmp2 = new Float32Array(4);
     this._v = new THREE.Vector3();
@@ -115,6 +114,9 @@ export class Player {
     this._yAxis = new THREE.Vector3(0, 1, 0);
     this._fontReady = Promise.resolve(false);
     this.extensions = [];      // see use()
+    // what changed, announced (signals.js): stageChanged(stage), stepChanged(step), viewChanged(name),
+    // playingChanged(bool), cameraPlaced(camera dict) — `player.signals.stageChanged.add(fn)`
+    this.signals = createSignals(['stageChanged', 'stepChanged', 'viewChanged', 'playingChanged', 'cameraPlaced']);
 
     // DOM: a positioned box holding the canvas and the label overlay
     const cs = getComputedStyle(container);
@@ -147,7 +149,6 @@ export class Player {
     container.appendChild(renderer.domElement);
     this.renderer = renderer;
     // adaptive playback (adaptive.js): fewer pixels when frames come too slowly for 30 fps
-    this.onQuality = null;
     this.adaptive = new Adaptive(this, adaptiveOptions(opts));
 
     this.overlay = document.createElement('div');
@@ -160,7 +161,7 @@ export class Player {
     probe.setAttribute('aria-hidden', 'true');
     Object.assign(probe.style, { position: 'absolute', visibility: 'hidden', left: '0', top: '0', pointerEvents: 'none' });
     this.overlay.appendChild(probe);
-    this._probeRo = new ResizeObserver(() => { this._remeasure = true; this._labelsNow = true; this._dirty = true; });
+    this._probeRo = new ResizeObserver(() => this._remeasureLabels());
     this._probeRo.observe(probe);
 
     this.scene = new THREE.Scene();
@@ -169,11 +170,7 @@ export class Player {
     this.persp.up.set(0, 0, 1);
     this.ortho = new THREE.OrthographicCamera(-1, 1, 1, -1, 0.5, 2000);
     this.ortho.up.set(0, 1, 0);
-    this.cam = this.persp;
-    this.controlsP = this._makeControls(this.persp, true);
-    this.controlsO = this._makeControls(this.ortho, false);
-    this.controls = this.controlsP;
-    this.controlsO.enabled = false;
+    this._initCamera();        // cam, controls, free
 
     // materials (shared)
     this.matBasic = new THREE.MeshBasicMaterial({ vertexColors: true });
@@ -188,7 +185,6 @@ export class Player {
     });
     this.matDims = new THREE.LineBasicMaterial({ color: rawColour('#1e1b18'), depthTest: false, transparent: true });
 
-    this.root = null;          // the pack's THREE.Group
     this._staticDirty = true;
     this._rt = null;
     this._size2 = new THREE.Vector2();
@@ -213,8 +209,7 @@ export class Player {
     });
 
     if (opts.paths !== false) this.use(new PathsOverlay());     // key T: paths and ghosts (paths.js)
-    this._frame = this._frame.bind(this);
-    this._raf = requestAnimationFrame(this._frame);
+    this._startLoop();
     window.__xslPlayer = this;
   }
 
@@ -249,7 +244,7 @@ body.xsl-classroom .xsl-player .xsl-view-tool, body.xsl-classroom .xsl-player .x
       for (const f of document.fonts) if (f.family.replace(/["']/g, '') === family) return f.loaded.then(() => true, () => false);
       const ff = new FontFace(family, `url("${url}")`, { display: 'swap' });
       document.fonts.add(ff);
-      return ff.load().then(() => { this._remeasure = true; this._dirty = true; return true; },
+      return ff.load().then(() => { this._remeasureLabels(); return true; },
         (e) => {
           if (!quiet) this._error(new Error(`label font ${url}: ${e && e.message || e}`));
           return false;
@@ -279,7 +274,7 @@ body.xsl-classroom .xsl-player .xsl-view-tool, body.xsl-classroom .xsl-player .x
 
   async setPack(packBaseUrl, opts = {}) {
     const wasPlaying = this.playing;
-    this.playing = false;
+    this.pause();
     try {
       await this._loadPack(packBaseUrl, !!opts.ghost);
     } catch (e) {
@@ -294,8 +289,11 @@ body.xsl-classroom .xsl-player .xsl-view-tool, body.xsl-classroom .xsl-player .x
     await Promise.race([this._fontReady, new Promise((r) => setTimeout(r, 8000))]);
   }
 
+  // public: resolves after the next frame is drawn (a redraw asked for)
+  nextFrame() { return this._nextFrame(); }
+
   _nextFrame() {
-    this._dirty = true;
+    this.requestRedraw();
     return new Promise((resolve) => this._afterRender.push(resolve));
   }
 
@@ -324,13 +322,11 @@ body.xsl-classroom .xsl-player .xsl-view-tool, body.xsl-classroom .xsl-player .x
     this._buf = buf;
     for (const x of this.extensions) if (x.onPack) x.onPack(manifest, buf);
     const st = old ? this.stages.find((x) => x.n === old.n) : null;
-    this.t = st ? st.start + Math.min(Math.max(0, into), Math.max(0, st.end - st.start)) : this.t;
-    this.t = Math.min(Math.max(0, this.t), this.duration);
-    this._poseDirty = true;
+    this.setTime(st ? st.start + Math.min(Math.max(0, into), Math.max(0, st.end - st.start)) : this.t);
     this._updateStageStep();
-    if (ghost && old) this._cameraMoved = true;      // keep the camera: the ghost is compared in place
+    if (ghost && old) this._markCameraMoved();      // keep the camera: the ghost is compared in place
     else this._cameraForStage(true);
-    this._dirty = true;
+    this.requestRedraw();
   }
 
   dispose() {
@@ -355,18 +351,24 @@ body.xsl-classroom .xsl-player .xsl-view-tool, body.xsl-classroom .xsl-player .x
   //   onPack(manifest, buf)     after each pack is built (also at once if one is loaded)
   //   onFrame(T, now, dt)       every animation frame before drawing; return true to ask for a redraw
   //   onKey(ev)                 before the player's own keys; return true if handled
+  //   holdsCamera()             true while it holds the camera (the director): the player then places
+  //   cameraAt(T)                 its camera at T (a PACK.md Camera dict) instead of the stage's preset, in
+  //   viewName                    the view of this name, at a stage jump, a resize, takeCamera()/placeCamera()
+  //   onView(name)              a valid view is being chosen (the director lets go); for its own viewName,
+  //                             it puts the view on itself (returns whether it could)
   //   dispose()                 when the player goes
   // Objects it adds to player.scene on layer 0 are drawn every frame (not in the static cache).
   use(ext) {
     this.extensions.push(ext);
     if (ext.attach) ext.attach(this);
     if (this.pack && ext.onPack) ext.onPack(this.pack, this._buf);
-    this._dirty = true;
+    this.requestRedraw();
     return ext;
   }
 
   // ------------------------------------------------------------ the frame loop
   _frame(now) {
+    this._turns = (this._turns || 0) + 1;           // stats().turns: the loop's turns, drawn or not
     const drawn = this._frameCount;
     try {
       this._turn(now);
@@ -376,30 +378,19 @@ body.xsl-classroom .xsl-player .xsl-view-tool, body.xsl-classroom .xsl-player .x
   }
 
   _turn(now) {
-    const dt = this._lastNow ? Math.min(0.25, Math.max(0, (now - this._lastNow) / 1000)) : 0;
-    this._lastNow = now;
+    const dt = this._clock(now);
     if (!this.root) return;
-    if (this.playing) {
-      this.t += dt * this.speed;
-      if (this.t >= this.duration) { this.t = this.duration; this.playing = false; }
-      this._poseDirty = true;
-      this._dirty = true;
-    }
-    for (const x of this.extensions) if (x.onFrame && x.onFrame(this.t, now, dt)) this._dirty = true;
+    if (this.playing) this._advance(dt);
+    for (const x of this.extensions) if (x.onFrame && x.onFrame(this.t, now, dt)) this.requestRedraw();
     if (!this._dirty) return;
     if (this._poseDirty) this._applyPose();
     if (this._cameraMoved) this._cameraChanged();
     const r0 = performance.now();
     this._render();
     if (this.high) this.high.onFrame(performance.now() - r0);
-    // labels are placed every frame; while playing on a machine the adaptive ladder has thinned, every 3rd
-    // (a jump — setTime — places them in its first frame: a stale label may not sit over the new moment's people)
-    if (!this.playing || this._labelsNow || this._frameCount % this.adaptive.labelsEvery() === 0) {
-      this._updateLabels();
-      this._labelsNow = false;
-    } else this._followLabels();      // in between, the shown names only moved with their anchors
+    this._placeLabelsInFrame();
     this.adaptive.onDrawn(now);
-    this._dirty = false;
+    this._drawnFrame();
     this._frameTimes[this._frameCount % this._frameTimes.length] = now;
     this._frameCount++;
     this._lastRender = performance.now();
@@ -518,32 +509,15 @@ body.xsl-classroom .xsl-player .xsl-view-tool, body.xsl-classroom .xsl-player .x
       adaptive: this.adaptive.describe() });
   }
 
+  // the static layers drawn again into the cache in the next frame (a new camera, pack, size, rest split)
+  redrawStatic() { this._staticDirty = true; this.requestRedraw(); }
+
   // draw at this fraction of the CSS size (the adaptive ladder's knob; the picture keeps its CSS size)
   setRenderScale(s) {
     const high = this.qualityInfo.tier === 'high' && !(this.high && this.high.demoted);
     this.renderer.setPixelRatio(high ? s * Math.min(2, window.devicePixelRatio || 1) : s);
     this._staticDirty = true;
-    this._dirty = true;
-  }
-
-  stats() {
-    const n = Math.min(this._frameCount, this._frameTimes.length);
-    const last = n ? this._frameTimes[(this._frameCount - 1) % this._frameTimes.length] : 0;
-    const now = performance.now();
-    let fps = 0;
-    for (let k = 1; k <= n; k++) {
-      const tt = this._frameTimes[(this._frameCount - k) % this._frameTimes.length];
-      if (now - tt <= 1000) fps++; else break;
-    }
-    // the last frame: draw calls made, and triangles in the picture (the static layers' come from
-    // the cached target when it was not redrawn)
-    const info = this.renderer.info.render;
-    const si = this.staticCache && this._staticInfo ? this._staticInfo : { calls: 0, triangles: 0 };
-    return { fps, frames: this._frameCount, drawCalls: info.calls, triangles: info.triangles + si.triangles,
-      dynamicTriangles: info.triangles, staticCached: !!this.staticCache, staticRedraws: this._staticRenders || 0,
-      batchLayouts: this.batch ? this.batch.layouts : 0, contactShadows: (this.contact ? this.contact.mesh.count : 0) + (this.contactRest ? this.contactRest.mesh.count : 0),
-      tier: this.qualityInfo.tier, sunShadows: !!(this.high && !this.high.demoted),
-      lastFrameAt: last };
+    this.requestRedraw();
   }
 }
 

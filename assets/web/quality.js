@@ -126,8 +126,8 @@ export class HighTier {
     this.light.castShadow = false;
     for (const p of this.planes) p.visible = false;
     this.player.renderer.setPixelRatio(this.player.adaptive ? this.player.adaptive.scale() : this.player.renderScale);
-    this.player._staticDirty = true;
-    this.player._dirty = true;
+    this.player.redrawStatic();
+    this.player.requestRedraw();
   }
 
   dispose() {

@@ -25,7 +25,6 @@ smoothstep; the pack ships it as ``director`` (PACK.md) and the player evaluates
 """
 from __future__ import annotations
 
-import math
 import weakref
 from dataclasses import dataclass
 
@@ -42,14 +41,12 @@ from .frame_rules import (
     SAFE_BOTTOM,
     SAFE_TOP,
     mark_points,
-    marks_of,
     min_height,
     sight_core,
     sight_points,
 )
 from .last_answers import LastAnswers
 from .shot_checks import (
-    FOCUS_M,
     checks,
     figure_heights,
     heights_many,
@@ -59,6 +56,7 @@ from .shot_checks import (
     project_on,
     spread_m,
 )
+from .shot_windows import WINDOW_S, _is_row, _seen_all, _segments, _unique_rows, _windows  # noqa: F401
 from .views import Camera
 
 PAD_Y_M = 1.0         # the ground kept north and south of each person, m
@@ -67,11 +65,14 @@ MIN_FIG = 0.06        # of the frame height: the least any shot keeps (a group w
 # free part the page leaves between its toolbar and its caption band: frame_rules.SAFE_TOP / SAFE_BOTTOM)
 FIT_CENTRE = (SAFE_TOP + SAFE_BOTTOM) / 2
 FIT_HALF = (SAFE_TOP - SAFE_BOTTOM) / 2 * 0.94
-WINDOW_S = 8.0
 EASE_S = 1.5
 MARGIN = 0.9          # of the half frame
 BEARINGS = (180, 160, 200, 140, 220, 120, 240, 90, 270, 60, 300, 0, 20, 340, 30, 330)
 ELEVATIONS = (26.0, 14.0, 40.0, 6.0)
+#: looked from when no camera of :data:`ELEVATIONS` sees every acting person past the others: people standing
+#: or kneeling in rows or a block (the 工 on the 堂, the 笙 below, 0.7 m apart: §11 乃合樂) hide each other from
+#: any low camera — from above, the heads and shoulders of the ones behind clear the ones in front
+HIGH_ELEVATIONS = (55.0, 68.0)
 ANGLES = (30.0, 48.0, 66.0)
 TITLE = "導演"
 ROOM_M = 0.35         # m: the room the director keeps from the hall and the things (clearance.MARGIN 0.25 and a
@@ -118,13 +119,14 @@ def _in_band(v: np.ndarray, pts: np.ndarray) -> bool:
                 and np.all(w >= SAFE_BOTTOM))
 
 
-def _candidates() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    c = [(b, e, a) for e in ELEVATIONS for a in ANGLES for b in BEARINGS]
+def _candidates(elevations=ELEVATIONS) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    c = [(b, e, a) for e in elevations for a in ANGLES for b in BEARINGS]
     b, e, a = (np.array(x, dtype=float) for x in zip(*c))
     return b, e, a
 
 
 _CAND = _candidates()
+_HIGH = _candidates(HIGH_ELEVATIONS)
 
 
 class _Rig:
@@ -208,18 +210,35 @@ def frame(world: _World, feet: np.ndarray, extra: np.ndarray, prev_bearing: floa
           others: np.ndarray | None = None, seen: np.ndarray | None = None, chk: tuple = (),
           lane: tuple[float, float, float] | None = None, crowd: np.ndarray | None = None,
           facing: np.ndarray | None = None):
+    """:func:`_frame` from the usual heights (:data:`ELEVATIONS`) — and, when none of them sees every acting
+    person past the others or passes the window's checks, from above too (:data:`HIGH_ELEVATIONS`: a row or
+    a block of people hiding each other), the higher kept only when it sees or passes more: (camera vector,
+    bearing, min height, checks passed)."""
+    args = (world, feet, extra, prev_bearing, others, seen, chk, lane, crowd, facing)
+    v, b, h, npass, clear = _frame(*args, _CAND)
+    if (npass < len(chk) or not clear) and len(feet):
+        v2, b2, h2, n2, c2 = _frame(*args, _HIGH)
+        if (n2, c2) > (npass, clear):
+            v, b, h, npass = v2, b2, h2, n2
+    return v, b, h, npass
+
+
+def _frame(world: _World, feet: np.ndarray, extra: np.ndarray, prev_bearing: float | None,
+           others: np.ndarray | None, seen: np.ndarray | None, chk: tuple,
+           lane: tuple[float, float, float] | None, crowd: np.ndarray | None,
+           facing: np.ndarray | None, cand: tuple[np.ndarray, np.ndarray, np.ndarray]):
     """The best shot of figures at ``feet`` (and the ``extra`` points), seen past the ``others`` (everyone
     on stage, and the 乏 and the 侯), with the ``seen`` points (the tally, the 豐) in sight too, and passing
     the audit's checks ``chk`` of the steps whose middle falls in the window (:mod:`.shot_checks`; when no
     candidate passes them all, the one that passes most): (camera vector, bearing, min height, checks
-    passed)."""
+    passed, all of them seen)."""
     # ground around each person: what he stands by and acts on (less of it towards and away from the camera
     # of a high view, where it would fill the frame with floor and push the people to its top edge)
     pad = np.array([(0, 0, 0), (0, 0, FIGURE_M), (PAD_M, 0, 0), (-PAD_M, 0, 0), (0, PAD_Y_M, 0), (0, -PAD_Y_M, 0)])
     pts = (feet[:, None] + pad[None]).reshape(-1, 3)
     if len(extra):
         pts = np.vstack([pts, extra])
-    b, e, a = _CAND
+    b, e, a = cand
     pos, foc = _fit_all(pts, b, e, a)
     ok = _allowed(world, pos, outside=bool(len(feet) and feet[:, 1].min() < world.gate_y))
     if lane is not None:
@@ -273,14 +292,16 @@ def frame(world: _World, feet: np.ndarray, extra: np.ndarray, prev_bearing: floa
                 k, best = int(cand[j]), (int(npass[j]), bool(clear[j]))
             if best == (len(chk), True):
                 break
-        return np.array([*pos[k], *foc[k], a[k]]), float(b[k]), float(h[k]), max(best[0], 0)
+        seen_all = best[1] or not (len(mids) or chk)
+        return np.array([*pos[k], *foc[k], a[k]]), float(b[k]), float(h[k]), max(best[0], 0), seen_all
     # nothing fits inside: from the court's south-east corner, as wide as it takes
     pos = np.array([world.cw - 0.5, world.gate_y + 0.5, world.ridge])
     foc = (pts.min(0) + pts.max(0)) / 2
     u, w, _ = project(np.array([*pos, *foc, 60.0]), pts)
     ang = float(min(110.0, 60.0 * max(1.0, np.abs(w).max() / MARGIN, np.abs(u).max() / MARGIN)))
     v = np.array([*pos, *foc, ang])
-    return v, 315.0, float(figure_heights(v, feet).min()) if len(feet) else 0.0, sum(passes(world, v, c) for c in chk)
+    return (v, 315.0, float(figure_heights(v, feet).min()) if len(feet) else 0.0,
+            sum(passes(world, v, c) for c in chk), False)
 
 
 def _near_solid(world: _World, pos: np.ndarray) -> np.ndarray:
@@ -288,14 +309,6 @@ def _near_solid(world: _World, pos: np.ndarray) -> np.ndarray:
     clearance.MARGIN (both balls of points: the test's, and a wider one for between an ease's judged points)."""
     sol = world.occluders.solid
     return in_grid(sol, pos) | in_grid(sol, pos, ROOM_M)
-
-
-def _windows(s0: float, s1: float) -> list[tuple[float, float]]:
-    n = max(1, math.ceil((s1 - s0) / WINDOW_S))
-    if n % 2 == 0:
-        n += 1
-    w = (s1 - s0) / n
-    return [(s0 + k * w, s0 + (k + 1) * w) for k in range(n)]
 
 
 class _Needs:
@@ -330,6 +343,12 @@ class _Needs:
         smp = self.rite.sample(np.concatenate(times))
         self._xyz, self._vis, self._hd = smp["actor_xyz_m"], smp["visible"], smp["heading_deg"]
 
+    def where(self, k: int, who) -> np.ndarray:
+        """Where the ones of ``who`` on stage stand at the middle of segment ``k`` ((N, 3))."""
+        ids = [self.idx[a] for a in who if a in self.idx]
+        mid = (self._at[k] + self._at[k + 1]) // 2
+        return self._xyz[mid][ids][self._vis[mid][ids]]
+
     def of(self, k: int, who, t0: float, t1: float, shooting: bool):
         ids = [self.idx[a] for a in who if a in self.idx]
         sl = slice(self._at[k], self._at[k + 1])
@@ -356,81 +375,6 @@ class _Needs:
         # a man standing still is the same point at every sample: once is enough (every use of the feet is a
         # max, a min or an any over them — the fit, the heights, the sight lines — so the shot is the same)
         return _unique_rows(feet), np.array(extra, dtype=float).reshape(-1, 3)
-
-
-def _unique_rows(a: np.ndarray) -> np.ndarray:
-    """``np.unique(a, axis=0)`` of points (N, 3) — sorted by x, then y, then z, each once — by a lexsort (the
-    records np.unique makes of the rows cost ~0.1 ms a call).  Without a -0.0 or a NaN among them, the rows
-    that compare equal are the same bits: which of them is kept cannot matter; with one, np.unique itself."""
-    if len(a) < 2 or np.isnan(a).any() or (np.signbit(a) & (a == 0)).any():
-        return np.unique(a, axis=0)
-    a = a[np.lexsort(a.T[::-1])]
-    return a[np.concatenate([[True], (a[1:] != a[:-1]).any(axis=1)])]
-
-
-def _segments(rite) -> list[tuple[float, float, tuple[str, ...], bool, tuple[str, ...]]]:
-    """The rite cut at every step's start and end: (t0, t1, everyone named by the steps under way, shooting,
-    the marks a class must see: :data:`MARKS`),
-    long pieces in an odd number of windows (a step's middle is never at the start of an ease).
-
-    When the steps under way are far apart (the 主人 going down to the 洗 while the 眾賓 stand at the 門),
-    one frame would draw everybody tiny: the piece frames the step that began last — the act the caption
-    names — instead (:data:`FOCUS_M`)."""
-    spans = [s for s in rite.spans if s.end_s - s.start_s > 1e-3]
-    cuts = sorted({round(x, 4) for s in spans for x in (s.start_s, s.end_s)})
-    starts = np.array([s.start_s for s in spans])
-    ends = np.array([s.end_s for s in spans])
-    pieces = [(t0, t1) for t0, t1 in zip(cuts, cuts[1:])]
-    mids = np.array([(a + b) / 2 for a, b in pieces])
-    where = rite.sample(mids)["actor_xyz_m"] if len(mids) else None
-    idx = {a: i for i, a in enumerate(rite.actor_ids)}
-
-    def spread(k: int, who) -> float:
-        return spread_m(where[k][[idx[a] for a in who if a in idx]])
-    out: list = []
-    drinks: list = []
-    for k, (t0, t1) in enumerate(pieces):
-        m = mids[k]
-        on = [spans[i] for i in np.flatnonzero((starts <= m) & (ends >= m))]
-        if not on:
-            continue
-        who = tuple(dict.fromkeys(a for s in on for a in s.who))
-        if len(on) > 1:
-            last = max(on, key=lambda s: s.start_s)
-            own = spread(k, last.who)
-            if spread(k, who) > max(FOCUS_M, 2 * own + 6.0):
-                who = tuple(dict.fromkeys(last.who))
-        shooting = any(s.do == "shoot" for s in on)
-        marks = tuple(dict.fromkeys(m for s in on for m in marks_of(s)))
-        drink = [s for s in on if "tang.feng" in marks_of(s) and len(s.who) > 2]
-        for w0, w1 in ([(t0, t1)] if shooting else _windows(t0, t1)):
-            out.append((w0, w1, who, shooting, marks))
-            if drink:
-                drinks.append((len(out) - 1, tuple(a for s in drink for a in s.who)))
-    return _drinkers(rite, out, drinks, idx)
-
-
-DRINK_R = 3.0         # m from the 豐: the one drinking (he takes the 觶 from it, drinks beside it, sets it back)
-
-
-def _drinkers(rite, out: list, drinks: list, idx: dict) -> list:
-    """The drink shot: a window of a step that names many people and the 豐 (飲不勝者: the losers of every
-    pair, one pair after another) frames the ones at the 豐 — who the step names within :data:`DRINK_R` m of
-    it at the window's start, middle or end — and the 豐; no one there: the whole step, as before."""
-    lay = rite.layout
-    if not drinks or "tang.feng" not in lay:
-        return out
-    feng = np.array(lay.xyz_m("tang.feng"))[:2]
-    ts = np.array([[out[k][0], (out[k][0] + out[k][1]) / 2, out[k][1]] for k, _ in drinks]).ravel()
-    smp = rite.sample(ts)
-    xyz, vis = smp["actor_xyz_m"].reshape(len(drinks), 3, -1, 3), smp["visible"].reshape(len(drinks), 3, -1)
-    for j, (k, named) in enumerate(drinks):
-        near = {a for a in named if a in idx and any(
-            vis[j, q, idx[a]] and np.hypot(*(xyz[j, q, idx[a], :2] - feng)) <= DRINK_R for q in range(3))}
-        if near:
-            w0, w1, who, shooting, marks = out[k]
-            out[k] = (w0, w1, tuple(a for a in who if a in near or a not in named), shooting, marks)
-    return out
 
 
 def build_track(rite) -> Track:
@@ -508,19 +452,40 @@ def build_track(rite) -> Track:
         keys.append((t0, v, False))                  # cut
         state["cur"], state["bearing"] = v, b
 
-    for k, (t0, t1, who, shooting, marks) in enumerate(segments):
+    def window(k, t0, t1, who, shooting, seen, chk) -> bool:
+        """Place the window's shot of ``who``; False when there was nothing to frame."""
         feet, extra = needs.of(k, who, t0, t1, shooting)
-        seen = mark_points(rite.layout, marks)
         if len(seen):
             extra = np.vstack([extra, seen])
         if not len(feet) and not len(extra):
-            continue
-        lo, hi = np.searchsorted(ct, t0, side="left"), np.searchsorted(ct, t1, side="left")
+            return False
         state["lane"] = _lane(feet) if shooting and len(feet) else None
         mid = (t0 + t1) / 2
         state["facing"] = needs.facing if any(
             sp.do in BOWS and sp.start_s <= mid <= sp.end_s for sp in bow_spans) else None
-        place(t0, t1, feet, extra, seen, needs.n, needs.others, [allchk[i] for i in range(lo, hi)])
+        place(t0, t1, feet, extra, seen, needs.n, needs.others, chk)
+        return True
+
+    for k, (t0, t1, who, shooting, marks, groups) in enumerate(segments):
+        seen = mark_points(rite.layout, marks)
+        lo, hi = np.searchsorted(ct, t0, side="left"), np.searchsorted(ct, t1, side="left")
+        chk = [allchk[i] for i in range(lo, hi)]
+        before, kept = len(keys), dict(state)
+        if not window(k, t0, t1, who, shooting, seen, chk) or shooting or len(groups) < 2 \
+                or not all(_is_row(needs.where(k, g)) for g in groups):
+            continue
+        # rows: the people of the steps under way (the 工 kneeling in a row on the 堂, the 笙 in a block below:
+        # 乃合樂) hide each other in any one shot of them all — each step's people framed in a piece of the
+        # window of its own (in the steps' order), their checks with them
+        feet = needs.of(k, who, t0, t1, shooting)[0]
+        if not len(feet) or _seen_all(world, state["cur"], feet, needs.others):
+            continue
+        del keys[before:]
+        state.update(kept)
+        cuts = np.linspace(t0, t1, len(groups) + 1)
+        for g, s0, s1 in zip(groups, cuts, cuts[1:]):
+            ids = {needs.idx[a] for a in g if a in needs.idx}
+            window(k, float(s0), float(s1), g, shooting, seen, [c for c in chk if set(c.ids) <= ids])
     if not keys:
         v = frame(world, np.zeros((1, 3)), np.zeros((0, 3)), None)[0]
         keys = [(0.0, v, False)]

@@ -6,7 +6,7 @@ from pathlib import Path
 #: the player's files that a site needs (the app's bridge app.js/app.css stays out: no server behind a site);
 #: tests/test_house.py checks that every module these import is among them
 SITE_FILES = ("player.js", "player-build.js", "player-pose.js", "player-labels.js", "player-camera.js",
-              "player-playback.js", "player-picking.js", "player-tracks.js", "player-batch.js", "player-pace.js",
+              "player-playback.js", "player-picking.js", "player-tracks.js", "player-batch.js", "player-pace.js", "signals.js",
               "player-page.js",
               "player.css", "director.js", "lessons.js", "captions.js", "caption-place.js", "classroom.js",
               "evidence.js", "paths.js", "sound.js", "palette.js", "toggle.js", "contact.js", "quality.js",
