@@ -236,6 +236,19 @@ def _trusted(f: Path, kind: type[T], what: str) -> T | None:
 _rites: dict[tuple[Reading, int | None, str], Rite] = {}
 
 
+def _here(rite: Rite, ch: Chapter) -> None:
+    """Point a rite from the disk cache at this install's chapter files.  The key hashes the files' bytes, not
+    where they are: an entry another checkout (or a removed one) compiled holds that checkout's paths, and its
+    lessons, texts and data were read from there — or from nowhere (a test saw "the pack carries no lesson")."""
+    import dataclasses
+    stored = rite.choreography.chapter
+    if stored is not None and stored.id == ch.id and stored != ch:
+        rite.choreography = dataclasses.replace(rite.choreography, chapter=ch)
+        director = getattr(rite, "director", None)
+        if director is not None and hasattr(director, "choreo"):
+            director.choreo = rite.choreography
+
+
 def load_rite(reading: Reading | str | None = None, seed: int | None = None, chapter: Chapter | str | None = None
               ) -> Rite:
     """The compiled rite under a reading, from the disk cache when its inputs are unchanged.
@@ -275,6 +288,7 @@ def load_rite(reading: Reading | str | None = None, seed: int | None = None, cha
             return build_rite(r, seed, chapter=other)
     prefix = f"rite-{r.name}" if other is None else f"rite-{ch.id}-{r.name}"
     rite = entry(prefix, key, build, Rite, "a compiled rite")
+    _here(rite, ch)
     rite.cache_key = key
     rite.content_key = rite_key(r, seed, versions=False, chapter=other)
     _rites[memo] = rite
