@@ -45,6 +45,7 @@ The words file (``[data] words``, :mod:`scene.text.words`; without one the chapt
     not_subjects = ["相左", "相者", …]      # words holding a subject's characters that name none
     lead_subjects = ["賓", "主人"]          # a not_subject beginning with one of these still names him (賓席)
     not_at = ["賓席", "楹"]                 # place words that put nobody at a spot (each one of [places])
+    ji_rules = ["記20", "記26"]             # the 記 rules of the checker that hold here (grammar/ji.py RULES)
     [places]                              # a place word → the ids of the chapter's layout it means (the
     "西階上" = ["hall.west_steps_top"]     #   first the layout has): python -m scene --chapter <id> layout
     [means]                               # a subject → actor ids it means beyond the cast's groups and names

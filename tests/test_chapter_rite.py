@@ -88,3 +88,11 @@ def test_a_bow_at_the_wrong_place_is_found_by_the_toys_place_words(tmp_path):
     words.write_text(words.read_text(encoding="utf-8").replace('"門外" = ["hall.outside_gate", "hall.gate"]\n', ""),
                      encoding="utf-8")
     assert ("places", 2, "門外", "zhuren") not in _findings(C.load(ch.folder))
+
+
+def test_a_ji_rule_the_checker_does_not_have_is_one_line(tmp_path):
+    ch = _copy(tmp_path, 'lead_subjects = ["賓"]\n', 'lead_subjects = ["賓"]\nji_rules = ["記99"]\n', Path("words.toml"))
+    rite = build_rite(load_rite("zheng").reading, None, chapter=ch)
+    with pytest.raises(ValueError) as e:
+        grammar.check(rite)
+    assert str(e.value).startswith("ji_rules: '記99' is no 記 rule of the checker (known: 記20, 記26,")

@@ -46,6 +46,10 @@ def test_chapter_5s_file_is_the_checkers_old_tables_exactly():
     actors, _, _ = _cast(C.chapter())
     assert sorted(a for a in actors if a.startswith("ou")) == sorted(w.means["弟子"][:-1])   # (the old aid.startswith("ou"))
     assert clauses.lexicon() == (w.names, w.not_names)
+    # the 記's rules the checker held for every rite are chapter 5's, in the order it held them
+    from scene.rite.grammar import ji
+    assert w.ji_rules == tuple(ji.RULES) and len(ji.RULES) == 10
+    assert W.words("xiangyinjiu").ji_rules == ()
 
 
 def test_the_grammar_code_names_no_chapter_and_no_place_of_it():
@@ -145,7 +149,7 @@ def test_a_good_file_loads(tmp_path):
 
 @pytest.mark.parametrize("edit, line", [
     (lambda s: "colour = 1\n" + s, "unknown key colour (known: names, not_names, subjects, not_subjects, "
-                                   "lead_subjects, not_at, places, means, by_role, unpaired)"),
+                                   "lead_subjects, not_at, ji_rules, places, means, by_role, unpaired)"),
     (lambda s: s.replace('names = ["主人", "賓"]', 'names = "主人"'), "names must be a list of words, not str"),
     (lambda s: s.replace('names = ["主人", "賓"]', 'names = ["主人", ""]'), "names: '' is not a word of 1–12 characters"),
     (lambda s: s.replace('names = ["主人", "賓"]', 'names = ["主人", "賓", "主人"]'), "names: '主人' is listed twice"),
@@ -158,6 +162,7 @@ def test_a_good_file_loads(tmp_path):
     (lambda s: s.replace('"賓" = ["bin"]', '"介" = ["jie"]'), "[means] 介: not one of subjects"),
     (lambda s: 'lead_subjects = ["介"]\n' + s, "lead_subjects: '介' is not one of subjects"),
     (lambda s: "means = 1\n" + s.split("[means]")[0], "[means] must be a table, not int"),
+    (lambda s: 'ji_rules = ["記20", "ji20"]\n' + s, "ji_rules: 'ji20' is not a 記 item (記01, 記02 …)"),
 ])
 def test_a_bad_field_is_one_line(tmp_path, edit, line):
     assert _lines(tmp_path, edit(GOOD)) == [line]
@@ -166,8 +171,8 @@ def test_a_bad_field_is_one_line(tmp_path, edit, line):
 def test_every_bad_field_is_its_own_line_and_an_unreadable_file_one(tmp_path):
     bad = GOOD.replace('names = ["主人", "賓"]', 'names = 3').replace('"門" = ["hall.gate"]', '"門" = ["門"]')
     assert _lines(tmp_path, "oops = 1\n" + bad) == [
-        "unknown key oops (known: names, not_names, subjects, not_subjects, lead_subjects, not_at, places, means, "
-        "by_role, unpaired)", "names must be a list of words, not int", "[places] 門: '門' is not a place id"]
+        "unknown key oops (known: names, not_names, subjects, not_subjects, lead_subjects, not_at, ji_rules, places, "
+        "means, by_role, unpaired)", "names must be a list of words, not int", "[places] 門: '門' is not a place id"]
     assert len(_lines(tmp_path, "names = [")) == 1
     assert _lines(tmp_path, "names = [")[0].startswith("cannot read:")
 

@@ -2,8 +2,8 @@
 mean in its hall — its manifest's ``[data] words`` (the keys: :mod:`scene.chapter`'s docstring).
 
 The clause splitter (:mod:`.clauses`) reads ``names`` / ``not_names``; the checker (:mod:`scene.rite.grammar`)
-reads ``subjects``, ``not_subjects``, ``lead_subjects``, ``places``, ``not_at``, ``means``, ``by_role`` and
-``unpaired``.  A chapter without a words file names nobody and has no place words.  Every bad field is one line
+reads ``subjects``, ``not_subjects``, ``lead_subjects``, ``places``, ``not_at``, ``means``, ``by_role``,
+``unpaired`` and ``ji_rules``.  A chapter without a words file names nobody and has no place words.  Every bad field is one line
 of the :class:`WordsError` (the file, the key, what is wrong), all of them found before it is raised; whether
 the place ids are its layout's and the actor ids its cast's is for the later layers (:func:`unknown_ids`).
 """
@@ -19,7 +19,7 @@ from typing import Any
 
 from ..chapter import Chapter, resolve
 
-_LISTS = ("names", "not_names", "subjects", "not_subjects", "lead_subjects", "not_at")
+_LISTS = ("names", "not_names", "subjects", "not_subjects", "lead_subjects", "not_at", "ji_rules")
 _TABLES = ("places", "means", "by_role", "unpaired")
 _PLACE_ID = re.compile(r"[a-z][a-z0-9_]*\.[a-z0-9_]+")
 _ACTOR_ID = re.compile(r"[a-z][a-z0-9_]{0,39}")
@@ -44,6 +44,8 @@ class Words:
     means: dict[str, tuple[str, ...]] = field(default_factory=dict)
     by_role: dict[str, tuple[str, ...]] = field(default_factory=dict)
     unpaired: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    #: the 記 rules of the checker (scene/rite/grammar/ji.py RULES) that hold in this chapter, in order
+    ji_rules: tuple[str, ...] = ()
 
     @property
     def actor_ids(self) -> tuple[str, ...]:
@@ -99,6 +101,8 @@ def parse(raw: dict[str, Any], where: str) -> Words:
         bad += [f"{where}: subjects: {w!r} is not one of names (the splitter must know whom the checker reads)"
                 for w in subjects if w not in raw.get("names", [])]
         bad += [f"{where}: not_at: {w!r} is not a word of [places]" for w in raw.get("not_at", []) if w not in places]
+        bad += [f"{where}: ji_rules: {w!r} is not a 記 item (記01, 記02 …)" for w in raw.get("ji_rules", [])
+                if not re.fullmatch(r"記\d{2,3}", w)]
         for k in ("means", "by_role", "unpaired"):
             bad += [f"{where}: [{k}] {w}: not one of subjects" for w in raw.get(k, {}) if w not in subjects]
     if bad:
@@ -110,7 +114,8 @@ def parse(raw: dict[str, Any], where: str) -> Words:
         return {w: tuple(ids) for w, ids in raw.get(k, {}).items()}
     return Words(names=lst("names"), not_names=lst("not_names"), subjects=lst("subjects"),
                  not_subjects=lst("not_subjects"), lead_subjects=lst("lead_subjects"), places=tab("places"),
-                 not_at=lst("not_at"), means=tab("means"), by_role=tab("by_role"), unpaired=tab("unpaired"))
+                 not_at=lst("not_at"), means=tab("means"), by_role=tab("by_role"), unpaired=tab("unpaired"),
+                 ji_rules=lst("ji_rules"))
 
 
 def load_file(path: Path) -> Words:
