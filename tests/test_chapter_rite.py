@@ -57,6 +57,8 @@ def test_the_checker_reads_the_toys_own_text_and_words(toy, toy_rite):
     ctx = Ctx(toy_rite)
     assert ctx.chapter == toy and ctx.words is W.words(toy) and ctx.words.places["門外"][0] == "hall.outside_gate"
     assert ctx.text(2) == "主人迎賓于門外再拜賓答再拜主人揖先入"
+    # the 門 its 入 is held to is its words' (no 洗 named: the toy has none, its washing would go unchecked)
+    assert list(ctx.place_of("門")) == list(ctx.at("hall.gate")) and ctx.place_of("洗") is None
     assert W.unknown_ids(ctx.words, toy_rite.actor_ids, toy_rite.layout.places) == []
 
 

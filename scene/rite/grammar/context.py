@@ -315,6 +315,12 @@ class Ctx:
     def place(self, pid: str) -> np.ndarray | None:
         return np.array(self.lay[pid].xyz_chi) if pid in self.lay else None
 
+    def place_of(self, word: str) -> np.ndarray | None:
+        """(x, y, z) in 尺 of what a place word of the text means here: the first of its places (the chapter's
+        words file) that the layout has; None when the chapter has no such word or the layout no such place."""
+        pid = next((p for p in self.words.places.get(word, ()) if p in self.lay), None)
+        return self.place(pid) if pid else None
+
     def at(self, pid: str) -> np.ndarray:
         """(x, y, z) in 尺 of a place the rule needs (every layout has it)."""
         xyz = self.place(pid)

@@ -38,7 +38,7 @@ GATE_CHI = 12.0
 def _by_the_gate(ctx: Ctx) -> list[Finding]:
     """Nobody appears or vanishes in the middle of the court: one comes onto the scene and leaves it through
     the 門 (入門, 出 … 降自西階出): his first moment in sight, and his last, are at the gate."""
-    gate = ctx.place("hall.gate")
+    gate = ctx.place_of("門")
     if gate is None:
         return []
     out = []
@@ -64,6 +64,8 @@ def _lane(ctx: Ctx) -> list[Finding]:
     """The arrow's way: a wedge in plan from the shooter (LANE_MARGIN either side) widening to the 侯's
     half width plus the margin at the 侯, and on beyond it (a miss flies on); anyone on the ground in it
     while an arrow flies is a finding."""
+    if "target.hou" not in ctx.lay:
+        return []                             # (a hall without a range: no arrow flies)
     hou = ctx.lay["target.hou"]
     assert hou.size_chi is not None           # (the 侯 has its measured size)
     hou_half = hou.size_chi[0] / 2
