@@ -27,6 +27,7 @@ The manifest::
     cast = "assets/cast.toml"
     grammar = "assets/grammar.toml"
     clauses = "assets/clauses.toml"
+    words = "words.toml"                  # its words: who it names, its place words (below)
     rite = "assets/rite"                  # a folder
     lessons = "assets/lessons"            # a folder
 
@@ -35,6 +36,26 @@ The manifest::
                                           # "yinjiu": the 庠 of 鄉飲酒禮, 房 室 戶 牖, the 磬 階間, no range
     building = "庠"                       # the text's building, whatever the reading says (optional)
     rank = "大夫"                         # the host's rank, the 堂's height (optional)
+
+The words file (``[data] words``, :mod:`scene.text.words`; without one the chapter names nobody)::
+
+    names = ["眾賓之長", "眾賓", "賓", …]   # the clause splitter's names of people, the first that matches wins
+    not_names = ["相揖", "賓席", …]         # words holding a name's characters that name nobody acting
+    subjects = ["眾賓之長", …]              # the names the checker cuts a phrase at (each one of names)
+    not_subjects = ["相左", "相者", …]      # words holding a subject's characters that name none
+    lead_subjects = ["賓", "主人"]          # a not_subject beginning with one of these still names him (賓席)
+    not_at = ["賓席", "楹"]                 # place words that put nobody at a spot (each one of [places])
+    ji_rules = ["記20", "記26"]             # the 記 rules of the checker that hold here (grammar/ji.py RULES)
+    [places]                              # a place word → the ids of the chapter's layout it means (the
+    "西階上" = ["hall.west_steps_top"]     #   first the layout has): python -m scene --chapter <id> layout
+    [means]                               # a subject → actor ids it means beyond the cast's groups and names
+    "弟子" = ["ou1_up", "huozhe"]
+    [by_role]                             # a subject → actors it means while their role begins with it
+    "司正" = ["xiang"]
+    [unpaired]                            # a subject → actors it means in a section whose steps act no pair
+    "上射" = ["sishe"]
+
+Every bad field of it is one line of a :class:`scene.text.words.WordsError`.
 
 A path is relative to the chapter's folder, except one that begins with ``assets/`` or ``seeds/``: that names
 the package's own folders (:mod:`scene.paths`, in a checkout or a wheel).  No absolute path, no ``..``.
@@ -66,7 +87,7 @@ _LAYOUT_VALUES = {"plan": PLANS, "building": ("序", "庠"), "rank": ("士", "�
 _TEXT = {"jing": str, "jing_simplified": str, "zhengzhu": str, "notes": str, "seed": str, "sections": int,
          "ji": int, "names": list, "not_names": list}
 _TEXT_REQUIRED = ("jing", "jing_simplified", "zhengzhu", "sections", "ji")
-_DATA_FILES = ("cast", "grammar", "clauses")
+_DATA_FILES = ("cast", "grammar", "clauses", "words")
 _DATA_FOLDERS = ("rite", "lessons")
 _ID = re.compile(r"[a-z][a-z0-9_]{0,39}")
 MAX_COUNT = 999
@@ -98,6 +119,7 @@ class Chapter:
     cast: Path | None = None
     grammar: Path | None = None
     clauses: Path | None = None
+    words: Path | None = None
     rite: Path | None = None
     lessons: Path | None = None
     #: the hall's plan (``[layout]``): :data:`PLANS`; the building and the rank the text fixes (None: the reading's)

@@ -106,7 +106,8 @@ def test_chapter_4_clauses_cut_every_section():
 def test_a_toy_chapter_from_a_folder_reads_through_the_same_layer():
     toy = C.load(TOY)
     assert (toy.id, toy.number, toy.title, toy.sections, toy.ji, toy.notes) == ("toy", 99, "試禮", 2, 2, "【】")
-    assert toy.jing == TOY / "jing.txt" and toy.cast is None and toy.seed is None
+    assert toy.jing == TOY / "jing.txt" and toy.cast == TOY / "cast.toml" and toy.seed is None
+    assert (toy.words, toy.rite) == (TOY / "words.toml", TOY / "rite")      # (its rite: tests/test_chapter_rite.py)
     ps = T.passages(chapter=toy)
     assert [(p.n, p.title, p.text) for p in ps] == [
         (1, "戒賓", "主人戒賓賓出迎再拜主人答再拜"), (2, "迎賓", "主人迎賓于門外再拜賓答再拜主人揖先入")]
@@ -178,10 +179,11 @@ def test_a_bad_manifest_or_folder(tmp_path):
     assert _lines(tmp_path) == [f"{tmp_path / 'chapter.toml'}: no such file (a chapter is a folder with a chapter.toml)"]
     (tmp_path / "chapter.toml").write_text("id = [", encoding="utf-8")
     assert _lines(tmp_path)[0].startswith(f"{tmp_path / 'chapter.toml'}: cannot read: ")
-    folder = _toy(tmp_path, lambda s: s.replace('[text]', '[data]\nrite = "rite"\ncast = "assets/none.toml"\n\n[text]'))
+    folder = _toy(tmp_path, lambda s: s.replace('rite = "rite"', 'rite = "none"').replace('cast = "cast.toml"',
+                                                                                          'cast = "assets/none.toml"'))
     got = [ln.split("chapter.toml: ")[1] for ln in _lines(folder)]
     assert got[0] == f"data.cast = 'assets/none.toml': no such file ({C.ASSETS / 'none.toml'})"
-    assert got[1] == f"data.rite = 'rite': no such folder ({folder / 'rite'})"
+    assert got[1] == f"data.rite = 'none': no such folder ({folder / 'none'})"
     assert _lines(_toy(tmp_path, name="other"))[0].endswith("id 'toy' is not the folder's name 'other'")
 
 
@@ -333,7 +335,8 @@ def test_two_chapters_never_share_a_cache_key_and_chapter_5_keeps_its_own():
 
 def test_a_chapter_rite_file_is_bounded_by_its_own_sections(tmp_path):
     from scene.rite import choreography as chor
-    folder = _toy(tmp_path, lambda s: s.replace("[text]", '[data]\ncast = "assets/cast.toml"\nrite = "rite"\n\n[text]'))
+    folder = _toy(tmp_path, lambda s: s.replace('cast = "cast.toml"', 'cast = "assets/cast.toml"'))
+    shutil.rmtree(folder / "rite")
     (folder / "rite").mkdir()
     section = ('[[section]]\nn = {n}\nid = "jie_bin"\ntitle = "戒賓"\nphase = "reception"\ncast = ["zhuren"]\n'
                '[[section.step]]\nphrase = "主人戒賓"\nwho = "zhuren"\ndo = "speak"\n')

@@ -208,7 +208,7 @@ def test_every_label_cites_a_clause_of_its_own_actor():
     from scene.rite.grammar.context import Ctx
     from scene.rite.grammar.coverage import clause_subjects
     from scene.text import passage
-    from scene.text.clauses import _names
+    from scene.text.clauses import names_of as _names
     CTX = Ctx(RITE)
     bad, n = [], 0
     for sp, ev in zip(RITE.spans, _evs()):

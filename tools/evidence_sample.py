@@ -31,8 +31,11 @@ import numpy as np
 
 from scene.rite import evidence as E
 from scene.rite.cache import load_rite
-from scene.rite.grammar.words import FACINGS, PLACES
-from scene.text.clauses import _names
+from scene.rite.grammar.words import FACINGS
+from scene.text.clauses import names_of as _names
+from scene.text.words import words
+
+PLACES = words().places      # the default rite's chapter's place words (chapter 5's)
 
 ASPECTS = ("where", "facing", "posture", "route")
 #: a word of motion (one of its characters names a way of going)

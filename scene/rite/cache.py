@@ -149,7 +149,7 @@ def chapter_files(ch: Chapter) -> list[Path]:
     """The files a chapter's compilation reads: its manifest, its texts and its data (every file of its data
     folders), sorted — what a key of that chapter hashes beyond the code."""
     files = {ch.folder / "chapter.toml", ch.jing, ch.jing_simplified, ch.zhengzhu}
-    files |= {p for p in (ch.seed, ch.cast, ch.grammar, ch.clauses) if p is not None}
+    files |= {p for p in (ch.seed, ch.cast, ch.grammar, ch.clauses, ch.words) if p is not None}
     for d in (ch.rite, ch.lessons):
         if d is not None:
             files |= {p for p in d.rglob("*") if p.is_file()}

@@ -30,8 +30,10 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any, cast
 
+from ..chapter import Chapter
+from ..text.words import words as chapter_words
 from . import choreography as chor
-from .grammar.words import FACINGS, PLACES
+from .grammar.words import FACINGS
 
 if TYPE_CHECKING:
     from ..geometry.layout import Layout
@@ -77,56 +79,56 @@ class Evidence:
 
 
 @cache
-def _glosses(n: int) -> tuple[Gloss, ...]:
+def _glosses(n: int, chapter: Chapter | None = None) -> tuple[Gloss, ...]:
     from ..text.zheng import zheng_notes
     try:
-        return tuple(zheng_notes(n))
+        return tuple(zheng_notes(n, chapter=chapter))
     except (KeyError, ValueError):
         return ()
 
 
 @cache
-def _all_zhu() -> tuple[tuple[str, str], ...]:
-    """(where, note) of every 鄭注 of the 經 and the 記."""
+def _all_zhu(chapter: Chapter | None = None) -> tuple[tuple[str, str], ...]:
+    """(where, note) of every 鄭注 of the chapter's 經 and 記."""
     from ..text.jing import ji_items, passages
     out = []
-    for p in passages():
-        out += [(f"§{p.n}", g.note) for g in _glosses(p.n)]
-    for k in ji_items():
+    for p in passages(chapter=chapter):
+        out += [(f"§{p.n}", g.note) for g in _glosses(p.n, chapter)]
+    for k in ji_items(chapter=chapter):
         from ..text.zheng import zheng_notes
-        out += [(f"記{k}", g.note) for g in zheng_notes(f"記{k}")]
+        out += [(f"記{k}", g.note) for g in zheng_notes(f"記{k}", chapter=chapter)]
     return tuple(out)
 
 
-def _zhu_on(section: int, step: chor.Step) -> list[str]:
+def _zhu_on(section: int, step: chor.Step, chapter: Chapter | None = None) -> list[str]:
     """The 鄭注 attached inside this step's phrase (its anchor ends within the phrase)."""
     lo, hi = step.offset, step.offset + len(step.phrase)
-    return [g.note for g in _glosses(section) if lo < g.offset <= hi]
+    return [g.note for g in _glosses(section, chapter) if lo < g.offset <= hi]
 
 
-def _quoted_zhu(note: str) -> list[tuple[str, str]]:
+def _quoted_zhu(note: str, chapter: Chapter | None = None) -> list[tuple[str, str]]:
     """The 鄭注 that a note's ``鄭: …`` quotes verbatim (where, the whole 注)."""
     if "鄭" not in note:
         return []
     runs = _CJK.findall(note.split("鄭", 1)[1])
     out = []
     for run in runs:
-        for where, z in _all_zhu():
+        for where, z in _all_zhu(chapter):
             if run in z and (where, z) not in out:
                 out.append((where, z))
     return out
 
 
-def _place_words(place_id: str | None, lay: Layout | None) -> tuple[str, ...]:
+def _place_words(place_id: str | None, lay: Layout | None, chapter: Chapter | None = None) -> tuple[str, ...]:
     """The words that name a place: the text's, the layout's name and its stem — never a person's name (the
     stem of 司射位 is 司射, a man, not where he stands: only 反位 / 復位 … name his 位)."""
-    from ..text.clauses import _names
-    words = [w for w, ids in PLACES.items() if place_id in ids]
+    from ..text.clauses import names_of
+    words = [w for w, ids in chapter_words(chapter).places.items() if place_id in ids]
     if lay is not None and place_id is not None and place_id in lay:
         name = lay[place_id].name
         words += [name, name.rstrip("上前下位南北東西")]
         words += [c for c in name[-1:] if c in NOUNS]
-    return tuple(w for w in dict.fromkeys(words) if w and not any(s == 0 and e == len(w) for s, e, _ in _names(w)))
+    return tuple(w for w in dict.fromkeys(words) if w and not any(s == 0 and e == len(w) for s, e, _ in names_of(w, chapter)))
 
 
 def walks(word: str, move: tuple[float, float] | None) -> bool:
@@ -177,7 +179,7 @@ def _undenied(text: str) -> str:
 def read_step(section: int, step: chor.Step, lay: Layout | None = None, mine: str | None = None,
               facing_word: str | None = "", zhu: list[str] | None = None,
               act_text: str | None = None, note_ok: NoteOk = lambda z, w: True,
-              move: tuple[float, float] | None = None) -> dict[str, Evidence | None]:
+              move: tuple[float, float] | None = None, chapter: Chapter | None = None) -> dict[str, Evidence | None]:
     """What the words say of one step (``where`` None: the step puts nobody anywhere new).
 
     ``mine`` is the part of the phrase that speaks of the step's actor (the checker's segments: in
@@ -188,7 +190,7 @@ def read_step(section: int, step: chor.Step, lay: Layout | None = None, mine: st
     # what the text denies states nothing (不反位 is no 反位, 不拜 no 拜)
     phrase = _undenied(step.phrase if mine is None else mine)
     if zhu is None:
-        zhu = _zhu_on(section, step) + [z for _, z in _quoted_zhu(step.note)]
+        zhu = _zhu_on(section, step, chapter) + [z for _, z in _quoted_zhu(step.note, chapter)]
     posture_text = _undenied(phrase if act_text is None else act_text)
     ev: dict[str, Evidence | None] = {}
 
@@ -198,7 +200,7 @@ def read_step(section: int, step: chor.Step, lay: Layout | None = None, mine: st
         ev["where"] = None
     else:
         pid = step.at.place if step.at is not None else None
-        words = _place_words(pid, lay) if pid else ()
+        words = _place_words(pid, lay, chapter) if pid else ()
         w = _first(phrase, words)
         offset = f" (the spot {step.at.direction} {step.at.dist:g} 尺 of it is ours)" if (
             step.at is not None and step.at.direction) else ""
@@ -211,7 +213,7 @@ def read_step(section: int, step: chor.Step, lay: Layout | None = None, mine: st
             ev["where"] = Evidence("commentary", f"鄭注: {z}")
         else:
             name = lay[pid].name if (lay is not None and pid and pid in lay) else pid
-            said = ("the phrase names no place" if not _first(phrase, (*PLACES, *NOUNS)) else
+            said = ("the phrase names no place" if not _first(phrase, (*chapter_words(chapter).places, *NOUNS)) else
                     "no word of the phrase names his place")       # 司射先立于所設中之西南: not its name
             ev["where"] = Evidence("assumed", f"{said}; we put him at {name}" if name else
                                    f"{said}; where he goes is ours (the stage's form)")
@@ -294,6 +296,7 @@ def _read_rite(rite: Rite) -> list[dict[str, Evidence]]:
     from .grammar.context import Ctx
     from .grammar.facing import governing_facing
     ctx = Ctx(rite)
+    ch = ctx.chapter
     whose = Whose(ctx)
     sec = {s.n: s for s in rite.choreography.sections}
     moved = span_moves(rite)
@@ -306,7 +309,7 @@ def _read_rite(rite: Rite) -> list[dict[str, Evidence]]:
         aid = actors[0] if actors else None
         if aid is None:
             mine = step.phrase
-            ev = read_step(sp.section, step, rite.layout)
+            ev = read_step(sp.section, step, rite.layout, chapter=ch)
         else:
             own = whose.own(sp, actors)
             mine = whose.text(sp.section, own)
@@ -314,11 +317,11 @@ def _read_rite(rite: Rite) -> list[dict[str, Evidence]]:
             facing = g[0] if g and any(a <= g[1] < b for a, b in own) else None
             zhu = whose.notes(sp, step, own, actors)
             ev = read_step(sp.section, step, rite.layout, mine, facing, zhu, whose.act_text(sp, own),
-                           whose.note_ok(sp, actors), moved[k])
+                           whose.note_ok(sp, actors), moved[k], ch)
             ev["posture"] = whose.posture_agrees(sp, aid, ev["posture"])
         if ev["where"] is None:
             prev = last.get(aid) if aid else None
-            here = _place_words(at_place[aid], rite.layout) if aid in at_place else ()
+            here = _place_words(at_place[aid], rite.layout, ch) if aid in at_place else ()
             w = _first(mine, here) if aid is not None else None
             if w:                # 賓西階上北面拜洗: the phrase names where he already stands
                 ev["where"] = Evidence("stated", f"「{w}」")

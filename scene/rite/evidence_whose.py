@@ -16,8 +16,7 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from ..text import passage
-from ..text.clauses import _names
+from ..text.clauses import names_of
 from .grammar.coverage import clause_subjects, subject_holds
 
 if TYPE_CHECKING:
@@ -45,21 +44,20 @@ class Whose:
         # not the one who lays it, though he is the clause's subject)
         segs = [(sg.start, sg.end) for sg in self.ctx.segments_of(sp, actors[0])] or [(lo, hi)]
         out = []
-        for cl, subj in clause_subjects(sp.section):
+        for cl, subj in clause_subjects(sp.section, self.ctx.chapter):
             a, b = max(cl.start, lo), min(cl.end, hi)
             if a < b and all(subject_holds(self.ctx, cl, subj, x, t) for x in actors):
                 out += [(max(a, s0), min(b, s1)) for s0, s1 in segs if max(a, s0) < min(b, s1)]
         return out
 
-    @staticmethod
-    def text(n: int, own: list[tuple[int, int]]) -> str:
-        full = passage(n).text
+    def text(self, n: int, own: list[tuple[int, int]]) -> str:
+        full = self.ctx.text(n)
         return "".join(full[a:b] for a, b in own)
 
     def act_text(self, sp: StepSpan, own: list[tuple[int, int]]) -> str:
         """His clauses that name the step's act (its verb's characters; a movement's for one that moves)."""
         from .evidence import MOVES
-        full = passage(sp.section).text
+        full = self.ctx.text(sp.section)
         if sp.do not in MOVES:
             return "".join(full[a:b] for a, b in own)       # 反坐不祭遂卒觶: the 坐 holds for the drinking
         acts = [(a, b) for a, b in own if any(c in MOVE_CHARS for c in full[a:b])]
@@ -68,17 +66,18 @@ class Whose:
     def notes(self, sp: StepSpan, step: chor.Step, own: list[tuple[int, int]], actors: tuple[str, ...]) -> list[str]:
         """The 鄭注 anchored in his clauses, and the 注 the step's note quotes if anchored in a clause of his."""
         from .evidence import _glosses, _quoted_zhu
-        out = [g.note for g in _glosses(sp.section) if any(a < g.offset <= b for a, b in own)]
+        ch = self.ctx.chapter
+        out = [g.note for g in _glosses(sp.section, ch) if any(a < g.offset <= b for a, b in own)]
         act = sp.act_of(actors[0])
         t = act[0] if act else sp.start_s
-        for where, z in _quoted_zhu(step.note):
+        for where, z in _quoted_zhu(step.note, ch):
             if z in out:
                 continue
             if where.startswith("§"):
                 n = int(where[1:])
-                g = next((g for g in _glosses(n) if g.note == z), None)
-                cl = next((c for c, s in clause_subjects(n) if g is not None and c.start < g.offset <= c.end), None)
-                subj = next((s for c, s in clause_subjects(n) if c is cl), "")
+                g = next((g for g in _glosses(n, ch) if g.note == z), None)
+                cl = next((c for c, s in clause_subjects(n, ch) if g is not None and c.start < g.offset <= c.end), None)
+                subj = next((s for c, s in clause_subjects(n, ch) if c is cl), "")
                 if cl is None or not all(subject_holds(self.ctx, cl, subj, x, t) for x in actors):
                     continue
             out.append(z)
@@ -93,7 +92,7 @@ class Whose:
             i = z.find(word) if word else -1
             if i < 0:
                 return True
-            named = [w for s, _, w in _names(z) if s < i]
+            named = [w for s, _, w in names_of(z, self.ctx.chapter) if s < i]
             if not named:
                 return True
             return all(self.ctx.means(named[-1], x, sp.section, t) for x in actors)

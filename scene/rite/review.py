@@ -184,7 +184,7 @@ def _from_steps(rite: Rite, sec: chor.Section, spans: dict[int, StepSpan]) -> tu
     placed: set[str] = set()
     for (off, phrase), idx in sorted(groups.items(), key=lambda kv: (kv[0][0], len(kv[0][1]))):
         played = [i for i in idx if i in spans]
-        names = named(sec.n, off, phrase)           # the names the phrase itself gives; else implicit
+        names = named(sec.n, off, phrase, rite.choreography.chapter)   # the names the phrase itself gives; else implicit
         subject = "、".join(names)
         fails = tuple(f.line() for f in left if f.step in idx)
         exc = tuple(f"{f.line()} — excepted: {e.reason}" for f, e in excused if f.step in idx)

@@ -16,18 +16,11 @@ from functools import cache, lru_cache
 
 from ..chapter import Chapter, resolve
 from .jing import ChapterLike, ji, passage
+from .words import words
 
-#: names of people, longest first where one contains another (眾賓之長 before 眾賓 before 賓); the same
-#: names the checker reads (scene/rite/grammar/words.py SUBJECTS; a test holds them equal)
-NAMES: tuple[str, ...] = (
-    "眾賓之長", "眾賓", "賓", "主人", "大夫", "遵者", "司射", "司馬", "司正", "釋獲者", "獲者",
-    "上射", "下射", "三耦", "耦", "弟子", "有司", "樂正", "相者", "工", "笙", "執爵者", "舉觶者", "二人",
-    "不勝者", "勝者", "眾射者", "射者", "大師", "主黨", "賓黨",
-    "上耦", "次耦", "下耦", "一耦", "眾耦", "從者", "贊者", "執觶者",
-)
-#: words that contain a name's characters but name nobody acting (相左, 賓席, 射位 …)
-NOT_NAMES = ("相左", "相揖", "相拜", "相與", "賓席", "主人席", "大夫席", "眾賓席", "賓主人",
-             "射位", "射器", "射事", "射宮", "射于", "射如", "賓之", "主人之", "大夫之", "耦揖", "賓黨", "主黨")
+#: the names of people and the words that only look like one are the chapter's data: its words file's ``names``
+#: and ``not_names`` (:mod:`.words`), read by :func:`lexicon`
+Lexicon = tuple[tuple[str, ...], tuple[str, ...]]
 
 #: characters that open an act
 ACTS = "戒速升降坐拜揖取奠受授適反洗盥實酌辭對祭卒飲執興入出退進立告命請獻酬酢薦設辯還搢挾袒襲說釋數復就從迎送視許作拾釋委加遷退倚舉偃獲射"
@@ -59,18 +52,24 @@ class Clause:
         return self.start + len(self.text)
 
 
-def lexicon(ch: Chapter) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The names and the not-names the splitter reads for a chapter: :data:`NAMES` and :data:`NOT_NAMES`, with
-    the chapter's own (its manifest's ``text.names``, ``text.not_names``: 介 in chapter 4) merged longest first."""
-    if not ch.names and not ch.not_names:
-        return NAMES, NOT_NAMES
-    names = tuple(sorted(dict.fromkeys(ch.names + NAMES), key=len, reverse=True))
-    return names, tuple(dict.fromkeys(ch.not_names + NOT_NAMES))
+def lexicon(ch: ChapterLike = None) -> Lexicon:
+    """The names and the not-names the splitter reads for a chapter: its words file's (:mod:`.words`), with its
+    manifest's ``text.names``, ``text.not_names`` merged longest first when it has any."""
+    c = resolve(ch)
+    w = words(c)
+    if not c.names and not c.not_names:
+        return w.names, w.not_names
+    names = tuple(sorted(dict.fromkeys(c.names + w.names), key=len, reverse=True))
+    return names, tuple(dict.fromkeys(c.not_names + w.not_names))
+
+
+def names_of(text: str, chapter: ChapterLike = None) -> tuple[tuple[int, int, str], ...]:
+    """(start, end, name) of every name of a person in ``text``, by the chapter's :func:`lexicon`."""
+    return _names(text, *lexicon(chapter))
 
 
 @lru_cache(maxsize=256)
-def _names(text: str, names: tuple[str, ...] = NAMES,
-           not_names: tuple[str, ...] = NOT_NAMES) -> tuple[tuple[int, int, str], ...]:
+def _names(text: str, names: tuple[str, ...], not_names: tuple[str, ...]) -> tuple[tuple[int, int, str], ...]:
     """(start, end, name) of every name of a person, skipping the words that only look like one."""
     out, i = [], 0
     while i < len(text):
@@ -133,7 +132,7 @@ def _heads(text: str, names: tuple[tuple[int, int, str], ...]) -> list[int]:
     return sorted(heads | {0})
 
 
-def _cut(text: str, lex: tuple[tuple[str, ...], tuple[str, ...]] = (NAMES, NOT_NAMES)) -> list[tuple[int, int]]:
+def _cut(text: str, lex: Lexicon) -> list[tuple[int, int]]:
     names = _names(text, *lex)
     name_at = {s: e for s, e, _ in names}
     heads = _heads(text, names) + [len(text)]
@@ -176,10 +175,10 @@ def _cut(text: str, lex: tuple[tuple[str, ...], tuple[str, ...]] = (NAMES, NOT_N
 
 @cache
 def clauses_of_text(text: str, source: str = "經", section: int = 0, carried: str = "", *,
-                    lex: tuple[tuple[str, ...], tuple[str, ...]] = (NAMES, NOT_NAMES)) -> tuple[Clause, ...]:
+                    lex: Lexicon) -> tuple[Clause, ...]:
     """The clauses of one passage; ``carried``: the subject in force before it (the last one of the
     passage before: 遂命三耦拾取矢 opening §24 is the 司射's); ``lex``: the names and not-names
-    (:func:`lexicon` of a chapter; chapter 5's by default)."""
+    (:func:`lexicon` of a chapter)."""
     names = _names(text, *lex)
     heads = set(_heads(text, names))
     out = []

@@ -34,7 +34,7 @@ from typing import Any
 from ...chapter import Chapter
 from ...chapter import resolve as resolve_chapter
 from ...text import passage
-from ...text.clauses import NAMES, Clause
+from ...text.clauses import Clause, lexicon
 from ..choreography import ChoreographyError
 
 #: chapter 5's file (a test points it at an edited copy)
@@ -90,7 +90,7 @@ def _entries(raw: list[Any], kind: str, keys: tuple[str, ...], chapter: Chapter 
         at = passage(n, chapter=chapter).text.find(e["text"])
         if at < 0:
             raise ChoreographyError(f"{where}: {e['text']!r} is not in the 經 of §{n}")
-        if kind == "subject" and not all(part in NAMES for part in e["name"].split("、")):
+        if kind == "subject" and not all(part in lexicon(chapter)[0] for part in e["name"].split("、")):
             raise ChoreographyError(f"{where}: {e['name']!r} is not a name the text uses")
         if kind == "form" and e["do"] not in FORM_DOS:
             raise ChoreographyError(f"{where}: do must be one of {', '.join(FORM_DOS)}")

@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
+from ...text import passage
+from ...text.words import words
 from .. import choreography as chor
 from ..state import StepSpan
 from . import phrase as ph
@@ -99,6 +101,8 @@ class Ctx:
         #: who the text's names mean: the groups it names with 皆 / 辯, and the names of one person (the cast's)
         self.groups = rite.choreography.groups
         self.names = rite.choreography.names
+        #: who the text names, what its place words mean, whom a name means beyond the cast (its words file)
+        self.words = words(self.chapter)
         self.chi = rite.reading.chi_m
         self.reading = rite.reading
         self.index = {aid: k for k, aid in enumerate(rite.actor_ids)}
@@ -163,6 +167,10 @@ class Ctx:
             out += [p for p in self.pairs[n] if p not in out]
         return out
 
+    def text(self, n: int) -> str:
+        """The 經 of section ``n`` of the rite's chapter."""
+        return passage(n, chapter=self.chapter).text
+
     # ---------------------------------------------------------------- who a name means
     def means(self, name: str | None, aid: str, section: int, t: float, at: int | None = None) -> bool:
         """Whether ``name`` in §``section`` (at offset ``at`` of its 經, when known) means ``aid`` at time t."""
@@ -172,31 +180,28 @@ class Ctx:
         pairs = self.pairs.get(section, [])
         if name in ("上射", "下射"):
             k = 0 if name == "上射" else 1
-            return any(p[k] == aid for p in pairs) or (name == "上射" and aid == "sishe" and not pairs)
+            return any(p[k] == aid for p in pairs) or (not pairs and aid in self.words.unpaired.get(name, ()))
         if name in ("耦", "射者", "眾射者", "勝者", "不勝者"):
             return any(aid in p for p in pairs) or self.chor.actors[aid].archer
         from .exceptions import group_readings
         for g in group_readings(self.chapter):          # a reading of the name in these sections (grammar.toml [[group]])
             if g.name == name and g.covers(section, at, self.reading.dafu_present):
                 return aid in g.members
+        also = self.words.means.get(name, ())       # beyond the cast's group (chapter 5: 三耦 and 獲者 are 弟子)
         if name in self.groups:
-            if aid in self.groups[name]:
-                return True
-            if name == "弟子":      # 三耦 are 弟子 (鄭 §14); the 獲者 too (鄭 §17)
-                return aid.startswith("ou") or aid == "huozhe"
-            return False
+            return aid in self.groups[name] or aid in also
         if name in self.names:
-            return aid in self.names[name]
-        if name in ("司馬", "司正"):
-            return aid == "xiang" and role.startswith(name)
-        return False
+            return aid in self.names[name] or aid in also
+        if name in self.words.by_role:             # the 相 while he is 司正 or 司馬
+            return aid in self.words.by_role[name] and role.startswith(name)
+        return aid in also
 
     def segments_of(self, span: StepSpan, aid: str) -> list[ph.Segment]:
         """The parts of the step's phrase that speak of ``aid`` (all of it when it names nobody and the
         passage named nobody before it)."""
         act = span.act_of(aid)
         t = act[0] if act else span.start_s
-        segs = ph.segments(span.section, span.offset, span.phrase)
+        segs = ph.segments(span.section, span.offset, span.phrase, self.chapter)
         mine = [s for s in segs if s.subject is None or self.means(s.subject, aid, span.section, t)]
         return mine
 
@@ -207,13 +212,13 @@ class Ctx:
         mine = self.segments_of(span, aid)
         if mine:
             # 賓與大夫辭坐受觶: a name joined to the next by 與 / 及 shares what follows it
-            segs = ph.segments(span.section, span.offset, span.phrase)
+            segs = ph.segments(span.section, span.offset, span.phrase, self.chapter)
             out = list(mine)
             for k, sg in enumerate(segs[:-1]):
                 if sg in mine and sg.text.endswith(("與", "及")) and segs[k + 1] not in out:
                     out.append(segs[k + 1])
             return out
-        return [s for s in ph.segments(span.section, span.offset, span.phrase) if s.subject is None or s.subject not in span.phrase]
+        return [s for s in ph.segments(span.section, span.offset, span.phrase, self.chapter) if s.subject is None or s.subject not in span.phrase]
 
     # ---------------------------------------------------------------- tracks
     def _lin(self, aid: str, t: float) -> np.ndarray:
@@ -309,6 +314,12 @@ class Ctx:
 
     def place(self, pid: str) -> np.ndarray | None:
         return np.array(self.lay[pid].xyz_chi) if pid in self.lay else None
+
+    def place_of(self, word: str) -> np.ndarray | None:
+        """(x, y, z) in 尺 of what a place word of the text means here: the first of its places (the chapter's
+        words file) that the layout has; None when the chapter has no such word or the layout no such place."""
+        pid = next((p for p in self.words.places.get(word, ()) if p in self.lay), None)
+        return self.place(pid) if pid else None
 
     def at(self, pid: str) -> np.ndarray:
         """(x, y, z) in 尺 of a place the rule needs (every layout has it)."""

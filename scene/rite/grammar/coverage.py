@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache, partial
 from typing import TYPE_CHECKING, Any
 
+from ...chapter import Chapter
 from ...text.clauses import Clause
 from ...text.clauses import section_clauses as text_clauses
 from ..state import StepSpan
@@ -140,16 +141,16 @@ def _reaches(reach: Reach, sp: StepSpan, a: int, b: int) -> bool:
     return any(x < b and a < y for x, y in spans)
 
 
-@lru_cache(maxsize=64)
-def clause_subjects(n: int) -> tuple[tuple[Clause, str], ...]:
-    """The clauses of §n with the subject each one's act has: named, carried forward, or given by the data
-    where the text changes subject unnamed (grammar.toml [[subject]], clauses.toml [[subject]])."""
+@lru_cache(maxsize=128)
+def clause_subjects(n: int, chapter: Chapter | None = None) -> tuple[tuple[Clause, str], ...]:
+    """The clauses of §n of the chapter with the subject each one's act has: named, carried forward, or given by
+    the data where the text changes subject unnamed (grammar.toml [[subject]], clauses.toml [[subject]])."""
     from .exceptions import load as load_grammar
-    data = load_data()
-    implicit = sorted((s.start, s.name) for s in load_grammar()[1] if s.section == n)
+    data = load_data(chapter)
+    implicit = sorted((s.start, s.name) for s in load_grammar(chapter)[1] if s.section == n)
     override = None
     out = []
-    for cl in text_clauses(n):
+    for cl in text_clauses(n, chapter=chapter):
         if cl.named:
             override = None
         while implicit and implicit[0][0] < cl.end:
@@ -181,7 +182,7 @@ def _evaluate_section(ctx: Ctx, n: int, data: ClauseData) -> list[_Eval]:
     reach = _reach(spans, data, n)
     out: list[_Eval] = []
     others: tuple[str, ...] = ()          # the people last named other than by 耦
-    for cl, subj in clause_subjects(n):
+    for cl, subj in clause_subjects(n, ctx.chapter):
         over = [sp for sp in spans if _reaches(reach, sp, cl.start, cl.end)]
         t = min((sp.start_s for sp in over), default=0.0)
         actors = actors_of(ctx, subj, n, t, cl.start) if over else ()
@@ -259,9 +260,9 @@ def _done_by_subject(text: str) -> bool:
 
 
 @lru_cache(maxsize=64)
-def _in_names(full: str) -> frozenset[int]:
-    from ...text.clauses import _names
-    return frozenset(k for s, e, _ in _names(full) for k in range(s, e))
+def _in_names(full: str, chapter: Chapter | None = None) -> frozenset[int]:
+    from ...text.clauses import names_of
+    return frozenset(k for s, e, _ in names_of(full, chapter) for k in range(s, e))
 
 
 class _Windows:
@@ -287,8 +288,8 @@ class _Windows:
 
 def _per_actor(ctx: Ctx, n: int, cl: Clause, ws: _Windows, ev: _Eval) -> None:
     text = cl.text
-    full = ctx_text(n)
-    in_name = _in_names(full)
+    full = ctx_text(n, ctx.chapter)
+    in_name = _in_names(full, ctx.chapter)
     skip_to = -1
     seen = set()
     poses: list[tuple[str, pr.Span, int]] = []
@@ -325,7 +326,7 @@ def _per_actor(ctx: Ctx, n: int, cl: Clause, ws: _Windows, ev: _Eval) -> None:
                 ok, det = pr.each(partial(pr.facing_test, ctx, face), w, i) or (True, "")
                 ev.results.append(("facings", f"facings:{face}", ok, w.aid, det))
             continue
-        place = _place_word(text, k, lead=k == 0 or i - 1 in in_name)
+        place = _place_word(text, k, lead=k == 0 or i - 1 in in_name, chapter=ctx.chapter)
         if place and place not in placed and (not ev.actors or ws.aid in ev.actors) and not _of_a_mat(text, k):
             placed.add(place)
             side = text[k + len(place):k + len(place) + 4]
@@ -334,7 +335,7 @@ def _per_actor(ctx: Ctx, n: int, cl: Clause, ws: _Windows, ev: _Eval) -> None:
             ok, det = pr.each(partial(where.at_place, ctx, place, side, row=row, way=way), w, i) or (True, "")
             ev.results.append(("places", f"places:{place}", ok, w.aid, det))
         # (立于司射之南, 北面于三耦之南; not a way: 出于司射之南)
-        beside = _beside_whom(full, i + 1) if c in "于於" and text[k - 1:k] in "立俟止面" else None
+        beside = _beside_whom(full, i + 1, ctx.chapter) if c in "于於" and text[k - 1:k] in "立俟止面" else None
         if beside and beside not in placed and (not ev.actors or ws.aid in ev.actors):
             # 立于司射之南, 立于大夫之南: beside a man — where he is then (his track), not a place of the layout
             placed.add(beside)
@@ -360,7 +361,7 @@ def _per_actor(ctx: Ctx, n: int, cl: Clause, ws: _Windows, ev: _Eval) -> None:
                 ok, det = pr.each(partial(pr.holds_thing, ctx, thing, rest=c in pr.TAKE), w, i) or (True, "")
                 ev.results.append(("object", f"object:{c}{thing}", ok, w.aid, det))
         if c in pr.TO_PERSON and text[k - 1:k] not in "相答再三壹不" and k + 1 < len(text):
-            nm = name_at(full, i + 1)
+            nm = name_at(full, i + 1, ctx.chapter)
             if nm and (nm in ctx.groups or nm in ("賓", "主人", "大夫", "獲者", "釋獲者", "司馬", "司射")):
                 people = set(actors_of(ctx, nm, n, w.t0, i + 1)) - {w.aid}
                 if people:
@@ -400,7 +401,7 @@ def _per_actor(ctx: Ctx, n: int, cl: Clause, ws: _Windows, ev: _Eval) -> None:
 
 def _named_at(ctx: Ctx, full: str, i: int, n: int, t: float) -> tuple[str, ...]:
     """The people the name at ``full[i]`` means (none if no name starts there)."""
-    nm = name_at(full, i)
+    nm = name_at(full, i, ctx.chapter)
     return actors_of(ctx, nm, n, t, i) if nm else ()
 
 
@@ -426,9 +427,9 @@ def _thing(text: str, k: int) -> str | None:
     return None
 
 
-def ctx_text(n: int) -> str:
+def ctx_text(n: int, chapter: Chapter | None = None) -> str:
     from ...text import passage
-    return passage(n).text
+    return passage(n, chapter=chapter).text
 
 
 def _sequence(evs: list[_Eval]) -> None:

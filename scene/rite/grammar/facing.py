@@ -8,10 +8,9 @@ import re
 
 import numpy as np
 
-from ...text import passage
 from ..state import StepSpan
 from .context import Ctx, Finding, angle_diff, bearing
-from .words import FACING_TOLERANCE_DEG, FACINGS, PLACES, VERB_CHARS
+from .words import FACING_TOLERANCE_DEG, FACINGS, VERB_CHARS
 
 _FACING = re.compile("|".join(sorted(FACINGS, key=len, reverse=True)))
 #: things small enough that "facing F, act 于X" puts the actor on the far side of X from F
@@ -25,7 +24,7 @@ PLACE_END = "堂階楹序中洗篚席門侯乏楅物庭豐之"
 
 def governing_facing(ctx: Ctx, span: StepSpan, aid: str) -> tuple[str, int] | None:
     """The facing word of the actor's part of the phrase that governs the step's act, with its offset."""
-    text = passage(span.section).text
+    text = ctx.text(span.section)
     found: list[tuple[int, str]] = []
     verb_at: int | None = None
     chars = VERB_CHARS.get(span.do, "")
@@ -71,7 +70,7 @@ def check(ctx: Ctx) -> list[Finding]:
                 out.append(Finding("facing", span.section, span.index, span.phrase, word,
                                    f"{aid} heading {want:.0f}° ± {FACING_TOLERANCE_DEG:.0f}",
                                    f"heading {got:.0f}° at {t:.1f} s", aid, t))
-            text = text_of.setdefault(span.section, passage(span.section).text)
+            text = text_of.setdefault(span.section, ctx.text(span.section))
             seg_end = next(s.end for s in ctx.segments_of(span, aid) if s.start <= pos < s.end)
             m = _AT_THING.search(text, pos, seg_end)
             if m:
@@ -82,7 +81,7 @@ def check(ctx: Ctx) -> list[Finding]:
 def _side(ctx: Ctx, span: StepSpan, aid: str, word: str, thing: str, t: float) -> list[Finding]:
     """Facing F toward X: X lies ahead of him within the tolerance (so he stands on X's far side)."""
     me = ctx.pos(aid, t)
-    xs = [ctx.at(p) for p in PLACES.get(thing, ()) if p in ctx.lay]
+    xs = [ctx.at(p) for p in ctx.words.places.get(thing, ()) if p in ctx.lay]
     if not xs:
         return []
     x = min(xs, key=lambda p: float(np.hypot(*(p[:2] - me[:2]))))

@@ -16,7 +16,6 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ...text import passage
 from ..state import StepSpan
 from .context import Ctx, Finding, angle_diff
 from .stairs import tread_index
@@ -246,7 +245,7 @@ def pick_arrows(ctx: Ctx, span: StepSpan) -> list[Finding]:
             out.append(Finding("forms", span.section, span.index, span.phrase, "不北面揖由便也",
                                f"{aid} no 北面揖 at the 楅 (鄭 §37)", f"a 揖 facing north at {north[0]:.1f} s", aid, north[0]))
         # 皆少進當楅南，皆左還北面搢三挾一个，揖: after his last arrow, a 揖 south of the 楅 facing north again
-        if "矢不挾" in passage(span.section).text:      # §43: 矢不挾，兼諸弦弣以退 — none tucked in the belt
+        if "矢不挾" in ctx.text(span.section):      # §43: 矢不挾，兼諸弦弣以退 — none tucked in the belt
             objs = ctx.rite.director.objects
             events = [e for n in range(1, 5) if f"arrow.{aid}.{n}" in objs for e in objs[f"arrow.{aid}.{n}"].events]
             tucked = [t for t, k, v in events if k == "state" and span.start_s <= t <= span.end_s and "搢" in str(v)]
@@ -255,7 +254,7 @@ def pick_arrows(ctx: Ctx, span: StepSpan) -> list[Finding]:
                                    f"{aid} holding his arrows with the bow (兼諸弦弣), none tucked or held apart",
                                    f"搢 at {tucked[0]:.1f} s", aid, tucked[0]))
         late = [t for t in sal if ks and t > ks[-1][1]]
-        if ks and "矢不挾" not in passage(span.section).text and not any(ctx.pos(aid, t)[1] < bi[1] - 1.0 and abs(ctx.pos(aid, t)[0] - bi[0]) < 3.0
+        if ks and "矢不挾" not in ctx.text(span.section) and not any(ctx.pos(aid, t)[1] < bi[1] - 1.0 and abs(ctx.pos(aid, t)[0] - bi[0]) < 3.0
                           and angle_diff(ctx.heading(aid, t + 0.3), 0) <= 35 for t in late):
             out.append(Finding("forms", span.section, span.index, span.phrase, "當楅南北面搢三挾一个揖",
                                f"{aid} after the fourth arrow: south of the 楅, facing north, a 揖",

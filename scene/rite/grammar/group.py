@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ...text import passage
 from ..state import StepSpan
 from . import phrase as ph
 from .context import Ctx, Finding
@@ -57,8 +56,8 @@ def _gathered(names: Sequence[ph.Name], text: str, i: int) -> list[ph.Name] | No
 def check(ctx: Ctx) -> list[Finding]:
     out = []
     for n, spans in ctx.spans_by_section.items():
-        text = passage(n).text
-        names = ph.names_in(n)
+        text = ctx.text(n)
+        names = ph.names_in(n, ctx.chapter)
         covered: dict[int, set[str]] = {}
         for sp in spans:
             for i in range(sp.offset, sp.offset + len(sp.phrase)):

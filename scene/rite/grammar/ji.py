@@ -29,8 +29,13 @@ PAIR_FORMS = ("approach", "retire", "pick_arrows", "forfeit")
 
 
 def check(ctx: Ctx) -> list[Finding]:
-    return (_ji20(ctx) + _ji26_37(ctx) + _ji30(ctx) + _ji34(ctx) + _ji39(ctx) + _ji46(ctx) + _ji49(ctx)
-            + _ji53(ctx) + _ji09(ctx) + _ji47(ctx))
+    """The findings of the rules the rite's chapter holds (its words file's ``ji_rules``: chapter 5's all)."""
+    out: list[Finding] = []
+    for name in ctx.words.ji_rules:
+        if name not in RULES:
+            raise ValueError(f"ji_rules: {name!r} is no 記 rule of the checker (known: {', '.join(RULES)})")
+        out += RULES[name](ctx)
+    return out
 
 
 def _still_runs(ctx: Ctx, aid: str) -> list[tuple[float, float, np.ndarray]]:
@@ -296,3 +301,10 @@ def _ji47(ctx: Ctx) -> list[Finding]:
             out.append(Finding("ji", sp.section, sp.index, sp.phrase, f"釋弓矢{word} (記47)",
                                "the 司射 without bow or arrow in hand", f"holding {held} at {t:.1f} s", "sishe", t))
     return out
+
+
+#: the rules by the 記 items they hold (a chapter's words file names those of its own 記: ``ji_rules``)
+RULES: dict[str, Callable[[Ctx], list[Finding]]] = {
+    "記20": _ji20, "記26": _ji26_37, "記30": _ji30, "記34": _ji34, "記39": _ji39, "記46": _ji46, "記49": _ji49,
+    "記53": _ji53, "記09": _ji09, "記47": _ji47,
+}

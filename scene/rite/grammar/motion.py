@@ -9,10 +9,9 @@ import re
 
 import numpy as np
 
-from ...text import passage
 from ..state import StepSpan
 from .context import Ctx, Finding
-from .words import PLACES, SIDES
+from .words import SIDES
 
 #: how near the end of a step "at X" is, by the kind of X (尺)
 NEAR = {"堂西": 14.0, "侯": 14.0, "乏": 8.0, "門": 12.0, "西階": 8.0, "阼階": 8.0, "西階上": 5.0, "阼階上": 5.0}
@@ -28,7 +27,7 @@ def check(ctx: Ctx) -> list[Finding]:
     for span in ctx.rite.spans:
         if span.do in ("approach", "retire", "shoot", "pick_arrows", "collect_arrows", "count", "forfeit"):
             continue
-        text = passage(span.section).text
+        text = ctx.text(span.section)
         for aid in span.who:
             segs = ctx.segments_of(span, aid)
             if not segs:
@@ -77,12 +76,12 @@ def _whom(ctx: Ctx, name: str, aid: str, span: StepSpan, t: float) -> np.ndarray
     """Where X is: a person the name means (the nearest visible one), or a place word."""
     if name in ("其位",):
         return ctx.pos(aid, span.start_s)
-    if name in PLACES:
-        ps = [ctx.at(p) for p in PLACES[name] if p in ctx.lay]
+    if name in ctx.words.places:
+        ps = [ctx.at(p) for p in ctx.words.places[name] if p in ctx.lay]
         return ps[0] if ps else None
     for key in ("西階", "阼階"):
-        if name.endswith(key):
-            return ctx.place(PLACES[key][0])
+        if name.endswith(key) and key in ctx.words.places:
+            return ctx.place(ctx.words.places[key][0])
     cands = [o for o in ctx.rite.actor_ids if o != aid and ctx.visible(o, t) and ctx.means(name, o, span.section, t)]
     if not cands:
         return None
@@ -127,7 +126,7 @@ def _pillar(ctx: Ctx, span: StepSpan, aid: str, word: str) -> list[Finding]:
 
 
 def _arrives(ctx: Ctx, span: StepSpan, aid: str, place: str, word: str) -> list[Finding]:
-    ps = [ctx.at(p) for p in PLACES.get(place, ()) if p in ctx.lay]
+    ps = [ctx.at(p) for p in ctx.words.places.get(place, ()) if p in ctx.lay]
     if not ps:
         return []
     end = ctx.pos(aid, span.end_s)

@@ -88,7 +88,7 @@ def mutants_of(ctx: Ctx, sections: Iterable[int] | None = None,
     want = set(sections) if sections is not None else set(evs)
     out: list[Mutant] = []
     for n in sorted(want & set(evs)):
-        in_name = _in_names(ctx_text(n))
+        in_name = _in_names(ctx_text(n, ctx.chapter), ctx.chapter)
         reach = _reach(ctx.spans_by_section.get(n, []), data, n)
         for ev in evs[n]:
             if not ev.spans:
@@ -131,7 +131,7 @@ def _clause_mutants(ctx: Ctx, n: int, ev: Any, in_name: frozenset[int], ops: Seq
     chosen = movers if len(movers) <= MAX_ACTORS else [movers[0], movers[-1]]
     words: list[tuple[int, str]] = [(k, c) for k, c in enumerate(text) if cl.start + k not in in_name]
     from .coverage import _named_at, _thing, ctx_text
-    full = ctx_text(n)
+    full = ctx_text(n, ctx.chapter)
     out: list[Mutant] = []
 
     def add(op: str, word: str, aid: str, w: tuple[float, float, float, float, int], other: str = "",
@@ -194,13 +194,13 @@ def _clause_mutants(ctx: Ctx, n: int, ev: Any, in_name: frozenset[int], ops: Seq
         said = next((k for k, c in words if c in "命使曰請告作" and k + 1 < len(text)
                      and (c == "曰" or text[k + 1] not in "于於")), len(text))
         own = [(k, c) for k, c in words if k < said]
-        at = next((k for k, _ in own if _place_word(text, k, lead=k == 0 or cl.start + k - 1 in in_name)), None)
+        at = next((k for k, _ in own if _place_word(text, k, lead=k == 0 or cl.start + k - 1 in in_name, chapter=ctx.chapter)), None)
         if at is None:          # (東上, 北上, 為上: a rank, not a place)
             at = next((k for k, c in own if c in "于於適位" or (c in "上前下" and text[k - 1:k] and text[k - 1] in PLACE_END)),
                       None)     # (not 上握, above the grip of arrows; not 東上 / 為上, a rank)
         if at is not None and not _place_ours(ctx, n, _windows(ev, aid, reach, cl.start + at)):
             # a place where many stand (堂西, 西方: 30 尺 across) is missed only by leaving it: farther off
-            region = _place_word(text, at, lead=at == 0 or cl.start + at - 1 in in_name)
+            region = _place_word(text, at, lead=at == 0 or cl.start + at - 1 in in_name, chapter=ctx.chapter)
             add("place-off", f"位({region})" if region and _breadth(region) > OFF_CHI else "位", aid, w, at=at)
     # the first posture the clause gives him (not one it denies: 不拜), in the step where his track shows it
     first = next((k for k, c in words if c in POSTURE_OF and text[k - 1:k] != "不" and text[k:k + 2] != "揖弓"),

@@ -3,7 +3,6 @@ acts, unless they act together), 先 (X先V: X's act begins before the others'),
 no pause after his previous act)."""
 from __future__ import annotations
 
-from ...text import passage
 from ..state import StepSpan
 from . import phrase as ph
 from .context import Ctx, Finding
@@ -14,7 +13,7 @@ GAP_S = 3.0        # 遂: at most this long between his previous act and this on
 def check(ctx: Ctx) -> list[Finding]:
     out = []
     for n, spans in ctx.spans_by_section.items():
-        text = passage(n).text
+        text = ctx.text(n)
         sec = ctx.sections[n]
         acted: dict[tuple[int, str], set[tuple[tuple[str, ...], str | None]]] = {}     # phrase → the (who, to) it was acted for
         a = spans[0] if spans else None      # the step the next one follows in the text
@@ -58,7 +57,7 @@ def _first(ctx: Ctx, spans: list[StepSpan], sp: StepSpan, text: str) -> list[Fin
             and not set(o.who) & set(sp.who) and o.do == sp.do and o.index != sp.index]
     if not same or not seg:
         return []
-    names = [n for n in ph.names_in(sp.section) if sp.offset <= n.start < sp.offset + len(sp.phrase)]
+    names = [n for n in ph.names_in(sp.section, ctx.chapter) if sp.offset <= n.start < sp.offset + len(sp.phrase)]
     head = next((n for n in names if ctx.means(n.word, sp.who[0], sp.section, sp.start_s)), None)
     if head is not None and head.start > 0 and text[head.start - 1] in "以與及":
         return []               # 主人以賓…先入: the 賓 goes with him; the 先 is the 主人's

@@ -10,8 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ...chapter import Chapter
 from ...text import passage
-from .words import NOT_SUBJECTS, SUBJECTS
+from ...text.words import words
 
 
 @dataclass(frozen=True)
@@ -21,20 +22,26 @@ class Name:
     end: int
 
 
-@lru_cache(maxsize=64)
-def names_in(section: int) -> tuple[Name, ...]:
-    """Every name of a person in the passage, longest match first, skipping words that only look like one,
-    plus the subjects the text leaves implicit (``assets/grammar.toml`` [[subject]])."""
+def names_in(section: int, chapter: Chapter | None = None) -> tuple[Name, ...]:
+    """Every name of a person in the passage (the chapter's words file's ``subjects``), the first that matches
+    at a character, skipping words that only look like one (``not_subjects``), plus the subjects the text
+    leaves implicit (the chapter's grammar file's [[subject]])."""
+    return _names_in(section, chapter)
+
+
+@lru_cache(maxsize=128)
+def _names_in(section: int, chapter: Chapter | None) -> tuple[Name, ...]:
     from .exceptions import load
-    text = passage(section).text
-    out: list[Name] = [Name(s.name, s.start, s.start) for s in load()[1] if s.section == section]
+    text = passage(section, chapter=chapter).text
+    w = words(chapter)
+    out: list[Name] = [Name(s.name, s.start, s.start) for s in load(chapter)[1] if s.section == section]
     i = 0
     while i < len(text):
-        blocked = next((w for w in NOT_SUBJECTS if text.startswith(w, i)), None)
-        word = next((w for w in SUBJECTS if text.startswith(w, i)), None)
+        blocked = next((b for b in w.not_subjects if text.startswith(b, i)), None)
+        word = next((s for s in w.subjects if text.startswith(s, i)), None)
         if blocked and (word is None or len(blocked) >= len(word)):
             # a blocking word starting here: skip only its first character, so 賓主人 still yields 主人
-            if blocked.startswith(("賓", "主人", "大夫", "眾賓")) and word:
+            if blocked.startswith(w.lead_subjects) and word:
                 out.append(Name(word, i, i + len(word)))
                 i += len(word)
                 continue
@@ -56,11 +63,11 @@ class Segment:
     text: str
 
 
-def segments(section: int, offset: int, phrase: str) -> tuple[Segment, ...]:
-    """The phrase (at ``offset`` in the passage of ``section``) cut at each name of a person."""
-    text = passage(section).text
+def segments(section: int, offset: int, phrase: str, chapter: Chapter | None = None) -> tuple[Segment, ...]:
+    """The phrase (at ``offset`` in the passage of ``section`` of the chapter) cut at each name of a person."""
+    text = passage(section, chapter=chapter).text
     end = offset + len(phrase)
-    names = names_in(section)
+    names = names_in(section, chapter)
     before = [n for n in names if n.end <= offset]
     inside = [n for n in names if offset <= n.start < end]
     out = []
@@ -75,7 +82,7 @@ def segments(section: int, offset: int, phrase: str) -> tuple[Segment, ...]:
     return tuple(out)
 
 
-def named(section: int, offset: int, phrase: str) -> tuple[str, ...]:
+def named(section: int, offset: int, phrase: str, chapter: Chapter | None = None) -> tuple[str, ...]:
     """The names of people inside the phrase itself."""
     end = offset + len(phrase)
-    return tuple(n.word for n in names_in(section) if offset <= n.start < end)
+    return tuple(n.word for n in names_in(section, chapter) if offset <= n.start < end)

@@ -6,40 +6,48 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from ...chapter import Chapter
+from ...text.words import words
 from . import predicates as pr
 from .facing import PLACE_END
-from .words import FACINGS, PLACES
+from .words import FACINGS
 
-#: place words the clause puts a man at, longest first (西階上 before 西階)
-_PLACE_WORDS = tuple(sorted((w for w in PLACES if w not in ("賓席", "主人席", "楹")), key=len, reverse=True))
+
+@lru_cache(maxsize=16)
+def place_words(chapter: Chapter | None) -> tuple[str, ...]:
+    """The chapter's place words the clause puts a man at (its words file's [places] but ``not_at``), longest
+    first (西階上 before 西階)."""
+    w = words(chapter)
+    return tuple(sorted((p for p in w.places if p not in w.not_at), key=len, reverse=True))
 
 
 @lru_cache(maxsize=64)
-def _name_starts(full: str) -> dict[int, str]:
-    from ...text.clauses import _names
-    return {s: w for s, _, w in _names(full)}
+def _name_starts(full: str, chapter: Chapter | None) -> dict[int, str]:
+    from ...text.clauses import names_of
+    return {s: w for s, _, w in names_of(full, chapter)}
 
 
-def name_at(full: str, i: int) -> str | None:
+def name_at(full: str, i: int, chapter: Chapter | None = None) -> str | None:
     """The name of a person that starts at ``full[i]`` (the splitter's names, read once per passage)."""
-    return _name_starts(full).get(i)
+    return _name_starts(full, chapter).get(i)
 
 
-def _beside_whom(full: str, i: int) -> str | None:
+def _beside_whom(full: str, i: int, chapter: Chapter | None = None) -> str | None:
     """The man named at ``full[i]`` when a side of him follows (司射之南, 大夫之南, 賓東): a place by a man."""
-    nm = name_at(full, i)
+    nm = name_at(full, i, chapter)
     if nm is None:
         return None
     after = full[i + len(nm):i + len(nm) + 2]
     return nm if after[:1] in "東西南北" or (after[:1] == "之" and after[1:2] in "東西南北") else None
 
 
-def _place_word(text: str, k: int, lead: bool = False) -> str | None:
+def _place_word(text: str, k: int, lead: bool = False, chapter: Chapter | None = None) -> str | None:
     """The place word starting at ``text[k]`` where the clause puts him there: after 于 / 於 / 適 / 至 / 就, a
     階上 (賓西階上北面拜), or leading the clause after its subject (主人阼階前西面, 主人堂東袒決遂: ``lead``) —
     not a way (自X, 由X), a level (當X), a thing looked at, carried or washed (視侯, 奉豐, 拜洗: 洗 the washing,
     中 the middle of a thing, 入門左 past the gate)."""
-    w = next((w for w in _PLACE_WORDS if text.startswith(w, k)), None)
+    ours = place_words(chapter)
+    w = next((w for w in ours if text.startswith(w, k)), None)
     if w is None or (k > 0 and text[k - 1] in "自由當視其以奉") or text[k + len(w):k + len(w) + 1] in ("端", "外"):
         return None             # (西序端: the end of the 序, no place of the layout; 門外: another house's gate)
     if (k > 1 and text[k - 1] in "于於" and text[k - 2] in pr.THINGS + "洗尊篚席楅中豐侯乏"
@@ -50,7 +58,7 @@ def _place_word(text: str, k: int, lead: bool = False) -> str | None:
     if w in ("西階上", "阼階上") or (k > 0 and text[k - 1] in "于於適至就" and w != "中"):
         return w
     # after the way he came (降自西階阼階下之東南: down the 西階, then to below the 阼階), the place he goes to
-    lead = lead or any(text.endswith(c + v, 0, k) for v in _PLACE_WORDS for c in "自由")
+    lead = lead or any(text.endswith(c + v, 0, k) for v in ours for c in "自由")
     if lead and w in ("西階", "阼階", "堂西", "堂東", "階前") and text[k + len(w):k + len(w) + 1] in "前下上東西南北袒":
         return w
     return None

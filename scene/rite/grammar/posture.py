@@ -6,7 +6,6 @@ he is up before his next act.
 """
 from __future__ import annotations
 
-from ...text import passage
 from ..state import StepSpan
 from . import phrase as ph
 from .context import Ctx, Finding
@@ -25,7 +24,7 @@ def _governed(text: str, i: int, end: int) -> str | None:
 
 def kneel_required(ctx: Ctx, span: StepSpan, aid: str) -> str | None:
     """The 坐-word of the step's phrase that governs this step's act, if any."""
-    text = passage(span.section).text
+    text = ctx.text(span.section)
     for seg in ctx.own_segments(span, aid):
         for i in range(seg.start, seg.end):
             if text[i] != "坐" or text[max(0, i - 1)] in NOT_KNEEL_BEFORE:
@@ -93,13 +92,13 @@ def _kneel_span(ctx: Ctx, span: StepSpan, aid: str) -> tuple[int, int] | None:
     """(i, k): the 坐 of the step's own words at passage offset i and the 興 / 立 that ends its kneeling at k
     (坐實八筭于中橫委其餘于中西興: 橫委 is done kneeling too); None when no 興 comes before he moves or
     another subject takes over."""
-    text = passage(span.section).text
+    text = ctx.text(span.section)
     own = ctx.own_segments(span, aid)
     i = next((j for sg in own for j in range(sg.start, sg.end)
               if text[j] == "坐" and text[max(0, j - 1)] not in NOT_KNEEL_BEFORE), None)
     if i is None:
         return None
-    for sg in ph.segments(span.section, i + 1, text[i + 1:]):
+    for sg in ph.segments(span.section, i + 1, text[i + 1:], ctx.chapter):
         if sg.subject is not None and sg.start > span.offset + len(span.phrase) - 1 \
                 and not ctx.means(sg.subject, aid, span.section, span.start_s):
             return None
@@ -196,14 +195,14 @@ def _rise(ctx: Ctx) -> list[Finding]:
             tb0, _ = _act(b, aid)
             if ctx.posture(aid, (ta0 + ta1) / 2) != "sit" or kneel_required(ctx, b, aid):
                 continue
-            text = passage(a.section).text
+            text = ctx.text(a.section)
             chars = VERB_CHARS.get(a.do, "")
             a_end = a.offset + len(a.phrase)
             j = next((i for i in range(a.offset, a_end) if text[i] in chars), a.offset)
             b_end = b.offset + len(b.phrase)
             if b_end <= j:
                 continue
-            mine = [sg for sg in ph.segments(a.section, j, text[j:b_end])
+            mine = [sg for sg in ph.segments(a.section, j, text[j:b_end], ctx.chapter)
                     if sg.subject is None or ctx.means(sg.subject, aid, a.section, tb0)]
             if not any(text[i] == "興" and text[i - 1] != "不" for sg in mine for i in range(sg.start, sg.end)):
                 continue            # (工不興, 不興取奠觶: a 興 the text denies asks no rise)

@@ -233,7 +233,7 @@ def verb_test(ctx: Ctx, c: str, text: str, i: int, w: Span, final: bool = False)
                     return False, f"at {sp.start_s:.1f} s holding {' → '.join(dict.fromkeys(one)) or 'nothing'}"
         return _lost(hs), f"holding {' → '.join(dict.fromkeys(hs)) or 'nothing'}"
     if c in "洗盥" and prev not in "適于當之於南北東西拜辭" and nxt not in "南北東西":
-        xi = ctx.place("court.xi")
+        xi = ctx.place_of("洗")
         if xi is None:
             return None
         d = min(float(np.min(np.linalg.norm(ctx.path(w.aid, a, b, 0.5)[1][:, :2] - xi[:2], axis=1)))
@@ -253,7 +253,7 @@ def verb_test(ctx: Ctx, c: str, text: str, i: int, w: Span, final: bool = False)
             best = max(best, float(np.max(np.linalg.norm(xyz[:, :2] - xyz[0, :2], axis=1))))
         return best >= MOVE, f"moved {best:.1f} 尺"
     if c in "入出" and nxt != "于" and text[i:i + 2] != "出入" and prev != "初":
-        gate = ctx.place("hall.gate")
+        gate = ctx.place_of("門")
         if gate is None:
             return None
         ok = False

@@ -28,8 +28,7 @@ def at_place(ctx: Ctx, word: str, after: str, w: Span, row: bool = False, way: b
     洗南, 西階前) is farther: 8 尺 more; in a row the clause ranks (北上, 東上), ``ROW_SLACK_CHI`` more.
     ``way``: a place met on the way (交于階前: the two cross there), at some moment of his steps, walk included."""
     from .motion import NEAR, NEAR_DEFAULT
-    from .words import PLACES
-    ps = [p for pid in PLACES[word] if (p := ctx.place(pid)) is not None]
+    ps = [p for pid in ctx.words.places[word] if (p := ctx.place(pid)) is not None]
     if not ps:
         return True, "no such place in this layout"
     # a side of it (X之東, 洗南, 西階前) — but not a facing that follows the place (西階上北面)

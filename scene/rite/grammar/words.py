@@ -40,38 +40,11 @@ KNEEL_ACTS: dict[str, tuple[str, ...]] = {
 #: a sit act of its own), …
 NOT_KNEEL_BEFORE = ("請",)
 
-#: people as the text names them → a rule to tell whether an actor is meant; see ``scene.rite.grammar.who``
-SUBJECTS: tuple[str, ...] = (
-    "眾賓之長", "眾賓", "賓", "主人", "大夫", "遵者", "司射", "司馬", "司正", "釋獲者", "獲者",
-    "上射", "下射", "三耦", "耦", "弟子", "有司", "樂正", "相者", "工", "笙", "執爵者", "舉觶者", "二人",
-    "不勝者", "勝者", "眾射者", "射者", "大師", "主黨", "賓黨",
-)
-#: words that contain a subject's characters but name none
-NOT_SUBJECTS = ("相左", "相揖", "相拜", "相與", "相者", "賓席", "主人席", "大夫席", "眾賓席", "賓主人",
-                "射位", "射器", "射事", "射宮", "射于", "賓之", "主人之", "大夫之", "耦揖", "賓黨", "主黨")
+#: who the text names (the subjects a phrase is cut at, and the words that only look like one) and what its place
+#: words mean in the hall are the chapter's data: its words file (``scene.text.words``, ``Ctx.words``)
 
 #: route words (the checker's motion rules read these)
 SIDES = {"南": (0.0, -1.0), "北": (0.0, 1.0), "東": (1.0, 0.0), "西": (-1.0, 0.0)}
-
-#: place words of the text → layout places (for 適X / 至X / 當X / 由X之南 / 北面…于X): the first place id
-#: that the layout has is used
-PLACES: dict[str, tuple[str, ...]] = {
-    "堂西": ("hall.west_of_tang",), "西階": ("hall.west_steps",), "阼階": ("hall.east_steps",),
-    "西階上": ("hall.west_steps_top",), "阼階上": ("hall.east_steps_top",),     # 階上: on the 堂 at its head
-    "洗": ("court.xi",), "楅": ("court.bi",), "中": ("court.zhong",), "豐": ("tang.feng",),
-    "乏": ("range.fa",), "侯": ("target.hou",), "物": ("tang.wu_left", "tang.wu_right"),
-    "西楹": ("hall.west_pillar",), "東楹": ("hall.east_pillar",), "楹": ("hall.west_pillar", "hall.east_pillar"),
-    "西序": ("hall.west_xu",), "東序": ("hall.east_xu",), "尊": ("tang.zun",), "篚": ("court.xi_basket", "tang.zun_basket"),
-    "門": ("hall.gate",), "磬": ("court.qing",), "賓席": ("mat.bin",), "主人席": ("mat.zhuren",),
-    # 樂正適西方 (§18): the west of the court below the 堂, where the 弟子 wait — the seed's note 30
-    # (樂正自西階東至堂西命弟子); 自西方 / 由西方 are ways, not places he is at
-    "西方": ("hall.west_of_tang",),
-    # 交于階前, 司射降自西階階前西面: before the stairs the text has just named or the two cross at (the 西階,
-    # whichever is nearer); 適階間堂下: between the two stairs, below the 堂
-    "階前": ("hall.west_steps_front", "hall.east_steps_front"), "階間": ("hall.between_steps",),
-    # 適右个, 適左个 (§34): the 侯's ends (記51 東方謂之右个)
-    "右个": ("target.right_end",), "左个": ("target.left_end",),
-}
 
 #: the groups the text names with 皆 / 辯 (→ actor ids) and the names of one person are the chapter's data:
 #: its cast file's ``[groups]`` and ``[names]`` (``Choreography.groups`` / ``.names``, read as ``Ctx.groups``)

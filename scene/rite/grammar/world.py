@@ -38,7 +38,7 @@ GATE_CHI = 12.0
 def _by_the_gate(ctx: Ctx) -> list[Finding]:
     """Nobody appears or vanishes in the middle of the court: one comes onto the scene and leaves it through
     the 門 (入門, 出 … 降自西階出): his first moment in sight, and his last, are at the gate."""
-    gate = ctx.place("hall.gate")
+    gate = ctx.place_of("門")
     if gate is None:
         return []
     out = []
