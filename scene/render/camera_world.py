@@ -36,9 +36,11 @@ class World:
         gw = lay.reading.gate_width_chi / 2
         self.leaves = [(sx * (gw - 0.2) * chi, self.gate_y, self.gate_y + (gw - 0.4) * chi) for sx in (-1.0, 1.0)]
         self.leaf_top = 9.0 * chi
-        self.hou = np.array(lay.xyz_m("target.hou"))
-        self.hou_top = lay["target.east_post"].size_chi[2] * chi
-        self.hou_half = lay["target.hou"].size_chi[0] / 2 * chi if lay["target.hou"].size_chi else 4.6
+        # the 侯 (read only where arrows fly: a hall without a range, 鄉飲酒禮's 庠, has none and no flight)
+        has_hou = "target.hou" in lay
+        self.hou = np.array(lay.xyz_m("target.hou")) if has_hou else None
+        self.hou_top = lay["target.east_post"].size_chi[2] * chi if has_hou else 0.0
+        self.hou_half = (lay["target.hou"].size_chi[0] / 2 * chi if lay["target.hou"].size_chi else 4.6) if has_hou else 0.0
         self.occluders = Occluders(rite)
 
     def allows(self, pos: np.ndarray) -> bool:

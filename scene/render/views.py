@@ -41,6 +41,15 @@ class ViewError(ValueError):
     """An unknown view name or actor to follow (one line)."""
 
 
+#: the views that look down the range or from the 物 and the 乏: only in a hall with a range (not 鄉飲酒禮's 庠)
+RANGE_VIEWS = ("range", "archer", "target")
+
+
+def applies(view: str, lay) -> bool:
+    """Whether a named view has something to show in this layout (the range's views need a 侯)."""
+    return parse(view)[0] not in RANGE_VIEWS or "target.hou" in lay
+
+
 @dataclass(frozen=True)
 class Camera:
     name: str
@@ -111,6 +120,9 @@ def camera(view: str, rite, pose, aspect: float = 16 / 9, focus: tuple[str, ...]
     """The named camera for a pose (``focus``: the actors acting now, for ``follow``)."""
     base, arg = parse(view)
     lay = rite.layout
+    if not applies(base, lay):
+        raise ViewError(f"view {base!r}: {rite.title} has no range (the views are "
+                        f"{', '.join(v for v in VIEWS if applies(v, lay))})")
     chi = lay.reading.chi_m
     h = lay.hall
     m = lambda pid: np.array(lay.xyz_m(pid))   # noqa: E731

@@ -90,16 +90,17 @@ def camera_block(rite) -> dict[str, Any]:
     from ...render import views
     from ...rite.moments import representative_t
     by_stage = {}
+    order = [v for v in VIEW_ORDER if views.applies(v, rite.layout)]     # no range's views without a range
     for st in rite.stages:
         pose = rite.pose_at(representative_t(rite, st))
         cams = {}
-        for v in VIEW_ORDER:
+        for v in order:
             c = views.camera(v, rite, pose, aspect=16 / 9)
             cams[v] = {"position": xyz_list(c.position, 3), "focal_point": xyz_list(c.focal_point, 3),
                        "view_up": xyz_list(c.view_up, 4), "view_angle": rounded(c.view_angle, 3), "parallel": bool(c.parallel),
                        "parallel_scale": rounded(c.parallel_scale, 3), "title": c.title}
         by_stage[str(st.n)] = cams
-    return {"order": list(VIEW_ORDER), "titles": {v: views.VIEWS[v] for v in VIEW_ORDER}, "by_stage": by_stage}
+    return {"order": order, "titles": {v: views.VIEWS[v] for v in order}, "by_stage": by_stage}
 
 
 def place_rows(lay) -> list[dict[str, Any]]:
@@ -132,13 +133,30 @@ def place_label_rows(lay) -> list[dict[str, Any]]:
 def dim_rows(lay) -> list[dict[str, Any]]:
     """Dimension lines with the text's arithmetic (units.parse_length, as the layout measures them):
     the 侯道, the 乏's two offsets (參侯道 north of the 侯, 西五步), the 洗's (南北以堂深, 東西當東榮)."""
-    from ...geometry.units import format_derivation, parse_length
+    from ...geometry.units import format_derivation
     r = lay.reading
     chi = r.chi_m
     def short(derivation: str) -> str:
         return derivation.split(" @ ")[0]
     def m(x, y, z=0.0) -> list[float]:
         return xyz_list((x * chi, y * chi, z * chi))
+    out = []
+    if "range.houdao" in lay:                 # a hall with a range (鄉飲酒禮's 庠 has none: the 洗's two only)
+        out += _range_dims(lay, short, m)
+    xi = lay["court.xi"]
+    xx, xy, _ = xi.xyz_chi
+    h = lay.hall
+    out.append({"id": "court.xi.ns", "text": f"洗 南北以{short(format_derivation('堂深', h.tang_depth, r))}",
+                "a": m(xx, 0.0), "b": m(xx, xy), "source": xi.source})
+    out.append({"id": "court.xi.ew", "text": f"洗 東西當{short(format_derivation('東榮', h.rong_x, r))}",
+                "a": m(0.0, xy), "b": m(xx, xy), "source": xi.source})
+    return out
+
+
+def _range_dims(lay, short, m) -> list[dict[str, Any]]:
+    """The 侯道 and the 乏's two offsets (參侯道 north of the 侯, 西五步)."""
+    from ...geometry.units import parse_length
+    r = lay.reading
     out = []
     hd = lay["range.houdao"]
     y0, y1 = hd.extra["start_y"], hd.extra["end_y"]
@@ -155,11 +173,4 @@ def dim_rows(lay) -> list[dict[str, Any]]:
                 "a": m(fx, y1), "b": m(fx, y1 + north.chi), "source": fa.source})
     out.append({"id": "range.fa.west", "text": f"乏 西五步 = {short(west.derivation)}（自{r.fa_west_from}）",
                 "a": m(base_x, fy), "b": m(fx, fy), "source": fa.source})
-    xi = lay["court.xi"]
-    xx, xy, _ = xi.xyz_chi
-    h = lay.hall
-    out.append({"id": "court.xi.ns", "text": f"洗 南北以{short(format_derivation('堂深', h.tang_depth, r))}",
-                "a": m(xx, 0.0), "b": m(xx, xy), "source": xi.source})
-    out.append({"id": "court.xi.ew", "text": f"洗 東西當{short(format_derivation('東榮', h.rong_x, r))}",
-                "a": m(0.0, xy), "b": m(xx, xy), "source": xi.source})
     return out
