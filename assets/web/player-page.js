@@ -17,10 +17,13 @@ import { palette, PALETTE_NAME } from './palette.js';
 import { qualityControl } from './quality-ui.js';
 import { jingWithReviewLinks } from './review-links.js';
 import { notesPanel } from './notes-panel.js';
+import { loadChapters, pickChapter, chapterHref, chapterSwitch, DEFAULT_CHAPTER } from './chapters.js';
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
 const problems = [];
+// ?beside=chapter:n: the side-by-side page (beside.html) plays that section beside its parallel
+if (params.has('beside')) location.replace(new URL(`beside.html${location.search}`, location.href).href);
 
 const messages = [];
 function message(text) {                      // every problem stays listed, one a line
@@ -47,7 +50,12 @@ function ownUrl(text, fallback) {
   return new URL(fallback, location.href).href;
 }
 const refused = [];
-let pack = ownUrl(params.get('pack') || 'pack/', 'pack/');
+// the chapter (chapters.js): ?chapter= among the site's chapters.json; ?pack= names a pack itself (no switch)
+const siteChapters = params.has('pack') ? null : await loadChapters();
+const picked = pickChapter(siteChapters, params.get('chapter'));
+if (picked.problem) problems.push(picked.problem);
+if (params.has('pack') && params.has('chapter')) problems.push(`chapter=${params.get('chapter')} (with pack=, the pack plays)`);
+let pack = ownUrl(params.get('pack') || picked.chapter.pack, 'pack/');
 if (!pack.endsWith('/')) pack += '/';
 const fontUrl = params.get('font') ? ownUrl(params.get('font'), 'pack/font/cjk.otf') : new URL('font/cjk.otf', pack).href;
 const scale = params.has('scale') ? Number(params.get('scale')) : 1;
@@ -172,8 +180,10 @@ function showText(s) {
   const step = s.stepIndex >= 0 ? player.steps[s.stepIndex] : null;
   const on = step && step.section === n && step.offset != null && step.phrase;
   // offsets count characters, not UTF-16 units; each phrase links to its clause in review/<n>.html
+  const ch = player.pack.chapter;         // the site's reports (review/) are chapter 5's
+  const base = !ch || ch.id === DEFAULT_CHAPTER ? 'review/' : null;
   const mk = jingWithReviewLinks(p, n, text, player.steps, on ? step.offset : -1,
-                                 on ? step.offset + Array.from(step.phrase).length : -1);
+                                 on ? step.offset + Array.from(step.phrase).length : -1, base);
   if (mk) mk.scrollIntoView({ block: 'nearest' });
 }
 
@@ -210,7 +220,17 @@ function setLang(l) {
   }
 }
 
+// the chapter switch (chapters.js): the site's chapters, or the pack's own chapter alone; its title names the page
+function showChapter() {
+  const ch = player.pack.chapter || { id: DEFAULT_CHAPTER, title: '鄉射禮' };
+  document.title = `${Z(ch.title)} · ${Z('播放')}`;
+  document.body.dataset.chapter = ch.id;
+  chapterSwitch($('xsl-chapter'), siteChapters ? siteChapters.chapters : [ch], ch.id,
+                { Z, go: (id) => location.assign(chapterHref(location.href, id)) });
+}
+
 function buildUi() {
+  showChapter();
   const list = $('xsl-stage-list');
   list.textContent = '';
   stageItems = new Map();

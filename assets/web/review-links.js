@@ -4,7 +4,8 @@
 
 /** Fill `p` with the 經 `text` of section `n`: every character a step's phrase covers is a link (the
  *  shortest phrase at a character wins, as the report's clauses do); [markA, markB) is wrapped in <mark>.
- *  Offsets count characters, not UTF-16 units.  Returns the first <mark>, or null. */
+ *  Offsets count characters, not UTF-16 units; `base` null: no links (a chapter without reports).  Returns
+ *  the first <mark>, or null. */
 export function jingWithReviewLinks(p, n, text, steps, markA = -1, markB = -1, base = 'review/') {
   const chars = Array.from(text);
   const owner = new Array(chars.length).fill(-1);
@@ -28,7 +29,7 @@ export function jingWithReviewLinks(p, n, text, steps, markA = -1, markB = -1, b
       node = mk;
       first = first || mk;
     }
-    if (owner[i] >= 0) {
+    if (owner[i] >= 0 && base) {
       const a = document.createElement('a');
       a.className = 'xsl-review';
       a.href = `${base}${n}.html#p${owner[i]}`;

@@ -12,7 +12,7 @@ SITE_FILES = ("player.js", "player-build.js", "player-pose.js", "player-labels.j
               "evidence.js", "paths.js", "sound.js", "palette.js", "toggle.js", "contact.js", "quality.js",
               "quality-ui.js", "adaptive.js", "review-links.js", "keys.js", "lesson-toml.js", "simp.js",
               "inspector.js", "plan-fit.js", "still-view.js", "notes-panel.js", "listbox.js",
-              "framecheck.js")
+              "framecheck.js", "chapters.js", "beside-page.js")
 
 
 def write_site(out_dir, reading=None, seed: int | None = None, opens=None) -> Path:
@@ -20,7 +20,8 @@ def write_site(out_dir, reading=None, seed: int | None = None, opens=None) -> Pa
     player, three.js (vendored, with its licence), chapter 5's pack at ``pack/`` and its CJK font subset at
     ``pack/font/``, every other chapter with a rite at ``pack-<id>/`` (鄉飲酒禮: ``pack-xiangyinjiu/``), and
     ``chapters.json``, the list the page's chapter switch shows (``opens``: the chapter the page opens without
-    ``?chapter=``, chapter 5 by default) — that any static web server can host with no Python behind it."""
+    ``?chapter=``, chapter 5 by default), ``beside.html`` with ``parallels.json`` (two parallel sections played
+    together, their differences listed) — that any static web server can host with no Python behind it."""
     from ...atomic import check_folder, write_bytes, write_text
     from ...paths import WEB_ASSETS as web
     from . import write_playable
@@ -51,6 +52,11 @@ def write_site(out_dir, reading=None, seed: int | None = None, opens=None) -> Pa
     from ...chapter import resolve
     write_text(out / "chapters.json", json.dumps({"opens": resolve(opens).id, "chapters": listed},
                                                  ensure_ascii=False, indent=1))
+    # the side-by-side page (beside.html?beside=xiangyinjiu:5) and the pairs it plays, with their differences
+    from .parallels import parallels_doc
+    write_text(out / "beside.html", with_policy((web / "beside.html").read_text(encoding="utf-8")))
+    write_text(out / "parallels.json", json.dumps(parallels_doc([c["id"] for c in listed]), ensure_ascii=False,
+                                                  indent=1))
     return out
 
 
