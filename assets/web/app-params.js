@@ -5,7 +5,7 @@
 import { PALETTE_NAME } from './palette.js';
 
 export const VIEWS = ['auto', 'overview', 'hall', 'range', 'plan', 'archer', 'target', 'guest'];
-export const PARAMS = ['stage', 't', 'view', 'reading', 'classroom', 'present', 'follow', 'key', 'lesson', 'palette',
+export const PARAMS = ['chapter', 'stage', 't', 'view', 'reading', 'classroom', 'present', 'follow', 'key', 'lesson', 'palette',
   'keys', 'quality', 'lang'];
 
 // validate ?stage=&t=&view=&reading=&classroom= against the pack; problems -> one visible message
@@ -15,6 +15,7 @@ export function readParams(search, manifest) {
   const out = { problems: [] };
   for (const k of q.keys()) if (!PARAMS.includes(k)) out.problems.push(`unknown parameter '${k}'`);
   if (q.has('reading')) out.reading = q.get('reading');
+  if (q.has('chapter')) out.chapter = q.get('chapter').slice(0, 40);   // (the server checks it: one line)
   if (q.has('key')) out.key = q.get('key').slice(0, 100);
   if (q.has('stage')) {
     const n = Number(q.get('stage'));

@@ -16,6 +16,7 @@ import { simplifier, simpPage } from './simp.js';
 import { catalogue } from './inspector.js';
 import { StillPlayer, webglAvailable } from './still-view.js';
 import { VIEWS, readParams as readLink } from './app-params.js';
+import { DEFAULT_CHAPTER } from './chapters.js';
 
 // the address as the tab opened it: loading a reading rewrites the address (it follows the moment), and the
 // stage and t of the link must still be read from what was asked, not from the rewritten address
@@ -139,6 +140,7 @@ function linkParams() {
   p.set('t', String(Number((s.t - (st ? st.start : 0)).toFixed(2))));
   p.set('view', s.view || get('view'));
   if (get('reading_q') && get('reading_q') !== 'zheng') p.set('reading', get('reading_q'));
+  if (get('chapter_id') && get('chapter_id') !== DEFAULT_CHAPTER) p.set('chapter', get('chapter_id'));
   if (get('lang') === 'simp') p.set('lang', 'simp');
   if (get('classroom')) p.set('classroom', '1');
   if (role) p.set(role, '1');
@@ -185,15 +187,31 @@ function setReadingState(query, title) {
   set('reading_preset', query.split(',')[0]);
 }
 
-async function loadReading(query, { ghost = false } = {}) {
+// the chapter (issue 43): 鄉射禮 or 鄉飲酒禮, its pack asked of the server with the reading (one build each)
+const NUMERALS = ['〇', '一', '二', '三', '四', '五', '六', '七', '八', '九', '十'];
+function setChapterState() {
+  const ch = manifest.chapter || { id: DEFAULT_CHAPTER, number: 5, title: '鄉射禮', title_en: 'The District Archery Rite' };
+  set('chapter_id', ch.id);
+  set('pack_views', (manifest.views && manifest.views.order) || []);     // the view buttons the pack has
+  set('chapter_title', ch.title);
+  set('chapter_sub', `${(ch.title_en || '').replace(/^The /, '')} · 儀禮 第${NUMERALS[ch.number] || ch.number}`);
+  document.title = `${ch.title} · ${ch.title_en || ''}`;
+}
+
+async function loadReading(query, { ghost = false, chapter = null } = {}) {
   set('busy', 'computing the scene under this reading …');
   try {
-    const res = await T.trigger('xsl_pack', [query]);
+    const want = chapter || get('chapter_id') || DEFAULT_CHAPTER;
+    const res = await T.trigger('xsl_pack', [query, want]);
     if (!res || res.error) { say(res ? res.error : 'the server did not answer'); return false; }
-    await player.setPack(res.url, { ghost });      // keeps the stage and the seconds into it
+    const other = (res.chapter || DEFAULT_CHAPTER) !== get('chapter_id');
+    // a reading keeps the stage and the seconds into it; another chapter opens at its start, no ghost
+    await player.setPack(res.url, { ghost: ghost && !other });
     manifest = player.pack;
     simplify = simplifier(manifest);
     fillNav();
+    setChapterState();
+    if (other) player.gotoStage(manifest.stages[0].n);
     setReadingState(res.query, res.title);
     lastStage = -1;
     onState(player.state());
@@ -257,7 +275,10 @@ function exportTime(t) {
   return start >= 0 && t - start < 0.001 ? Math.round((start + 0.001) * 1000) / 1000 : t;
 }
 
+// the exports and role sheets are rendered from chapter 5's rite by the server: not offered for another chapter
+const notHere = () => get('chapter_id') !== DEFAULT_CHAPTER && (say('exports and role sheets: 鄉射禮 only, for now'), true);
 async function exportPng(size) {
+  if (notHere()) return;
   set('busy', `rendering a ${size} PNG with the still exporter …`);
   const stop = watchQueue(`rendering a ${size} PNG`);
   try {
@@ -269,6 +290,7 @@ async function exportPng(size) {
 }
 
 async function exportZip(size) {
+  if (notHere()) return;
   set('busy', `rendering every stage at ${size} (about a minute) …`);
   const stop = watchQueue(`rendering every stage at ${size}`);
   try {
@@ -280,6 +302,7 @@ async function exportZip(size) {
 
 // the role sheet of the person in the inspector (python -m scene sheets --roles ID, as a PDF)
 async function printSheet() {
+  if (notHere()) return;
   const ins = get('inspect');
   if (!ins || !ins.actor) { say('select a person first'); return; }
   set('busy', `printing the role sheet of ${ins.title} …`);
@@ -319,7 +342,8 @@ function livePayload() {
     en: (stop.en || '').slice(0, 400), title: (tours.lesson.title || '').slice(0, 400), stop: tours.i + 1,
     of: tours.lesson.stops.length } : null;
   return { stage: stageAt(s.t), t: s.t, playing: !!s.playing, speed: s.speed, view: s.view,
-           camera: player.free ? player.camera() : null, reading: get('reading_q'), client_ms: Date.now(),
+           camera: player.free ? player.camera() : null, reading: get('reading_q'), chapter: get('chapter_id'),
+           client_ms: Date.now(),
            lang: get('lang') === 'simp' ? 'simp' : 'trad', lesson };
 }
 
@@ -327,7 +351,7 @@ function livePayload() {
 function publish(force) {
   if (role !== 'present' || !player) return;
   const p = livePayload();
-  const key = JSON.stringify([p.stage, p.playing, p.speed, p.view, p.camera, p.reading, p.playing ? 0 : p.t, p.lang,
+  const key = JSON.stringify([p.stage, p.playing, p.speed, p.view, p.camera, p.reading, p.chapter, p.playing ? 0 : p.t, p.lang,
     p.lesson]);
   const now = performance.now();
   if (!force && key === lastSent && !(p.playing && now - lastSentAt > 2000)) return;
@@ -348,6 +372,7 @@ function liveOk(live) {
   if (live.view !== undefined && live.view !== null && !VIEWS.includes(live.view)) return false;
   if (!finite(live.client_ms)) return false;
   if (live.reading !== null && live.reading !== undefined && (typeof live.reading !== 'string' || live.reading.length > 300)) return false;
+  if (live.chapter !== null && live.chapter !== undefined && (typeof live.chapter !== 'string' || live.chapter.length > 40)) return false;
   const c = live.camera;
   if (c !== null && c !== undefined) {
     if (typeof c !== 'object' || !vec3(c.position) || !vec3(c.focal_point) || !vec3(c.view_up)) return false;
@@ -360,7 +385,10 @@ function liveOk(live) {
 async function follow(live) {
   if (role !== 'follow' || !live || !player) return;
   if (!liveOk(live)) { console.warn('a presenter state that cannot be applied was ignored'); return; }
-  if (live.reading && live.reading !== get('reading_q')) await loadReading(live.reading);
+  // the presenter's chapter first (with her reading), then her reading within it
+  if (live.chapter && live.chapter !== get('chapter_id')) {
+    if (!await loadReading(live.reading || get('reading_q') || 'zheng', { chapter: live.chapter })) return;
+  } else if (live.reading && live.reading !== get('reading_q')) await loadReading(live.reading);
   const lag = live.playing ? Math.max(0, (Date.now() - live.client_ms) / 1000) * (live.speed || 1) : 0;
   applying = true;
   try {
@@ -452,10 +480,11 @@ async function boot() {
   simplify = simplifier(manifest);
   fillNav();
   setReadingState('zheng', manifest.reading.label || '');
+  setChapterState();
   const p = readParams();       // (the link's problems are told once, from this first reading)
-  if (p.reading && p.reading !== 'zheng') {
-    const ok = await loadReading(p.reading);
-    if (!ok) p.problems.push(`reading=${p.reading} was not applied`);
+  if ((p.reading && p.reading !== 'zheng') || (p.chapter && p.chapter !== get('chapter_id'))) {
+    const ok = await loadReading(p.reading || 'zheng', { chapter: p.chapter });
+    if (!ok) p.problems.push(p.chapter ? `chapter=${p.chapter} was not applied` : `reading=${p.reading} was not applied`);
   }
   const again = readParams();           // stage/t are checked against the pack of the reading in force
   applyParams(again);
@@ -507,6 +536,11 @@ window.xsl = {
   choosePreset: async (name) => { if (await loadReading(name, { ghost: true })) set('ghost', true); },
   readingChanged: async () => { if (await loadReading(queryFromPanel(), { ghost: true })) set('ghost', true); },
   loadReading,
+  // the chapter switch: the other chapter at its start, the reading kept (the address follows)
+  setChapter: async (id) => {
+    if (id === get('chapter_id')) return;
+    if (await loadReading(get('reading_q') || 'zheng', { chapter: id })) { writeUrl(true); publish(true); }
+  },
   present: () => setRole('present'),
   follow: () => setRole('follow'),
   explore: () => setRole(''),      // leave the presenter: explore on your own

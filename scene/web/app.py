@@ -36,6 +36,7 @@ from ..paths import WEB_ASSETS as WEB  # noqa: E402
 from ..render import views as views_mod
 from . import live as live_mod
 from . import workers
+from .chapters import DEFAULT_CHAPTER, app_chapters, chapter_of, known_chapter
 from .guard import short as guard_short
 from .startchecks import AppError, check_gl, check_port  # noqa: F401  (app.py and the tests use them here)
 
@@ -48,7 +49,8 @@ CLIENT_ONLY = (
     "view", "labels", "roof", "dims", "lang", "show_notes", "classroom", "message", "busy", "inspect",
     "text", "nav", "marks", "reading_q", "reading_title", "reading_vals", "reading_preset", "ghost",
     "right_tab", "link_copied", "fps", "ready", "live_role", "live_seen", "nav_open", "building", "quality_pick",
-    "roof_menu", "quality_menu", "speed_menu", "quality_info_open",
+    "roof_menu", "quality_menu", "speed_menu", "quality_info_open", "chapter_id", "chapter_title", "chapter_sub",
+    "pack_views",
 )
 
 
@@ -155,8 +157,8 @@ class Service:
     def _url(self, d: Path) -> str:
         return f"xslpack/{d.relative_to(self.packs_root).as_posix()}/"
 
-    def pack_url(self, reading) -> str:
-        return self._url(self.store.pack_dir(reading))
+    def pack_url(self, reading, chapter=None) -> str:
+        return self._url(self.store.pack_dir(reading, chapter=chapter))
 
     def known_reading(self, query) -> str | None:
         """The normalised query of a reading a follower may be sent to (a preset or built), else None."""
@@ -166,23 +168,25 @@ class Service:
             return None
         return q if q in self.built else None
 
-    async def pack(self, query=None) -> dict:
-        """{url, query, title} of the reading the query names, or {error} (one line)."""
+    async def pack(self, query=None, chapter=None) -> dict:
+        """{url, query, title, chapter} of the reading the query names, of ``chapter`` (an id of a chapter
+        with a rite; None: chapter 5), or {error} (one line)."""
         from .builds import BuildRefused
         from .guard import CLIENT
         try:
             r = self.store.normalise(_reading_of(query))
-        except readings_mod.ReadingError as exc:
+            ch = chapter_of(chapter)
+        except (readings_mod.ReadingError, ValueError) as exc:
             return {"error": str(exc)}
         q = readings_mod.to_query(r)
         try:
-            url = await self.builds.get(r, q, CLIENT.get())
+            url = await self.builds.get(r, q, CLIENT.get(), None if ch == DEFAULT_CHAPTER else ch)
         except BuildRefused as exc:
             return {"error": str(exc)}
         except Exception as exc:           # a reading that cannot be timed: say so, keep serving
             return {"error": f"reading {q}: {guard_short(str(exc).splitlines()[0] if str(exc) else exc, 200)}"}
         self.built.add(q)
-        return {"url": url, "query": q, "title": r.title}
+        return {"url": url, "query": q, "title": r.title, "chapter": ch}
 
     def left(self, client: str) -> None:
         """A tab left: its exports and the builds only it waited for are cancelled."""
@@ -292,7 +296,7 @@ class Service:
         from .sockets import session_of
         self.add(session_of(CLIENT.get()))
         try:
-            return {"live": live_mod.clean_payload(payload, self.known_reading)}
+            return {"live": live_mod.clean_payload(payload, self.known_reading, known_chapter)}
         except live_mod.LiveError as exc:
             return {"error": f"presenter payload: {exc}"}
 
@@ -394,7 +398,7 @@ def build(server, service: Service) -> None:
     """State, triggers and the Vuetify layout."""
     from . import ui
     state = server.state
-    state.trame__title = "鄉射禮 · District Archery Rite"
+    state.trame__title = "儀禮 · 鄉射禮 鄉飲酒禮"
     state.update({
         "xsl_default_pack": service.default_url,      # None until a first start's build is done
         "xsl_font_urls": service.font_urls if service.ready else None,
@@ -403,6 +407,7 @@ def build(server, service: Service) -> None:
                             for k, r in readings_mod.PRESETS.items()},
         "xsl_presets": [{"value": k, "title": f"{k} — {r.title}"} for k, r in readings_mod.PRESETS.items()],
         "xsl_views": [{"value": k, "title": views_mod.VIEWS[k]} for k in ui.VIEW_ORDER],
+        "xsl_chapters": app_chapters(),
         "roof_modes": list(ui.ROOFS),
         # per-tab (client-only) state, with its initial values
         "t": 0.0, "t_label": "", "duration": 1.0, "stage_n": 0, "stage_title": "",
@@ -410,6 +415,7 @@ def build(server, service: Service) -> None:
         "roof": "cutaway", "dims": False, "lang": "trad", "show_notes": False, "classroom": False,
         "message": "", "busy": "", "inspect": None, "text": None, "nav": [], "marks": [],
         "reading_q": "zheng", "reading_title": "", "reading_vals": {}, "reading_preset": "zheng",
+        "chapter_id": DEFAULT_CHAPTER, "chapter_title": "鄉射禮", "pack_views": [], "chapter_sub": "District Archery Rite · 儀禮 第五",
         "ghost": False, "right_tab": "text", "link_copied": False, "fps": 0,
         "ready": False, "live_role": "", "live_seen": None, "nav_open": True, "building": "", "quality_pick": "auto",
         "roof_menu": False, "quality_menu": False, "speed_menu": False, "quality_info_open": False,

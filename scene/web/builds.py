@@ -34,8 +34,12 @@ class Builds:
         self._turns: list[tuple[bool, str, asyncio.Future]] = []   # (first, query, its turn), in order
         self._pool = None
 
-    async def get(self, r, q: str, client: str) -> str:
-        """The pack URL of reading ``r`` (query ``q``) for the tab ``client``: the cache's, or built."""
+    async def get(self, r, q: str, client: str, chapter=None) -> str:
+        """The pack URL of reading ``r`` (query ``q``) of ``chapter`` (an id, None: chapter 5) for the tab
+        ``client``: the cache's, or built.  Two chapters of one reading are two builds (``q`` is keyed
+        ``chapter:query`` for any chapter but the default)."""
+        if chapter is not None:
+            q = f"{chapter}:{q}"
         session = self.session_of(client)
         for other, who in self.askers.items():
             if other != q and any(self.session_of(c) == session for c in who):
@@ -45,7 +49,7 @@ class Builds:
             if len(self.building) >= MAX_BUILDS and not first:
                 raise BuildRefused(f"the server is building {len(self.building)} other readings: "
                                    "try again in a minute")
-            fut = asyncio.ensure_future(self._build(r, q, first))
+            fut = asyncio.ensure_future(self._build(r, q, first, chapter))
             fut.add_done_callback(lambda _f: self.building.pop(q, None))   # the disk cache answers next time
             self.building[q] = fut
         elif first:                          # the presenter asks what a student's build waits for: its turn moves up
@@ -72,18 +76,20 @@ class Builds:
                     n += 1
         return n
 
-    async def _build(self, r, q: str = "", first: bool = False) -> str:
+    async def _build(self, r, q: str = "", first: bool = False, chapter=None) -> str:
         loop = asyncio.get_running_loop()
-        if await loop.run_in_executor(None, self.store.existing, r) is not None:
-            return await loop.run_in_executor(None, self.url_of, r)
+        ch = () if chapter is None else (None, chapter)         # (seed, chapter) after the reading
+        url = (lambda: self.url_of(r)) if chapter is None else (lambda: self.url_of(r, chapter))
+        if await loop.run_in_executor(None, self.store.existing, r, *ch) is not None:
+            return await loop.run_in_executor(None, url)
         await self._my_turn(q, first)
         try:
-            if await loop.run_in_executor(None, self.store.existing, r) is None:
-                await self._in_child(loop, r)
+            if await loop.run_in_executor(None, self.store.existing, r, *ch) is None:
+                await self._in_child(loop, r, chapter)
         finally:
             self._busy = False
             self._next()
-        return await loop.run_in_executor(None, self.url_of, r)
+        return await loop.run_in_executor(None, url)
 
     async def _my_turn(self, q: str, first: bool) -> None:
         """One build at a time; the presenter's wait ahead of the students' (then in order)."""
@@ -114,7 +120,7 @@ class Builds:
                 self._busy = True
                 turn.set_result(None)
 
-    async def _in_child(self, loop, r) -> None:
+    async def _in_child(self, loop, r, chapter=None) -> None:
         if self._pool is None:
             import multiprocessing
             import os
@@ -125,7 +131,8 @@ class Builds:
                 initializer=os.nice, initargs=(BUILD_NICE,))
         pool = self._pool
         try:
-            await loop.run_in_executor(pool, self.store.build_elsewhere, r, self.store.protected())
+            ch = () if chapter is None else (None, chapter)
+            await loop.run_in_executor(pool, self.store.build_elsewhere, r, self.store.protected(), *ch)
         except asyncio.CancelledError:
             self._kill(pool)
             loop.call_later(2.0, lambda: loop.run_in_executor(None, self.store.clean_tmp))

@@ -72,9 +72,9 @@ def clean_camera(c) -> dict | None:
     return cam
 
 
-def clean_payload(p, reading_known) -> dict:
+def clean_payload(p, reading_known, chapter_known=None) -> dict:
     """The presenter's payload reduced to what a follower applies; ``reading_known(q)`` → the normalised
-    query when the reading may be followed, else None."""
+    query when the reading may be followed, else None; ``chapter_known(id)`` the same for the chapter."""
     if not isinstance(p, dict):
         raise LiveError("not an object")
     try:
@@ -108,6 +108,12 @@ def clean_payload(p, reading_known) -> dict:
         if not isinstance(q, str) or len(q) > 300:
             raise LiveError("reading: a reading's query")
         out["reading"] = reading_known(q)
+    c = p.get("chapter")
+    out["chapter"] = None
+    if c is not None and chapter_known is not None:
+        if not isinstance(c, str) or len(c) > 40:
+            raise LiveError("chapter: a chapter's id")
+        out["chapter"] = chapter_known(c)
     return out
 
 

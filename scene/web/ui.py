@@ -24,8 +24,16 @@ def _btn(icon: str, click: str, title: str, **kw):
 def _app_bar() -> None:
     with v.VAppBar(v_if="!classroom", density="compact", color="#3b2f2a", theme="dark"):
         v.VAppBarNavIcon(click="window.xsl.toggleNav()", title="stages")
-        v.VToolbarTitle("鄉射禮 <span class='xsl-sub'>District Archery Rite · 儀禮 第五</span>",
+        v.VToolbarTitle("{{ chapter_title }} <span class='xsl-sub'>{{ chapter_sub }}</span>",
                         classes="xsl-title", style="flex: 0 1 auto; min-width: 280px")
+        # the chapter switch (issue 43): one button a chapter, the one playing marked; Tab reaches it, Enter
+        # opens the chapter at its start (the reading kept)
+        with html.Div(id="xsl-chapter", role="group", aria_label="章 chapter", v_if="xsl_chapters.length > 1",
+                      classes="xsl-chapter"):
+            v.VBtn("{{ c.title }}", v_for="c in xsl_chapters", key="c.id", click="window.xsl.setChapter(c.id)",
+                   id=("'xsl-chapter-' + c.id",), title=("c.title + ' · ' + c.title_en",),
+                   variant=("c.id === chapter_id ? 'tonal' : 'text'",), size="small",
+                   aria_pressed=("String(c.id === chapter_id)",))
         html.Div("§{{ stage_n }} {{ stage_title }}", id="xsl-stage-title", classes="xsl-stage-title")
         v.VSpacer()
         _btn("mdi-projector-screen", "window.xsl.setClassroom(true)", "classroom mode (C)", id="xsl-classroom")
@@ -63,6 +71,7 @@ def _view_tools() -> None:
                           id="xsl-views", color="brown-darken-2"):
             v.VBtn("{{ it.title }}", v_for="(it, i) in xsl_views", key="it.value", value=("it.value",),
                    size="small", classes="text-none px-2", id=("'view-' + it.value",),
+                   v_show="it.value === 'auto' || !pack_views.length || pack_views.includes(it.value)",
                    title=("it.value + (i < 6 ? ' (key ' + (i + 1) + ')' : '')",))
         with html.Div(classes="xsl-toggles"):
             v.VCheckbox(v_model="labels", label="標籤", title="labels (L)", hide_details=True, density="compact",

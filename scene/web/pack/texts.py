@@ -73,15 +73,18 @@ def _simplified(trad: str) -> str:
 
 def text_block(rite) -> dict[str, Any]:
     from ... import text as texts
+    from ...chapter import resolve
+    ch = rite.choreography.chapter              # the rite's own chapter's words (the seed's notes are chapter 5's)
+    own = ch is None or resolve(ch) == resolve(None)
     out = {}
     for st in rite.stages:
         n = st.n
-        p = texts.passage(n)
+        p = texts.passage(n, chapter=ch)
         notes = [{"at": g.offset, "anchor": g.anchor, "text": g.note, "text_s": _simplified(g.note)}
-                 for g in texts.zheng_notes(n)]
+                 for g in texts.zheng_notes(n, chapter=ch)]
         seed = [{"n": s.n, "text": texts.to_traditional(s.text), "text_s": s.text}
-                for s in texts.seed_notes_for_section(n)]
-        out[str(n)] = {"title": p.title, "jing": p.text, "jing_s": texts.passage(n, "simplified").text,
+                for s in texts.seed_notes_for_section(n)] if own else []
+        out[str(n)] = {"title": p.title, "jing": p.text, "jing_s": texts.passage(n, "simplified", chapter=ch).text,
                        "notes": notes, "seed": seed}
     return out
 
