@@ -72,3 +72,31 @@ export function chapterSwitch(box, chapters, current, { Z = (x) => x, go } = {})
     box.append(b);
   }
 }
+
+// ---- the side-by-side page (beside.html): which pair of parallel sections (parallels.json) it plays
+const REF = /^([a-z][a-z0-9_]{0,39}):(\d{1,3})$/;
+function refOf(text) {
+  const m = REF.exec(String(text || '').trim());
+  return m ? { chapter: m[1], n: Number(m[2]) } : null;
+}
+const same = (r, side) => r && side.chapter === r.chapter && side.n === r.n;
+
+/** The pair `beside` (and `with`) name among the pairs: {first, second, pair} (first: the asked section), or
+ *  {problem}. Without `beside`: the first pair (鄉飲酒 §5 and 鄉射 §6 if there). */
+export function choosePair(pairs, beside, other) {
+  if (!pairs.length) return { problem: 'no parallel sections on this site (parallels.json)' };
+  if (beside == null) {
+    const p = pairs.find((x) => x.a.chapter === 'xiangyinjiu' && x.a.n === 5) || pairs[0];
+    return { first: p.a, second: p.b, pair: p };
+  }
+  const r = refOf(beside);
+  if (!r) return { problem: `beside=${String(beside).slice(0, 40)} is not chapter:n (e.g. xiangyinjiu:5)` };
+  const w = other == null ? null : refOf(other);
+  if (other != null && !w) return { problem: `with=${String(other).slice(0, 40)} is not chapter:n` };
+  for (const p of pairs) {
+    for (const [x, y] of [[p.a, p.b], [p.b, p.a]]) {
+      if (same(r, x) && (!w || same(w, y))) return { first: x, second: y, pair: p };
+    }
+  }
+  return { problem: `beside=${beside}${other != null ? ` with=${other}` : ''}: no parallel section on this site` };
+}

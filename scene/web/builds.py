@@ -85,7 +85,7 @@ class Builds:
         await self._my_turn(q, first)
         try:
             if await loop.run_in_executor(None, self.store.existing, r, *ch) is None:
-                await self._in_child(loop, r, chapter)
+                await (self._in_child(loop, r) if chapter is None else self._in_child(loop, r, chapter))
         finally:
             self._busy = False
             self._next()
