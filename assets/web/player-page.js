@@ -23,7 +23,10 @@ const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
 const problems = [];
 // ?beside=chapter:n: the side-by-side page (beside.html) plays that section beside its parallel
-if (params.has('beside')) location.replace(new URL(`beside.html${location.search}`, location.href).href);
+if (params.has('beside')) {
+  location.replace(new URL(`beside.html${location.search}`, location.href).href);
+  await new Promise(() => {});          // this page stops here: the other one loads
+}
 
 const messages = [];
 function message(text) {                      // every problem stays listed, one a line
