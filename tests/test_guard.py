@@ -166,7 +166,8 @@ def test_a_rogue_presenter_moves_nobody(app):
     assert out["unbuilt"]["result"] == {"ok": True}
     assert out["live"]["stage"] == 12 and out["live"]["reading"] is None   # not built here: not followed
     assert set(out["live"]) <= {"stage", "t", "playing", "speed", "view", "camera", "reading", "client_ms",
-                                "seq", "server_ms", "lang", "lesson"}     # lang, lesson: checked (live.py)
+                                "seq", "server_ms", "lang", "lesson", "chapter"}   # lang, lesson, chapter: checked (live.py)
+    assert out["live"]["chapter"] is None                # (none sent: none followed)
 
 
 @pytest.mark.browser

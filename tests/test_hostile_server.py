@@ -541,3 +541,24 @@ def test_every_cache_file_counts_against_the_budget(tmp_path, monkeypatch):
     gone = store.evict(budget=2500)
     assert baked in gone and packs[1] in gone
     assert packs[0].exists() and packs[2].exists()
+
+
+def test_a_bad_chapter_is_one_line_at_once_and_builds_nothing(app):
+    """xsl_pack's chapter (issue 43): anything but a chapter the app plays is one line, answered at once."""
+    port = app.port
+
+    async def run():
+        vs, tasks, stop = await tabs(port, 1)
+        t0 = time.time()
+        out = [await ask(vs[0], "trame.trigger", ["xsl_pack", ["zheng", c], {}])
+               for c in ("nope", "x" * 3000, ["xiangshe"], 5, {"id": "xiangyinjiu"}, "../xiangshe")]
+        dt = time.time() - t0
+        stop.set()
+        await asyncio.gather(*tasks)
+        return out, dt
+
+    out, dt = asyncio.run(run())
+    for a in out:
+        err = a["result"]["error"]
+        assert "not a chapter the app plays (xiangshe, xiangyinjiu)" in err and "\n" not in err and len(err) < 200, err
+    assert dt < 2.0, dt
