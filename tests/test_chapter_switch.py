@@ -124,9 +124,18 @@ def test_the_side_by_side_plays_two_parallel_sections_with_their_differences(sit
         assert not any(page.evaluate("window.__xslPlayers.map((p) => p.state().playing)"))
 
 
+def _export(page):
+    """The 1080p PNG export of the tab's moment, as pixels."""
+    import numpy as np
+    from PIL import Image
+    with page.expect_download(timeout=180000) as dl:
+        page.evaluate("window.xsl.exportPng('1080p')")
+    return np.asarray(Image.open(dl.value.path()).convert("RGB"))
+
+
 def test_the_app_opens_chapter_4_switches_by_keyboard_and_followers_follow(app_url):
     with chromium() as b:
-        ctx = b.new_context(viewport={"width": 1600, "height": 900})
+        ctx = b.new_context(viewport={"width": 1600, "height": 900}, accept_downloads=True)
         page = ctx.new_page()
         page.goto(app_url + "?chapter=xiangyinjiu")
         page.wait_for_function(READY, timeout=120000)
@@ -138,15 +147,19 @@ def test_the_app_opens_chapter_4_switches_by_keyboard_and_followers_follow(app_u
         assert page.is_hidden("#view-range")                              # chapter 4 has no range
         box = page.locator("#xsl-view").bounding_box()
         _plays(page, box)
+        page.evaluate("window.xsl.gotoStage(1)")
+        four = _export(page)
         _tab_to(page, "#xsl-chapter-xiangshe")
         page.keyboard.press("Enter")
         page.wait_for_function("window.trame.state.get('chapter_id') === 'xiangshe'", timeout=60000)
         assert page.inner_text(".xsl-title").startswith("鄉射禮") and st("stage_n") == 1
+        five = _export(page)                      # the PNG export is the tab's chapter's: another hall
+        assert four.shape == five.shape == (1080, 1920, 3) and diff_fraction(four, five) > 0.05
         # an unknown chapter: one line, chapter 5
         bad = ctx.new_page()
         bad.goto(app_url + "?chapter=nope")
         bad.wait_for_function(READY, timeout=120000)
-        bad.wait_for_function("window.trame.state.get('message')", timeout=30000)
+        bad.wait_for_function("window.trame.state.get('message')", timeout=90000)
         assert "chapter=nope" in bad.evaluate("window.trame.state.get('message')")
         assert bad.evaluate("window.trame.state.get('chapter_id')") == "xiangshe"
         # the classroom: the presenter's chapter reaches a follower
@@ -159,5 +172,5 @@ def test_the_app_opens_chapter_4_switches_by_keyboard_and_followers_follow(app_u
         pres.wait_for_function("window.trame.state.get('chapter_id') === 'xiangyinjiu'", timeout=60000)
         pres.keyboard.press("PageDown")
         fol.wait_for_function("window.trame.state.get('chapter_id') === 'xiangyinjiu'", timeout=60000)
-        fol.wait_for_function("window.trame.state.get('stage_n') === 2", timeout=30000)
+        fol.wait_for_function("window.trame.state.get('stage_n') === 2", timeout=90000)
         ctx.close()

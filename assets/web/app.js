@@ -275,26 +275,25 @@ function exportTime(t) {
   return start >= 0 && t - start < 0.001 ? Math.round((start + 0.001) * 1000) / 1000 : t;
 }
 
-// the exports and role sheets are rendered from chapter 5's rite by the server: not offered for another chapter
-const notHere = () => get('chapter_id') !== DEFAULT_CHAPTER && (say('exports and role sheets: 鄉射禮 only, for now'), true);
+// the role sheets are printed from chapter 5's cast by the server: not offered for another chapter (yet)
+const notHere = () => get('chapter_id') !== DEFAULT_CHAPTER && (say('role sheets: 鄉射禮 only, for now'), true);
 async function exportPng(size) {
-  if (notHere()) return;
   set('busy', `rendering a ${size} PNG with the still exporter …`);
   const stop = watchQueue(`rendering a ${size} PNG`);
   try {
     const s = player.state();
-    const res = await T.trigger('xsl_export', [get('reading_q'), exportTime(s.t), player.camera(), s.view || get('view'), size, !!get('labels'), get('roof')]);
+    const res = await T.trigger('xsl_export', [get('reading_q'), exportTime(s.t), player.camera(), s.view || get('view'), size,
+      !!get('labels'), get('roof'), get('chapter_id')]);
     if (!res || res.error) { say(res ? res.error : 'the server did not answer'); return; }
     download(res.url, res.name);
   } finally { stop(); set('busy', ''); }
 }
 
 async function exportZip(size) {
-  if (notHere()) return;
   set('busy', `rendering every stage at ${size} (about a minute) …`);
   const stop = watchQueue(`rendering every stage at ${size}`);
   try {
-    const res = await T.trigger('xsl_zip', [get('reading_q'), size]);
+    const res = await T.trigger('xsl_zip', [get('reading_q'), size, get('chapter_id')]);
     if (!res || res.error) { say(res ? res.error : 'the server did not answer'); return; }
     download(res.url, res.name);
   } finally { stop(); set('busy', ''); }

@@ -36,7 +36,7 @@ from ..paths import WEB_ASSETS as WEB  # noqa: E402
 from ..render import views as views_mod
 from . import live as live_mod
 from . import workers
-from .chapters import DEFAULT_CHAPTER, app_chapters, chapter_of, known_chapter
+from .chapters import DEFAULT_CHAPTER, app_chapters, chapter_argv, chapter_of, known_chapter
 from .guard import short as guard_short
 from .startchecks import AppError, check_gl, check_port  # noqa: F401  (app.py and the tests use them here)
 
@@ -197,8 +197,8 @@ class Service:
         return f"xslout/{folder.name}/{out.name}"
 
     async def export_png(self, query=None, t=0.0, camera=None, view="overview", size="1080p", labels=True,
-                         roof="cutaway") -> dict:
-        """A PNG of the tab's camera at time t, by the still exporter, at 1080p or 4K."""
+                         roof="cutaway", chapter=None) -> dict:
+        """A PNG of the tab's camera at time t (of its chapter), by the still exporter, at 1080p or 4K."""
         from .guard import CLIENT
         from .jobs import JobError
         client = CLIENT.get()
@@ -209,11 +209,11 @@ class Service:
         if not isinstance(roof, str) or roof not in ("cutaway", "solid", "ghost", "none"):
             return {"error": f"roof {guard_short(roof)}: cutaway, solid, ghost or none"}
         try:
-            r = _reading_of(query)
+            r, extra = _reading_of(query), chapter_argv(chapter)
             cam = live_mod.clean_camera(camera)
             if cam is not None:
                 views_mod.camera_from_json(cam, "free")
-        except (readings_mod.ReadingError, views_mod.ViewError, live_mod.LiveError) as exc:
+        except ValueError as exc:         # (ReadingError, ViewError, LiveError, a chapter's: one line each)
             return {"error": str(exc)}
         w, h = EXPORT_SIZES[size]
         view = view if isinstance(view, str) and view in views_mod.VIEWS else "overview"
@@ -222,7 +222,7 @@ class Service:
             out = folder / f"xiangsheli-{int(time.time() * 1000)}-{w}x{h}.png"
             argv = ["still", "--t", f"{float(t):.3f}", "--view", view, "--size", f"{w}x{h}",
                     "--reading", readings_mod.to_query(r), "--labels" if labels else "--no-labels",
-                    "--roof", roof, "--out", str(out)]
+                    "--roof", roof, "--out", str(out), *extra]
             if cam is not None:
                 argv[5:5] = ["--camera", json.dumps(cam)]
             return argv, out, None
@@ -232,7 +232,7 @@ class Service:
             return {"error": str(exc)}
         return {"url": self._served(out, folder), "name": out.name}
 
-    async def export_zip(self, query=None, size="1080p") -> dict:
+    async def export_zip(self, query=None, size="1080p", chapter=None) -> dict:
         """Every stage's still (overview) in one zip, with the contact sheet."""
         from .guard import CLIENT
         from .jobs import JobError
@@ -240,8 +240,8 @@ class Service:
         if not isinstance(size, str) or size not in EXPORT_SIZES:
             return {"error": f"size {guard_short(size)}: choose {', '.join(EXPORT_SIZES)}"}
         try:
-            r = _reading_of(query)
-        except readings_mod.ReadingError as exc:
+            r, extra = _reading_of(query), chapter_argv(chapter)
+        except ValueError as exc:
             return {"error": str(exc)}
         w, h = EXPORT_SIZES[size]
 
@@ -256,7 +256,7 @@ class Service:
                             z.write(f, f.relative_to(work).as_posix())
                 shutil.rmtree(work, ignore_errors=True)
                 return folder / name
-            return (["stills", "--out", str(work), "--size", f"{w}x{h}", "--reading", readings_mod.to_query(r)],
+            return (["stills", "--out", str(work), "--size", f"{w}x{h}", "--reading", readings_mod.to_query(r), *extra],
                     folder / name, finish)
         try:
             out, folder = await self.jobs.run(client, "zip", make)

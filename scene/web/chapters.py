@@ -37,3 +37,10 @@ def known_chapter(value) -> str | None:
         return chapter_of(value)
     except ValueError:
         return None
+
+
+def chapter_argv(value) -> list[str]:
+    """The exporters' arguments for a tab's chapter: none for chapter 5, else ``--chapter ID`` (ValueError: one
+    line)."""
+    ch = chapter_of(value)
+    return [] if ch == DEFAULT_CHAPTER else ["--chapter", ch]
