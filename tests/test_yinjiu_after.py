@@ -363,3 +363,12 @@ def test_no_two_people_stand_on_one_spot():
                         continue
                     bad.append((round(float(t), 1), ids[i], ids[j]))
     assert not bad, bad[:10]
+
+
+# ---------------------------------------------------------------- the checker (issue 43)
+
+def test_the_checker_finds_nothing_in_chapter_4_with_and_without_the_zunzhe():
+    """python -m scene --chapter xiangyinjiu check: 0 findings, with the 大夫 and without (若有遵者)."""
+    from scene.rite import grammar
+    assert grammar.check(RITE) == []
+    assert grammar.check(NO_DAFU) == []
