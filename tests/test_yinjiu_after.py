@@ -255,9 +255,8 @@ def test_the_hosts_zu_goes_east_and_the_bins_out_of_the_gate():
     assert abs((where(RITE, "bin", act_mid(take, "bin"))[1] + 180) % 360 - 180) < 25   # 鄭 取俎者皆鄉其席: 北面
 
 
-@pytest.mark.xfail(reason="記27 徹俎賓介遵者之俎受者以降遂出授從者: §21's data (8_chezu_bin_chu.toml) takes the "
-                          "介's 俎 down but not out to a 從者")
 def test_the_jies_zu_goes_out_to_an_attendant():
+    """記27 徹俎賓介遵者之俎受者以降遂出授從者: the 弟子 takes the 介's 俎 down and out of the 門 to a 從者."""
     assert holders(RITE, "zu_jie", 21)[-1] == "congzhe"
     assert obj_at(RITE, "zu_jie", stage(RITE, 22).start_s)[1] < place(RITE, "hall.gate")[1]
 
