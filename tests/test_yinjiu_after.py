@@ -303,8 +303,8 @@ def test_bin_leaves_by_the_gate_and_the_host_bows_outside_it_facing_west():
         assert not where(RITE, aid, end)[3], f"{aid} still here after 賓出"
 
 
-@pytest.mark.xfail(reason="記29 樂正命奏陔賓出至于階陔作 (鄭 蓋建於阼階之西南鼓): §23's data does not play the 陔")
 def test_the_gai_is_played_as_the_bin_reaches_the_stairs():
+    """記29 樂正命奏陔賓出至于階陔作: the 樂正 orders the 陔 and it is played as the 賓 goes out."""
     assert spans(RITE, 23, do="play") and at_words(RITE, 23, "奏陔", who="yuezheng")
 
 
