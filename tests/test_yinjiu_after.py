@@ -280,8 +280,8 @@ def test_they_go_up_again_as_at_first_and_sit():
         assert near((x, y), place(RITE, mat), 2.5) and posture == "sit", (aid, posture)   # 升坐
 
 
-@pytest.mark.xfail(reason="記31 無筭爵然後與: §22's data (8_chezu_bin_chu.toml) does not give the 主人之贊者 a cup")
 def test_the_hosts_officers_drink_in_the_wusuanjue():
+    """記31 主人之贊者…無筭爵然後與: the 主人's men have a cup in hand at the 無筭爵."""
     got = set()
     for cup in ("zhi_2", "zhi_3", "zhi_juzhi"):
         got |= set(holders(RITE, cup, 22))
