@@ -223,8 +223,10 @@ def verb_test(ctx: Ctx, c: str, text: str, i: int, w: Span, final: bool = False)
         # something leaves his hands: a thing he held is fewer, or gone, after (取俎還授司正 cited by the take
         # too: the 俎 coming into his hands is no 授)
         # 授X then X受 (實觶東南面授主人主人阼階上拜賓少退主人受觶): his steps that cite 授 only bring it; it
-        # leaves his hands at the other's 受, later in his part of the section
-        hs = _holdings(ctx, w, rest=c == "授" and not any(sp.do in PUT_DOS + ("offer",) for sp in w.spans))
+        # leaves his hands at the other's 受, later in his part of the section (a standard form hands it over in
+        # its own steps: those hold it there)
+        hs = _holdings(ctx, w, rest=c == "授" and not any(sp.do in PUT_DOS + FORM_DOS + ("offer",)
+                                                         for sp in w.spans))
         # his several steps that each put one away (授弓 to each archer in turn: 遂有司左執弣右執弦而授弓):
         # every one of them shows a thing leaving his hands, not only the first
         puts = [sp for sp in w.spans if sp.do in PUT_DOS]
