@@ -144,6 +144,12 @@ def test_a_bad_chapter_cast_is_one_line(tmp_path):
     with pytest.raises(chor.ChoreographyError) as e:
         chor.load_cast(f)
     assert str(e.value) == "cast.toml: names.介: unknown actor 'jia'"
+    # a chapter folder without [data] cast (the toy's texts alone): one line
+    bare = tmp_path / "toy"
+    shutil.copytree(TOY, bare)
+    manifest = bare / "chapter.toml"
+    manifest.write_text("\n".join(line for line in manifest.read_text(encoding="utf-8").splitlines()
+                                  if not line.startswith(("cast =", "rite =", "words ="))) + "\n", encoding="utf-8")
     with pytest.raises(chor.ChoreographyError) as e:
-        chor.cast_of(C.load(TOY))
+        chor.cast_of(C.load(bare))
     assert str(e.value).startswith("chapter toy (試禮) has no cast yet (no [data] cast in ")

@@ -13,7 +13,9 @@ def cmd_sheets(args: argparse.Namespace) -> None:
     from ..print import roles, run
     from ..rite import choreography as chor
     reading = readings.get(args.reading)                         # a bad reading: one line, before any work
-    aids = roles.resolve(args.roles, chor.default(), reading)    # an unknown role: one line
+    from ..chapter import resolve as resolve_chapter
+    cast = chor.load(resolve_chapter(getattr(args, "chapter", None)))   # the chapter's own cast
+    aids = roles.resolve(args.roles, cast, reading)              # an unknown role: one line
     from .checks import mark_dir, own_dir
     if not args.force:
         own_dir(args.out)                    # every file there one of ours, as it was left (else --force)

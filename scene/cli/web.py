@@ -46,7 +46,8 @@ def cmd_export(args: argparse.Namespace) -> None:
         check_stage(args.stage, getattr(args, "chapter", None))
     t0 = time.perf_counter()
     with target:
-        done = export.export(args.out, fmt, args.reading, args.stage, args.t, shadows=args.shadows)
+        done = export.export(args.out, fmt, args.reading, args.stage, args.t, shadows=args.shadows,
+                             chapter=getattr(args, "chapter", None))
     print(f"{done.summary} ({time.perf_counter() - t0:.2f} s)")
 
 

@@ -97,7 +97,7 @@ def book_page(rite, ix: RoleIndex, stage, k: int, n: int) -> Page:
     _header(page, f"§{stage.n} {stage.title}", f"{stage.phase} · {mmss(stage.start_s)}–{mmss(stage.end_s)} of the rite", W)
     # the 經 first: how much room it takes sets how tall the plan can be
     from .. import text as texts
-    runs = text_runs(texts.passage(stage.n).text, phrases)
+    runs = text_runs(texts.passage(stage.n, chapter=rite.chapter).text, phrases)   # the rite's own chapter's 經
     for size in (3.8, 3.4, 3.0, 2.7, 2.4):
         text_h = numbered_run(Page(W, H), 0, 0, 190, runs, size, SERIF, 10_000)
         if text_h < 70:

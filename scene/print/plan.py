@@ -119,31 +119,36 @@ def draw_court(page: Page, lay, v: View, marks: bool = False, hide=None) -> list
             b = v.xy(m(sx + st.size_chi[0] / 2), m(ty + 0.5))
             page.line(*a, *b, THIN)
     for pid in ("tang.wu_right", "tang.wu_left"):
+        if pid not in lay:                                      # no 物 in a hall without a range
+            continue
         p = lay[pid]
         x, y, _ = p.xyz_chi
         _rect_m(page, v, m(x), m(y), m(p.size_chi[0]), m(p.size_chi[1]), Pen(0.0, 0.2))
         a, b = v.xy(m(x - p.size_chi[0] / 2), m(y + p.size_chi[1] / 2)), v.xy(m(x + p.size_chi[0] / 2), m(y - p.size_chi[1] / 2))
         page.line(a[0], a[1], b[0], b[1], THIN)
         page.line(a[0], b[1], b[0], a[1], THIN)
-    # the range: 侯 on its 植, the 乏, the 侯道 axis
-    hou = lay["target.hou"]
-    hx, hy, _ = hou.xyz_chi
-    a, b = v.xy(m(hx - hou.size_chi[0] / 2), m(hy)), v.xy(m(hx + hou.size_chi[0] / 2), m(hy))
-    page.line(*a, *b, Pen(0.0, 1.0))
-    for pid in ("target.west_post", "target.east_post"):
-        x, y, _ = lay[pid].xyz_chi
-        _rect_m(page, v, m(x), m(y), m(1.0), m(1.0), Pen(0.0, 0.1, fill=0.0))
-    a, b = v.xy(m(hx - 23), m(hy - 0.3)), v.xy(m(hx + 23), m(hy - 0.3))
-    page.line(*a, *b, Pen(0.3, 0.15, dash=(0.8, 0.6)))          # 下綱
-    fa = lay["range.fa"]
-    fx, fy, _ = fa.xyz_chi
-    _rect_m(page, v, m(fx), m(fy), m(fa.size_chi[0]), m(max(fa.size_chi[1], 0.6)), Pen(0.0, 0.2, fill=0.2))
-    hd = lay["range.houdao"]
-    a, b = v.xy(0.0, m(hd.extra["start_y"])), v.xy(0.0, m(hd.extra["end_y"]))
-    page.line(*a, *b, Pen(0.5, 0.12, dash=(2.0, 1.0)))
+    # the range: 侯 on its 植, the 乏, the 侯道 axis (鄉飲酒禮's 庠 has none)
+    if "target.hou" in lay:
+        hou = lay["target.hou"]
+        hx, hy, _ = hou.xyz_chi
+        a, b = v.xy(m(hx - hou.size_chi[0] / 2), m(hy)), v.xy(m(hx + hou.size_chi[0] / 2), m(hy))
+        page.line(*a, *b, Pen(0.0, 1.0))
+        for pid in ("target.west_post", "target.east_post"):
+            x, y, _ = lay[pid].xyz_chi
+            _rect_m(page, v, m(x), m(y), m(1.0), m(1.0), Pen(0.0, 0.1, fill=0.0))
+        a, b = v.xy(m(hx - 23), m(hy - 0.3)), v.xy(m(hx + 23), m(hy - 0.3))
+        page.line(*a, *b, Pen(0.3, 0.15, dash=(0.8, 0.6)))          # 下綱
+        fa = lay["range.fa"]
+        fx, fy, _ = fa.xyz_chi
+        _rect_m(page, v, m(fx), m(fy), m(fa.size_chi[0]), m(max(fa.size_chi[1], 0.6)), Pen(0.0, 0.2, fill=0.2))
+        hd = lay["range.houdao"]
+        a, b = v.xy(0.0, m(hd.extra["start_y"])), v.xy(0.0, m(hd.extra["end_y"]))
+        page.line(*a, *b, Pen(0.5, 0.12, dash=(2.0, 1.0)))
     # the furniture: 洗 篚 磬, 中 楅 扑, 尊, mats, the 門
     for pid, fill in (("court.xi", 0.8), ("court.qing", 0.8), ("court.zhong", 0.7), ("court.bi", 0.5),
                       ("tang.zun", 0.8), ("hall.gate", 0.6)):
+        if pid not in lay:
+            continue
         p = lay[pid]
         x, y, _ = p.xyz_chi
         _rect_m(page, v, m(x), m(y), m(p.size_chi[0]), m(max(p.size_chi[1], 0.8)), Pen(0.0, 0.15, fill=fill))

@@ -162,8 +162,8 @@ def cover_page(rite, aid: str, parts, n: int) -> Page:
     a = rite.choreography.actors[aid]
     page.text(20, 40, who, 14.0)
     page.text(20, 52, f"{rite.title} role sheet · {a.role}", 4.0, gray=0.25)
-    y = paragraph(page, 20, 58, 130, f"reading: {r.name} — {r.title}; 1 尺 = {r.chi_m * 100:.1f} cm; "
-                  f"shooting seed {r.seed}.", 3.2)
+    shooting = f" shooting seed {r.seed}." if "target.hou" in rite.layout else ""   # (鄉飲酒禮: nobody shoots)
+    y = paragraph(page, 20, 58, 130, f"reading: {r.name} — {r.title}; 1 尺 = {r.chi_m * 100:.1f} cm;{shooting}", 3.2)
     y = paragraph(page, 20, y + 2, 130, f"{len(parts)} stages, {sum(len(p.entries) for p in parts)} steps; "
                   f"the whole rite lasts {mmss(rite.duration)} (min:s) in this reconstruction.", 3.2)
     page.text(20, y + 8, "stages", 3.4)

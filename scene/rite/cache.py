@@ -241,7 +241,7 @@ def _here(rite: Rite, ch: Chapter) -> None:
     where they are: an entry another checkout (or a removed one) compiled holds that checkout's paths, and its
     lessons, texts and data were read from there — or from nowhere (a test saw "the pack carries no lesson")."""
     import dataclasses
-    stored = rite.choreography.chapter
+    stored = getattr(getattr(rite, "choreography", None), "chapter", None)   # (a test's bare Rite has none)
     if stored is not None and stored.id == ch.id and stored != ch:
         rite.choreography = dataclasses.replace(rite.choreography, chapter=ch)
         director = getattr(rite, "director", None)

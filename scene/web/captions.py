@@ -52,10 +52,19 @@ def seed_sentence(phrase_simplified: str, section: int) -> str:
     return best.strip()
 
 
+def has_seed(rite) -> bool:
+    """Whether the rite's chapter has the seed page the text layer reads (:mod:`scene.text.seed` reads chapter
+    5's: a modern edition's notes and translation of 鄉射禮); 鄉飲酒禮 has none."""
+    from ..chapter import resolve
+    return rite.chapter.seed is not None and rite.chapter.seed == resolve(None).seed
+
+
 def seed_lines(rite) -> list[str]:
     """The seed's sentence for every step of the pack (``steps`` order), '' where it has none."""
     from ..text.script import to_simplified
     spans = sorted(rite.spans, key=lambda s: (s.start_s, s.section, s.index))
+    if not has_seed(rite):
+        return ["" for _ in spans]
     return [seed_sentence(to_simplified(s.phrase), s.section) if s.phrase else "" for s in spans]
 
 
@@ -64,8 +73,12 @@ def step_notes(rite) -> list[list[list]]:
     [[term (繁, as in the phrase), seed note number], …] (the note's text is the pack's texts[n].seed)."""
     from ..text.script import to_simplified
     from ..text.seed import _FOLD, _headwords, seed_notes_for_section
-    out = []
+    out: list[list[list]] = []
+    seeded = has_seed(rite)
     for s in sorted(rite.spans, key=lambda s: (s.start_s, s.section, s.index)):
+        if not seeded:
+            out.append([])
+            continue
         simp = to_simplified(s.phrase or "").translate(_FOLD)
         row = []
         for note in seed_notes_for_section(s.section):

@@ -147,14 +147,17 @@ def reading_label(reading) -> str:
     return reading.name if PRESETS.get(reading.name) == reading else f"{reading.name}: {to_query(reading)}"
 
 
-def layout_document(reading=None) -> dict[str, Any]:
-    """The layout as the ``xiangsheli-layout/1`` JSON document."""
+def layout_document(reading=None, chapter=None) -> dict[str, Any]:
+    """The layout as the ``xiangsheli-layout/1`` JSON document (``chapter``: its hall; chapter 5's by default)."""
+    from ..chapter import resolve
     from ..geometry.layout import build_layout
-    lay = build_layout(reading)
+    ch = resolve(chapter)
+    lay = build_layout(reading, chapter=ch)
     r = lay.reading
     return {
         "format": FORMAT,
         "generator": GENERATOR,
+        "chapter": {"id": ch.id, "number": ch.number, "title": ch.title},
         "reading": reading_dict(r),
         "units": {"x_m": "metre", "x_chi": f"周尺 (尺) of this reading, {r.chi_m:g} m",
                   "chi_m": r.chi_m, "size": "metres east–west, north–south, up",
@@ -167,21 +170,23 @@ def layout_document(reading=None) -> dict[str, Any]:
     }
 
 
-def steps_document(reading=None) -> dict[str, Any]:
+def steps_document(reading=None, chapter=None) -> dict[str, Any]:
     """Every step of the compiled rite with where, facing, posture and the evidence of each aspect
     (:func:`scene.rite.evidence.step_table`; ``--format steps``)."""
     from ..rite.cache import load_rite
     from ..rite.evidence import ASPECTS, STATUSES, rite_evidence, step_table, summary
-    rite = load_rite(reading)
-    return {"format": "xiangsheli-steps/1", "generator": GENERATOR, "reading": reading_dict(rite.reading),
+    rite = load_rite(reading, chapter=chapter)
+    ch = rite.chapter
+    return {"format": "xiangsheli-steps/1", "generator": GENERATOR,
+            "chapter": {"id": ch.id, "number": ch.number, "title": ch.title}, "reading": reading_dict(rite.reading),
             "coordinates": COORDINATES, "aspects": list(ASPECTS), "statuses": list(STATUSES),
             "summary": summary(rite_evidence(rite)), "steps": step_table(rite)}
 
 
-def layout_csv(reading=None) -> str:
+def layout_csv(reading=None, chapter=None) -> str:
     """The layout as CSV text (header and one row per place; the reading's name in column ``reading``)."""
     from ..geometry.readings import get as readings_get
-    doc = layout_document(reading)
+    doc = layout_document(reading, chapter)
     buf = io.StringIO(newline="")
     w = csv.writer(buf, lineterminator="\r\n")
     w.writerow(("reading",) + COLUMNS)
@@ -201,8 +206,9 @@ def _write(path: Path, raw: bytes) -> None:
 
 
 def export(out: str | os.PathLike, fmt: str | None = None, reading=None, stage=None, t: float | None = None,
-           *, shadows: bool = False) -> Written:
-    """Write one export; options are checked first (one-line :class:`ExportError`)."""
+           *, shadows: bool = False, chapter=None) -> Written:
+    """Write one export of a chapter (chapter 5 by default); options are checked first (one-line
+    :class:`ExportError`)."""
     from ..geometry import readings as readings_mod
     path = Path(out)
     fmt = resolve_format(path, fmt)
@@ -212,14 +218,14 @@ def export(out: str | os.PathLike, fmt: str | None = None, reading=None, stage=N
             raise ExportError(f"{', '.join(given)} applies to --format gltf only")
     r = readings_mod.get(reading)
     if fmt in ("json", "steps"):
-        doc = layout_document(r) if fmt == "json" else steps_document(r)
+        doc = layout_document(r, chapter) if fmt == "json" else steps_document(r, chapter)
         raw = (json.dumps(doc, ensure_ascii=False, indent=1, allow_nan=False) + "\n").encode("utf-8")
         _write(path, raw)
         what = (f"layout JSON, {len(doc['places'])} places" if fmt == "json" else
                 f"steps JSON with evidence, {len(doc['steps'])} steps")
         return Written(path, fmt, len(raw), f"{path}: {what}, reading {reading_label(r)}, {len(raw):,} bytes")
     if fmt == "csv":
-        text = layout_csv(r)
+        text = layout_csv(r, chapter)
         # UTF-8 with a byte-order mark: without it Excel reads the file as the local code page and
         # garbles the Chinese; the csv module and every other reader skip it with encoding="utf-8-sig"
         raw = text.encode("utf-8-sig")
@@ -227,7 +233,7 @@ def export(out: str | os.PathLike, fmt: str | None = None, reading=None, stage=N
         _write(path, raw)
         return Written(path, fmt, len(raw), f"{path}: layout CSV (UTF-8 with BOM), {rows} places, "
                                             f"reading {reading_label(r)}, {len(raw):,} bytes")
-    doc, data = build_gltf(r, stage, t, shadows=shadows)
+    doc, data = build_gltf(r, stage, t, shadows=shadows, chapter=chapter)
     binary = path.suffix.lower() == ".glb"
     raw = glb_bytes(doc, data) if binary else gltf_bytes(doc, data)
     _write(path, raw)

@@ -110,15 +110,18 @@ def _place_extras(place, chi_m: float) -> dict[str, Any]:
 
 
 def build_gltf(reading=None, stage=None, t: float | None = None, *, shadows: bool = False,
-               rite=None) -> tuple[dict[str, Any], bytes]:
+               rite=None, chapter=None) -> tuple[dict[str, Any], bytes]:
     """The glTF document (without ``buffers[0].uri``) and its binary buffer.
 
     ``stage`` a section number or id and ``t`` seconds into it (default: the representative moment), or
-    ``t`` alone seconds from the start of the rite; neither: the static scene only."""
+    ``t`` alone seconds from the start of the rite; neither: the static scene only.  ``chapter``: its hall
+    and rite (chapter 5's by default; a given ``rite``'s own)."""
+    from ..chapter import resolve
     from ..geometry import readings as readings_mod
     from ..render import meshes as meshes_mod
     r = readings_mod.get(reading)
-    static = meshes_mod.build_static(r)
+    ch = rite.chapter if rite is not None else resolve(chapter)
+    static = meshes_mod.build_static(r) if ch == resolve(None) else meshes_mod.build_static(r, ch.id)
     lay = static.layout
     chi = r.chi_m
     layers: list[tuple[str, Any, float]] = [("static", static.main, static.scale),
@@ -130,7 +133,7 @@ def build_gltf(reading=None, stage=None, t: float | None = None, *, shadows: boo
     dyn = None
     if stage is not None or t is not None:
         from ..render import stills
-        rite = rite or stills.load_rite(r)
+        rite = rite or stills.load_rite(r, chapter=ch)
         st, t_abs = stills.stage_and_time(rite, stage, t)
         pose = rite.pose_at(t_abs)
         dyn = meshes_mod.build_dynamic(rite, pose)
@@ -199,8 +202,7 @@ def build_gltf(reading=None, stage=None, t: float | None = None, *, shadows: boo
             roots.append(len(nodes) - 1)
 
     data = buf.bytes()
-    from ..chapter import resolve as resolve_chapter
-    rite_title = rite.title if rite is not None else resolve_chapter(None).title    # the static scene: chapter 5's
+    rite_title = rite.title if rite is not None else ch.title          # the static scene: its chapter's
     doc = {
         "asset": {"version": "2.0", "generator": GENERATOR},
         "scene": 0,

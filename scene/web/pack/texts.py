@@ -72,16 +72,21 @@ def _simplified(trad: str) -> str:
 
 
 def text_block(rite) -> dict[str, Any]:
+    """Each section's 經 (traditional and simplified), its 鄭注 and the seed page's notes — of the rite's own
+    chapter (the seed page is chapter 5's: none for 鄉飲酒禮)."""
     from ... import text as texts
+    from ..captions import has_seed
+    ch = rite.chapter
+    seeded = has_seed(rite)
     out = {}
     for st in rite.stages:
         n = st.n
-        p = texts.passage(n)
+        p = texts.passage(n, chapter=ch)
         notes = [{"at": g.offset, "anchor": g.anchor, "text": g.note, "text_s": _simplified(g.note)}
-                 for g in texts.zheng_notes(n)]
+                 for g in texts.zheng_notes(n, chapter=ch)]
         seed = [{"n": s.n, "text": texts.to_traditional(s.text), "text_s": s.text}
-                for s in texts.seed_notes_for_section(n)]
-        out[str(n)] = {"title": p.title, "jing": p.text, "jing_s": texts.passage(n, "simplified").text,
+                for s in (texts.seed_notes_for_section(n) if seeded else [])]
+        out[str(n)] = {"title": p.title, "jing": p.text, "jing_s": texts.passage(n, "simplified", chapter=ch).text,
                        "notes": notes, "seed": seed}
     return out
 
