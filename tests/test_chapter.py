@@ -312,11 +312,17 @@ def test_the_readers_of_the_data_take_the_chapter(riteless):
     assert c4.chapter.id == "xiangyinjiu" and c4.passage(1).text.startswith("鄉飲酒之禮")
     with pytest.raises(chor.ChoreographyError, match="unknown chapter 'nope'"):
         chor.load("nope")
-    # chapter 5's files are the module's (a test may point them elsewhere); a chapter without data has none
+    # chapter 5's files are the module's (a test may point them elsewhere); chapter 4's are its own (issue 43:
+    # its subjects where the names are objects, the implicit ones, no exception), a chapter without data has none
     assert clausedata.file_of(five) == clausedata.FILE == five.clauses
     assert exceptions.file_of(None) == exceptions.FILE == five.grammar
-    assert clausedata.load(four).subjects == () and exceptions.load(four) == ((), ())
-    assert exceptions.group_readings(four) == ()
+    assert clausedata.file_of(four) == four.clauses == four.folder / "clauses.toml"
+    assert {e.section for e in clausedata.load(four).subjects} == {2, 9, 20}
+    assert exceptions.load(four)[0] == () and {s.section for s in exceptions.load(four)[1]} == {10, 20}
+    assert [(g.name, g.members) for g in exceptions.group_readings(four)] == [
+        ("眾賓", ("zhongbin_1", "zhongbin_2", "zhongbin_3"))]
+    toy = C.load(TOY)
+    assert clausedata.load(toy).subjects == () and exceptions.load(toy) == ((), ())
     assert lessons.lesson_files(four) == [] and lessons.lesson_files(five) == lessons.lesson_files()
     assert lessons.lesson_files() and lessons.LESSON_DIR == five.lessons
 

@@ -80,3 +80,17 @@ def test_the_pack_carries_chapter_4s_texts_and_no_seed_page():
     assert all(not t["seed"] for t in texts.values())                       # the seed page is 鄉射禮's
     assert set(seed_lines(rite)) == {""} and not any(step_notes(rite))
     assert camera_block(rite)["order"] == ["overview", "hall", "plan", "guest"]
+
+
+def test_the_directors_solids_are_each_chapters_own_hall():
+    # keyed by the reading alone, whichever chapter asked first gave the other its walls and bounds (the
+    # default pack's director track changed when chapter 4's was made first in the same process)
+    from scene.render.frame_rules import solid_of
+    from scene.render.meshes.static import static_of
+    from scene.rite.cache import load_rite
+    r4, r5 = load_rite("zheng", chapter=CH4), load_rite("zheng")
+    s4, s5 = solid_of(r4), solid_of(r5)
+    assert s4 is not s5 and solid_of(r4) is s4
+    assert "target.hou" not in static_of(r4).layout
+    # the 庠's court and the 序's with its range are not one box: the solids' grids differ
+    assert (s4.south_cams.shape, tuple(s4.south_cams.lo)) != (s5.south_cams.shape, tuple(s5.south_cams.lo))

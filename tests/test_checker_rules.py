@@ -140,3 +140,94 @@ def test_no_mutant_for_a_commanded_place_nor_one_the_data_owns(rite):
     labels = [m.label() for m in mutate.mutants_of(ctx, [18, 50], ("place-off",))]
     assert not any("遷樂于下" in x or "拜辱于門外" in x for x in labels), labels
     assert any("樂正適西方" in x and "位(西方)" in x for x in labels), labels
+
+
+# ---------------------------------------------------------------- rules fixed for chapter 4 (issue 43): each holds
+# in any chapter; the test shows the error it still finds and the reading it no longer misreads
+
+def _four():
+    from scene.rite.cache import load_rite
+    return load_rite("zheng", chapter="xiangyinjiu")
+
+
+def _span_of(rite, n, phrase, aid, rest=None):
+    from scene.rite.grammar.predicates import Span
+    sps = [sp for sp in rite.spans if sp.section == n and sp.phrase == phrase and aid in sp.who]
+    return Span(aid, sps[:1], rest=rest)
+
+
+def test_going_down_to_wash_is_at_the_wash_in_his_part_of_the_section():
+    """降洗…坐奠爵于階前辭…適洗…盥洗 (ch. 4 §4): 降洗 is the purpose of the descent; he is at the 洗 later in his
+    part of the section — but one who never comes to the 洗 in it has not washed."""
+    from scene.rite.grammar.predicates import verb_test
+    four = _four()
+    ctx = _ctx_of(four)
+    text = ctx.text(4)
+    i = text.index("降洗") + 1
+    sp = _span_of(four, 4, "降洗", "zhuren").spans[0]
+    his = [s for s in four.spans if s.section == 4 and "zhuren" in s.who]
+    whole = _span_of(four, 4, "降洗", "zhuren", rest=(sp.start_s, max(s.end_s for s in his), his[0].start_s))
+    assert verb_test(ctx, "洗", text, i, whole)[0]
+    stays = _span_of(four, 4, "降洗", "zhuren", rest=(sp.start_s, sp.end_s, his[0].start_s))
+    ok, detail = verb_test(ctx, "洗", text, i, stays)
+    assert not ok and "nearest the 洗" in detail
+
+
+def test_handing_over_is_done_when_the_other_receives_it_later():
+    """實觶東南面授主人主人阼階上拜賓少退主人受觶 (ch. 4 §17): his step that cites 授 only brings the 觶; it leaves
+    his hands at the 主人's 受 — but a 觶 still in his hands at the end of his part has not been handed over."""
+    from scene.rite.grammar.predicates import verb_test
+    four = _four()
+    ctx = _ctx_of(four)
+    text = ctx.text(17)
+    i = text.index("授主人")
+    sp = _span_of(four, 17, "東南面授主人", "bin").spans[0]
+    his = [s for s in four.spans if s.section == 17 and "bin" in s.who]
+    whole = _span_of(four, 17, "東南面授主人", "bin", rest=(sp.start_s, max(s.end_s for s in his), his[0].start_s))
+    assert verb_test(ctx, "授", text, i, whole)[0]
+    before = _span_of(four, 17, "東南面授主人", "bin", rest=(sp.start_s, sp.end_s, his[0].start_s))
+    assert not verb_test(ctx, "授", text, i, before)[0]
+
+
+def test_first_orders_the_group_before_the_others_not_its_members(rite):
+    """工四人二瑟瑟先 (ch. 4 §11): the two with the 瑟 go first, neither before the other; 耦先降 (ch. 5 §29) still
+    finds the 大夫's 耦 going down after the 大夫."""
+    from dataclasses import replace
+
+    from scene.rite.grammar import order
+    four = _four()
+    assert not [f for f in order.check(_ctx_of(four)) if f.word == "先"]
+    ctx = _ctx_of(rite)
+    spans = ctx.spans_by_section[29]
+    mine = next(sp for sp in spans if "耦先降" in sp.phrase and sp.who == ("zhongbin_4",))
+    assert order._first(ctx, spans, mine, ctx.text(29)) == []
+    early = [replace(o, acts=tuple((a, t0 - 100.0, t1 - 100.0) for a, t0, t1 in o.acts))
+             if o.phrase == mine.phrase and o.who == ("dafu",) else o for o in spans]
+    found = order._first(ctx, early, mine, ctx.text(29))
+    assert found and found[0].word == "先", found
+
+
+def test_an_implicit_subject_before_jie_is_whom_it_gathers():
+    """賓介席末答拜皆坐祭 (ch. 4 §20, grammar.toml [[subject]] 二人 at 皆坐祭): the 皆 gathers the 二人 who kneel, not
+    the 賓 and 介 named before — and a 二人 left out of 皆進 is found."""
+    from scene.rite.grammar import phrase as ph
+    from scene.rite.grammar.group import _gathered
+    from scene.text import passage
+    text = passage(20, chapter="xiangyinjiu").text
+    from scene.chapter import resolve
+    names = ph.names_in(20, resolve("xiangyinjiu"))
+    i = text.index("皆坐祭")
+    assert [nm.word for nm in _gathered(names, text, i)] == ["二人"]
+    real = tuple(nm for nm in names if nm.end > nm.start)
+    assert [nm.word for nm in _gathered(real, text, i)] == ["賓", "介"]      # without the data: the misreading
+
+
+def test_a_basket_set_out_is_the_layout_s_not_carried():
+    """設篚于禁南 (ch. 4 §2): the 篚 is set in place like the 洗 and the 尊; 設 / 薦 of what is served still asks it
+    to pass through his hands."""
+    from scene.rite.grammar.predicates import verb_test
+    four = _four()
+    ctx = _ctx_of(four)
+    text = ctx.text(2)
+    sp = _span_of(four, 2, "設篚于禁南東肆", "zanzhe_1")
+    assert verb_test(ctx, "設", text, text.index("設篚"), sp) is None

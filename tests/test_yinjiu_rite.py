@@ -80,7 +80,7 @@ def test_a_partial_rite_loads_section_by_section(tmp_path):
     for k in range(1, len(files) + 1):
         dst = tmp_path / str(k) / FOUR
         dst.mkdir(parents=True)
-        for f in ("chapter.toml", "cast.toml", "words.toml"):
+        for f in ("chapter.toml", "cast.toml", "words.toml", "grammar.toml", "clauses.toml"):
             shutil.copy(src / f, dst / f)
         (dst / "rite").mkdir()
         for f in files[:k]:
@@ -92,7 +92,7 @@ def test_a_partial_rite_loads_section_by_section(tmp_path):
     # a gap is refused: the sections must run from §1
     gap = tmp_path / "gap" / FOUR
     (gap / "rite").mkdir(parents=True)
-    for f in ("chapter.toml", "cast.toml", "words.toml"):
+    for f in ("chapter.toml", "cast.toml", "words.toml", "grammar.toml", "clauses.toml"):
         shutil.copy(src / f, gap / f)
     shutil.copy(files[-1], gap / "rite" / files[-1].name)
     with pytest.raises(chor.ChoreographyError, match="run 1, 2, 3"):

@@ -418,15 +418,18 @@ class Roofed:
 
 
 def solid_of(rite) -> Roofed | None:
-    """The :class:`Roofed` solid of a rite's reading (made once per reading — the reading itself, every value of
-    it, is the key: ``zheng,fa_west_from=左个`` is named ``zheng`` too, and its 乏 stands elsewhere)."""
+    """The :class:`Roofed` solid of a rite's reading in its chapter's hall (made once per reading and chapter —
+    the reading itself, every value of it, is the key: ``zheng,fa_west_from=左个`` is named ``zheng`` too, and its
+    乏 stands elsewhere; and 鄉飲酒禮's 庠 is another hall under the same reading: keyed by the reading alone,
+    whichever chapter came first gave the other its walls and bounds)."""
     reading = getattr(rite, "reading", None)
     if reading is None:
         return None
-    key = reading
+    chapter = getattr(getattr(rite, "choreography", None), "chapter", None)
+    key = (reading, getattr(chapter, "id", None))
     if key not in _SOLIDS:
-        from .meshes.static import build_static
-        st = build_static(reading)
+        from .meshes.static import build_static, static_of
+        st = static_of(rite) if chapter is not None else build_static(reading)
 
         def tris(layer) -> np.ndarray:
             arr = layer.arrays()

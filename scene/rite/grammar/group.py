@@ -34,6 +34,11 @@ def _gathered(names: Sequence[ph.Name], text: str, i: int) -> list[ph.Name] | No
     the 賓 and the 大夫 receive, the 舉觶者 act.  None when the list is commanded (命三耦及眾賓皆袒決: what is
     commanded is acted by its own phrase later)."""
     real = [nm for nm in names if nm.end > nm.start]
+    # a subject the data says the text changes to unnamed (grammar.toml [[subject]], a name of no width) between
+    # the list and the 皆 is the one it gathers: 賓介席末答拜皆坐祭 — the 二人 kneel, not the 賓 and 介
+    last = [nm for nm in names if nm.end <= i and i - nm.end <= 4]
+    if last and last[-1].end == last[-1].start:
+        return [last[-1]]
     last = [nm for nm in real if nm.end <= i and i - nm.end <= 4]
     if not last:
         return []

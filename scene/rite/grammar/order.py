@@ -61,6 +61,12 @@ def _first(ctx: Ctx, spans: list[StepSpan], sp: StepSpan, text: str) -> list[Fin
     head = next((n for n in names if ctx.means(n.word, sp.who[0], sp.section, sp.start_s)), None)
     if head is not None and head.start > 0 and text[head.start - 1] in "以與及":
         return []               # 主人以賓…先入: the 賓 goes with him; the 先 is the 主人's
+    if head is not None and head.word in ctx.groups:
+        # X先V puts the group X before the others, not one of X before another (工四人二瑟瑟先: the two with
+        # the 瑟 go first, neither before the other)
+        same = [o for o in same if not ctx.means(head.word, o.who[0], o.section, o.start_s)]
+        if not same:
+            return []
     mine = min(t0 for _, t0, _ in sp.acts) if sp.acts else sp.start_s
     theirs = min(min(t0 for _, t0, _ in o.acts) if o.acts else o.start_s for o in same)
     if mine <= theirs + 0.05:

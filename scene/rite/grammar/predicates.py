@@ -204,10 +204,10 @@ def verb_test(ctx: Ctx, c: str, text: str, i: int, w: Span, final: bool = False)
             ok = any(k in h for h in hs for k in "爵觶觚")
             return ok, f"holding {' → '.join(dict.fromkeys(h or '—' for h in hs))}"
         return any(hs), "holding nothing" if not any(hs) else f"holding {hs[-1] or hs[0]}"
-    if (c in "設薦" and nxt not in "于於中之與洗尊楅豐侯乏" and prev not in "其執"
+    if (c in "設薦" and nxt not in "于於中之與洗尊篚楅豐侯乏" and prev not in "其執"
             and any(sp.do in ("set_down", "take", "hand") for sp in w.spans)):
         # 設 / 薦 by the one who serves it: the 薦 / 俎 pass through his hands at the steps that cite it
-        # (the 洗, 尊, 楅 … are set in place, not carried: the layout's)
+        # (the 洗, 尊, 篚, 楅 … are set in place, not carried: the layout's; 設篚于禁南)
         hs = _holdings(ctx, w)
         ok = len(set(hs)) > 1 or any(k in h for h in hs for k in "薦俎脯")
         return ok, f"holding {' → '.join(dict.fromkeys(h or '—' for h in hs))}"
@@ -222,7 +222,11 @@ def verb_test(ctx: Ctx, c: str, text: str, i: int, w: Span, final: bool = False)
         # (取奠觶: 奠觶 is the thing taken — the 觶 set down before — not a 奠 acted)
         # something leaves his hands: a thing he held is fewer, or gone, after (取俎還授司正 cited by the take
         # too: the 俎 coming into his hands is no 授)
-        hs = _holdings(ctx, w)
+        # 授X then X受 (實觶東南面授主人主人阼階上拜賓少退主人受觶): his steps that cite 授 only bring it; it
+        # leaves his hands at the other's 受, later in his part of the section (a standard form hands it over in
+        # its own steps: those hold it there)
+        hs = _holdings(ctx, w, rest=c == "授" and not any(sp.do in PUT_DOS + FORM_DOS + ("offer",)
+                                                         for sp in w.spans))
         # his several steps that each put one away (授弓 to each archer in turn: 遂有司左執弣右執弦而授弓):
         # every one of them shows a thing leaving his hands, not only the first
         puts = [sp for sp in w.spans if sp.do in PUT_DOS]
@@ -236,8 +240,10 @@ def verb_test(ctx: Ctx, c: str, text: str, i: int, w: Span, final: bool = False)
         xi = ctx.place_of("洗")
         if xi is None:
             return None
+        # 降洗 / 降盥: he goes down to wash — the purpose of the descent, whose washing the text may tell after
+        # the 辭 and 對 it waits for (降洗…坐奠爵于階前辭…適洗…盥洗): at the 洗 in his part of the section
         d = min(float(np.min(np.linalg.norm(ctx.path(w.aid, a, b, 0.5)[1][:, :2] - xi[:2], axis=1)))
-                for a, b in w.ivs)
+                for a, b in (w.rest if prev == "降" else w.ivs))
         return d <= NEAR_XI, f"nearest the 洗 {d:.1f} 尺"
     if c == "獲" and prev not in "射無":
         # 獲: the one who calls the hits (the 旌) or lays them (the 筭) has it in hand during his part
