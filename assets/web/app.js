@@ -381,7 +381,19 @@ function liveOk(live) {
   return true;
 }
 
+// one presenter state applied at a time, and the latest one after it: a chapter takes seconds to load, and a
+// second state arriving meanwhile asked for the same build again — refused (one build a tab) — and was dropped,
+// so the follower stayed at the moment before (tests/test_chapter_switch.py, under load)
+let followBusy = false;
+let followNext = null;
 async function follow(live) {
+  if (followBusy) { followNext = live; return; }
+  followBusy = true;
+  try { await followOnce(live); } finally { followBusy = false; }
+  if (followNext) { const next = followNext; followNext = null; await follow(next); }
+}
+
+async function followOnce(live) {
   if (role !== 'follow' || !live || !player) return;
   if (!liveOk(live)) { console.warn('a presenter state that cannot be applied was ignored'); return; }
   // the presenter's chapter first (with her reading), then her reading within it
