@@ -17,6 +17,7 @@ import { catalogue } from './inspector.js';
 import { StillPlayer, webglAvailable } from './still-view.js';
 import { VIEWS, readParams as readLink } from './app-params.js';
 import { DEFAULT_CHAPTER } from './chapters.js';
+import { liveOk } from './live-ok.js';
 
 // the address as the tab opened it: loading a reading rewrites the address (it follows the moment), and the
 // stage and t of the link must still be read from what was asked, not from the rewritten address
@@ -361,31 +362,9 @@ function publish(force) {
   });
 }
 
-// a follower applies only what it can: the server checked it, and this checks again (a page must not break)
-const finite = (x) => typeof x === 'number' && Number.isFinite(x);
-const vec3 = (v) => Array.isArray(v) && v.length === 3 && v.every((c) => finite(c) && Math.abs(c) <= 1e4);
-function liveOk(live) {
-  if (!live || typeof live !== 'object' || !manifest) return false;
-  if (!Number.isInteger(live.stage) || !finite(live.t) || live.t < 0) return false;
-  if (typeof live.playing !== 'boolean' || !finite(live.speed) || live.speed <= 0 || live.speed > 16) return false;
-  if (live.view !== undefined && live.view !== null && !VIEWS.includes(live.view)) return false;
-  if (!finite(live.client_ms)) return false;
-  if (live.reading !== null && live.reading !== undefined && (typeof live.reading !== 'string' || live.reading.length > 300)) return false;
-  if (live.chapter !== null && live.chapter !== undefined && (typeof live.chapter !== 'string' || live.chapter.length > 40)) return false;
-  const c = live.camera;
-  if (c !== null && c !== undefined) {
-    if (typeof c !== 'object' || !vec3(c.position) || !vec3(c.focal_point) || !vec3(c.view_up)) return false;
-    if (!finite(c.view_angle) || c.view_angle < 1 || c.view_angle > 120 || typeof c.parallel !== 'boolean') return false;
-    if (!finite(c.parallel_scale) || c.parallel_scale <= 0) return false;
-  }
-  return true;
-}
-
-// one presenter state applied at a time, and the latest one after it: a chapter takes seconds to load, and a
-// second state arriving meanwhile asked for the same build again — refused (one build a tab) — and was dropped,
-// so the follower stayed at the moment before (tests/test_chapter_switch.py, under load)
-let followBusy = false;
-let followNext = null;
+// one presenter state at a time, then the latest: one arriving while a chapter loaded asked for the same build,
+// was refused (one build a tab) and dropped — the follower stayed at the moment before (test_chapter_switch.py)
+let followBusy = false, followNext = null;
 async function follow(live) {
   if (followBusy) { followNext = live; return; }
   followBusy = true;
@@ -395,7 +374,7 @@ async function follow(live) {
 
 async function followOnce(live) {
   if (role !== 'follow' || !live || !player) return;
-  if (!liveOk(live)) { console.warn('a presenter state that cannot be applied was ignored'); return; }
+  if (!manifest || !liveOk(live, VIEWS)) { console.warn('a presenter state that cannot be applied was ignored'); return; }
   // the presenter's chapter first (with her reading), then her reading within it
   if (live.chapter && live.chapter !== get('chapter_id')) {
     if (!await loadReading(live.reading || get('reading_q') || 'zheng', { chapter: live.chapter })) return;
