@@ -33,6 +33,20 @@ def pack_dir(tmp_path_factory):
     return d
 
 
+@pytest.fixture(scope="session")
+def site(tmp_path_factory):
+    """The static site (``python -m scene site``: both chapters, their packs and fonts, the review pages), built
+    once per session by the command a user runs.  Shared: a test that changes a site writes its own."""
+    import subprocess
+    import sys
+    from pathlib import Path
+    out = tmp_path_factory.mktemp("site")
+    r = subprocess.run([sys.executable, "-m", "scene", "site", "--out", str(out)],
+                       cwd=Path(__file__).resolve().parents[1], capture_output=True, text=True, timeout=900)
+    assert r.returncode == 0, r.stdout + r.stderr
+    return out
+
+
 @pytest.fixture(scope="module", autouse=True)
 def _chromium_shared_within_a_module():
     """One Chromium for the browser tests of a module (module fixtures such as a page hold it), closed when the

@@ -3,8 +3,6 @@ switch chapter from the keyboard, and the side-by-side page plays two parallel s
 in a real headless Chromium, as a user acts (keys, the DOM, pixels)."""
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -15,15 +13,6 @@ ROOT = Path(__file__).resolve().parents[1]
 KEY = "chapter-test-key"
 pytestmark = [pytest.mark.skipif(chromium_missing_reason() is not None, reason=str(chromium_missing_reason())),
               pytest.mark.browser, pytest.mark.slow]
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    out = tmp_path_factory.mktemp("site")
-    r = subprocess.run([sys.executable, "-m", "scene", "site", "--out", str(out)], cwd=ROOT, capture_output=True,
-                       text=True, timeout=900)
-    assert r.returncode == 0, r.stdout + r.stderr
-    return out
 
 
 def _site_page(b, base: str, query: str):

@@ -16,15 +16,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 ROOT = Path(__file__).resolve().parents[1]
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    out = tmp_path_factory.mktemp("site")
-    r = subprocess.run([sys.executable, "-m", "scene", "site", "--out", str(out)], cwd=ROOT, capture_output=True,
-                       text=True, timeout=600)
-    assert r.returncode == 0, r.stdout + r.stderr
-    return out
-
-
 def served(site: Path):
     """The site folder from a plain static server (Python's http.server) on a free port: the base address."""
     return webtools.static_server(site)
