@@ -153,6 +153,8 @@ class RiteSection(msgspec.Struct):
     phase: Name
     cast: list[Ident] = []
     step: list[RiteStep] = []
+    played: Name | None = None        # "after §10": a section told out of its time (the loader checks it)
+    played_when: Text | None = None
 
 
 class RiteFile(msgspec.Struct):

@@ -239,6 +239,11 @@ class Section:
     cast: tuple[str, ...]
     steps: tuple[Step, ...]
     source_file: str = ""
+    #: a section the text tells out of its time (chapter 4 §24 既一人舉觶乃入, told after §23): the section it is
+    #: played right after (``played = "after §10"``) and the reading switch under which it is (``played_when``,
+    #: one of WHEN; None: always).  It keeps its number: its steps cite its own 經 and the checker holds them to it
+    played_after: int | None = None
+    played_when: str | None = None
 
 
 @dataclass(frozen=True)
@@ -278,6 +283,17 @@ EVIDENCE_ASPECTS = ("where", "facing", "posture", "route", "timing")
 EVIDENCE_STATUSES = ("stated", "commentary", "assumed")
 #: reading switches a step may depend on (``when``): the step is played only if the switch is on
 WHEN = {"dafu_present", "not dafu_present"}   # "not …": played only when the switch is off (若無大夫)
+
+
+def _played(raw: dict[str, Any], n: int, where: str) -> tuple[int | None, str | None]:
+    """``played = "after §N"`` (N an earlier section) and its ``played_when`` switch."""
+    played, when = raw.get("played"), raw.get("played_when")
+    m = re.fullmatch(r"after §(\d+)", played) if isinstance(played, str) else None
+    if played is not None and (m is None or not 1 <= int(m[1]) < n):
+        raise ChoreographyError(f"{where}: played must be 'after §N', N a section before §{n}")
+    if when is not None and (played is None or when not in WHEN):
+        raise ChoreographyError(f"{where}: played_when needs played, and one of {', '.join(sorted(WHEN))}")
+    return (int(m[1]) if m else None), when
 
 
 def _check_facing(facing: Any, where: str) -> None:
@@ -458,13 +474,16 @@ def load(source: Chapter | Path | str | None = None) -> Choreography:
                 if not (steps[-1].with_prev and steps[-1].offset > cursor):
                     cursor = steps[-1].offset
             sections.append(Section(n, raw["id"], raw["title"], raw["phase"], tuple(raw.get("cast", [])),
-                                    tuple(steps), path.name))
+                                    tuple(steps), path.name, *_played(raw, n, where)))
     numbers = [s.n for s in sections]
     if numbers != list(range(1, len(numbers) + 1)):
         raise ChoreographyError(f"rite: sections must run 1, 2, 3 … in file order; got {numbers}")
     ids = [s.id for s in sections]
     if len(set(ids)) != len(ids):
         raise ChoreographyError("rite: duplicate section ids")
+    for s in sections:
+        if s.played_after is not None and sections[s.played_after - 1].played_after is not None:
+            raise ChoreographyError(f"{s.source_file} §{s.n}: played after §{s.played_after}, itself played elsewhere")
     return Choreography(actors, things, tuple(sections), ch, named["groups"], named["names"], every)
 
 

@@ -8,7 +8,7 @@ costs microseconds and a whole-rite sampling is a handful of ``np.interp``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
@@ -123,6 +123,21 @@ def _step_track(events: list[tuple[float, str, Any]], kind: str, default: Any) -
     return np.array([t for t, _ in evs]), [v for _, v in evs]
 
 
+def play_order(sections: tuple[chor.Section, ...], reading: Any) -> tuple[chor.Section, ...]:
+    """The sections in the order the rite plays them: the text's, but a section told out of its time right after
+    the one it is ``played`` after (in text order among those placed there) when its ``played_when`` switch
+    is on under the reading (off: where the text tells it)."""
+    def moved(s: chor.Section) -> bool:
+        w = s.played_when
+        return s.played_after is not None and (w is None or getattr(reading, w.removeprefix("not ")) != w.startswith("not "))
+    out: list[chor.Section] = []
+    for s in sections:
+        if not moved(s):
+            out.append(s)
+            out += [m for m in sections if moved(m) and m.played_after == s.n]
+    return tuple(out)
+
+
 @dataclass(frozen=True)
 class Pose:
     """Everything at one moment, in metres (the layout's coordinates)."""
@@ -159,7 +174,11 @@ class Rite:
     def __init__(self, reading: Reading, choreo: chor.Choreography | None = None) -> None:
         self.reading = reading
         self.choreography = choreo or chor.default()
-        d = Director(reading, self.choreography)
+        # the director plays the sections in the rite's order, a section the text tells out of its time at its
+        # own (chapter 4 §24, played after §10); the rite's choreography stays in the text's order
+        played = play_order(self.choreography.sections, reading)
+        d = Director(reading, self.choreography if played == self.choreography.sections
+                     else replace(self.choreography, sections=played))
         try:
             d.run()
         except (RuntimeError, chor.ChoreographyError) as exc:
