@@ -105,8 +105,10 @@ def test_steps_follow_the_text_order():
 
 
 def test_every_section_compiles_with_and_without_the_zunzhe():
+    """§24 (既一人舉觶乃入) is played right after §10 when the 遵者 comes; without him, where the text tells it."""
+    assert [s.n for s in RITE.stages] == [*range(1, 11), 24, *range(11, 24), 25]
+    assert [s.n for s in NO_DAFU.stages] == list(range(1, 26))
     for rite in (RITE, NO_DAFU):
-        assert [s.n for s in rite.stages] == list(range(1, 26))
         for n in MINE:
             st = stage(rite, n)
             assert st.end_s > st.start_s, n
@@ -298,7 +300,7 @@ def test_bin_leaves_by_the_gate_and_the_host_bows_outside_it_facing_west():
     assert x > place(RITE, "hall.gate")[0]                               # 門東
     b = where(RITE, "bin", act_mid(bow, "zhuren"))
     assert b[3] and b[0][1] < gate_y                                      # the 賓 outside the 門
-    end = stage(RITE, 24).start_s
+    end = stage(RITE, 25).start_s
     for aid in ("bin", "jie") + ZHONGBIN:
         assert not where(RITE, aid, end)[3], f"{aid} still here after 賓出"
 
@@ -310,14 +312,14 @@ def test_the_gai_is_played_as_the_bin_reaches_the_stairs():
 
 # ---------------------------------------------------------------- §24–§25 (9_mingri.toml)
 
-def test_the_zunzhe_entry_is_told_not_acted_after_the_guests_have_gone():
-    st = stage(RITE, 24)
-    a, b = RITE.pose_at(st.start_s), RITE.pose_at(st.end_s)
+def test_without_the_zunzhe_his_entry_is_only_told_after_the_guests_have_gone():
+    st = stage(NO_DAFU, 24)
+    a, b = NO_DAFU.pose_at(st.start_s), NO_DAFU.pose_at(st.end_s)
     moved = [aid for i, aid in enumerate(a.actor_ids) if math.dist(a.actor_xyz_m[i], b.actor_xyz_m[i]) > 0.05]
     assert moved == []
-    assert spans(RITE, 24) and all(s.do == "wait" for s in spans(RITE, 24))
-    assert len(spans(NO_DAFU, 24)) == 1 < len(spans(RITE, 24))          # 若有遵者: the rest only with him
-    assert not any("dafu" in s.who for n in (24, 25) for s in spans(RITE, n))
+    assert len(spans(NO_DAFU, 24)) == 1 and spans(NO_DAFU, 24)[0].do == "wait"     # 若有遵者: the rest only with him
+    assert len(spans(RITE, 24)) > 20 and not any(s.do == "wait" for s in spans(RITE, 24))
+    assert not any("dafu" in s.who for s in spans(NO_DAFU, 24) + spans(NO_DAFU, 25))
 
 
 def test_next_day_the_bin_bows_outside_the_host_follows_and_the_sizheng_sits_as_guest():
@@ -371,3 +373,49 @@ def test_the_checker_finds_nothing_in_chapter_4_with_and_without_the_zunzhe():
     from scene.rite import grammar
     assert grammar.check(RITE) == []
     assert grammar.check(NO_DAFU) == []
+
+
+# ---------------------------------------------------------------- §24 遵者入 (played after §10)
+
+def test_the_zunzhe_enters_after_the_yiren_juzhi_and_before_the_music():
+    """既一人舉觶乃入 (記18 樂作大夫不入): he comes through the 門 after §10's last act and is on his mat before §11."""
+    s10, s24, s11 = stage(RITE, 10), stage(RITE, 24), stage(RITE, 11)
+    assert s10.end_s <= s24.start_s < s24.end_s <= s11.start_s
+    comes = at_words(RITE, 24, "乃入", who="dafu", do="enter")[0]
+    assert comes.start_s >= s10.end_s
+    assert not where(RITE, "dafu", s10.end_s)[3] and where(RITE, "dafu", comes.end_s)[3]
+    (x, y, z), hd, *_ = where(RITE, "dafu", s11.start_s)
+    assert z > 3 and near((x, y), place(RITE, "mat.zunzhe"), 1.5)          # 席于賓東
+    assert x > place(RITE, "mat.bin")[0] + 5 and abs((hd - 180 + 180) % 360 - 180) < 25   # 賓東, 南面
+    assert not any(s.section == 24 and "dafu" in s.who for s in NO_DAFU.spans)
+    assert stage(NO_DAFU, 24).start_s > stage(NO_DAFU, 23).end_s                   # nobody comes: told at its place
+
+
+def test_all_go_down_for_him_and_the_host_meets_him_inside_the_gate():
+    """主人降, 賓介降, 眾賓皆降復初位, 主人迎 (鄭 迎之於門內): then 揖讓升, each back to his mat."""
+    meet = at_words(RITE, 24, "主人迎", who="zhuren")[0]
+    gate = place(RITE, "hall.gate")
+    (x, y, z), *_ = where(RITE, "zhuren", meet.end_s)
+    assert z < 1 and gate[1] < y < gate[1] + 30 and near((x, y), where(RITE, "dafu", meet.end_s)[0], 5)
+    for aid in ("bin", "jie") + ZHONGBIN:
+        (_, ay, az), *_ = where(RITE, aid, meet.end_s)
+        assert az < 1 and ay < gate[1] + 30, f"{aid} not back in the file by the 門"
+    s11 = stage(RITE, 11).start_s
+    for aid, mat in (("bin", "mat.bin"), ("jie", "mat.jie"), ("zhongbin_1", "mat.zhongbin_1"), ("zhuren", "mat.zhuren")):
+        assert near(where(RITE, aid, s11)[0], place(RITE, mat), 1.5), f"{aid} not back on his mat"
+
+
+def test_the_dafu_declines_the_upper_mat_and_the_host_answers():
+    """無諸公則大夫辭加席主人對不去加席."""
+    dec = at_words(RITE, 24, "無諸公則大夫辭加席", who="dafu", do="decline")[0]
+    ans = at_words(RITE, 24, "主人對不去加席", who="zhuren", do="reply")[0]
+    assert dec.end_s <= ans.start_s + 0.01
+    bow = at_words(RITE, 24, "大夫則如介禮", who="dafu")[0]
+    assert near(where(RITE, "dafu", act_mid(bow, "dafu"))[0], place(RITE, "hall.west_steps_top"), 7)
+
+
+def test_the_zunzhe_is_still_on_his_mat_for_the_che_zu_and_gone_the_next_day():
+    for n in (21, 22, 23):
+        (x, y, z), _, _, seen = where(RITE, "dafu", stage(RITE, n).start_s + 0.1)
+        assert seen and z > 3 and near((x, y), place(RITE, "mat.zunzhe"), 1.5), n
+    assert not where(RITE, "dafu", stage(RITE, 25).end_s)[3]                     # 明日: gone
