@@ -81,6 +81,9 @@ def _at_place(acts: Acts, step: chor.Step, cup: str, zun: Point, t0: float, alon
     spot = acts.resolve(step.at or chor.parse_ref("hall.west_steps_top@北3"), None)
     beside = acts.site.surface_z(spot[0] - BESIDE, spot[1])
     west = (spot[0] - BESIDE, spot[1], beside)
+    # ``via``: where the first one toasted comes to, when the text puts him elsewhere than the others (鄉飲酒
+    # §19 受酬者自介右, 鄭 由介東也, 尊介使不失故位: on the 介's east; 眾受酬者受自左: the rest on the west)
+    first = acts.resolve(step.via[0], None) if step.via else None
     # the toaster is whoever holds the cup now (the 大夫, or without him the 主人: 若無大夫則長受酬); if that is
     # who[0], the rest are the ones toasted
     holder = acts._d.objects[cup].holder() or step.who[0]     # (read only, as _home)
@@ -90,8 +93,10 @@ def _at_place(acts: Acts, step: chor.Step, cup: str, zun: Point, t0: float, alon
     t = acts.turn(holder, t, 0.0)
     end = t
     for nxt in who[1:]:
-        # 受酬者降席 (or 在下者升): he comes to the toaster's west, facing north
-        ta = acts.walk(nxt, t0 if nxt == who[1] else t, west, "west")
+        # 受酬者降席 (or 在下者升): he comes to the toaster's west (the first, to ``via`` if given), facing north
+        there = first if first is not None and nxt == who[1] else west
+        side = 1.0 if there[0] > spot[0] else -1.0       # east of the toaster (自介右) or west (受自左)
+        ta = acts.walk(nxt, t0 if nxt == who[1] else t, there, "west")
         ta = acts.turn(nxt, ta, 0.0)
         t = max(t, ta)
         if bows:                                         # 坐奠觶拜執觶興 / 答拜
@@ -113,12 +118,12 @@ def _at_place(acts: Acts, step: chor.Step, cup: str, zun: Point, t0: float, alon
         t = acts.turn(holder, t, 0.0)
         t += FILL_S
         t = acts.walk(holder, t, spot)                   # 進, facing him
-        t = acts.turn(holder, t, 270.0)
+        t = acts.turn(holder, t, 270.0 if side < 0 else 90.0)
         if bows:                                         # 拜 / 少退 / 進受 / 拜送
             acts.pose(nxt, t, "bow")
             acts.pose(nxt, t + BOW_S, "stand")
             t += BOW_S
-            back = (spot[0] + STEP_BACK, spot[1], spot[2])
+            back = (spot[0] - side * STEP_BACK, spot[1], spot[2])
             t = acts.walk_path(holder, t, [spot, back])
         acts.handover((t - 0.5, t + HAND_S + 0.5, holder, nxt))
         acts.give(cup, t + HAND_S, holder, nxt)
@@ -128,7 +133,7 @@ def _at_place(acts: Acts, step: chor.Step, cup: str, zun: Point, t0: float, alon
             acts.pose(holder, t, "bow")
             acts.pose(holder, t + BOW_S, "stand")
             t += BOW_S
-            t = acts.salute(holder, t, 270.0, SALUTE_S)
+            t = acts.salute(holder, t, 270.0 if side < 0 else 90.0, SALUTE_S)
         # the toaster goes back to his 位; the one who now holds the cup steps into the toaster's place
         home, hd = homes[holder]
         left = t                                         # when he leaves the place (later if he waits for a clear way)
