@@ -224,3 +224,31 @@ def test_the_pack_of_chapter_4_is_chapter_4s_not_chapter_5s_under_its_name(tmp_p
     assert [s["title"] for s in m["stages"]][:5] == [jing.passage(n, chapter=FOUR).title for n in range(1, 6)]
     assert m["texts"]["1"]["jing"] == jing.passage(1, chapter=FOUR).text
     assert "hou_rope" not in str(m.get("hou_rope") or "") and (tmp_path / "d" / "font" / "cjk.otf").is_file()
+
+
+# ---------------------------------------------------------------- a section told out of its time (§24)
+
+def test_a_section_told_out_of_its_time_is_played_after_its_anchor_only_under_its_switch(choreo):
+    """§24 (既一人舉觶乃入, told after §23) has played = "after §10" under dafu_present; it keeps its number, its
+    steps and its place in the choreography (the text's order); only the rite's order of play moves it."""
+    from scene.rite.timeline import play_order
+    s24 = choreo.section(24)
+    assert (s24.played_after, s24.played_when) == (10, "dafu_present")
+    assert [s.n for s in choreo.sections] == list(range(1, 26))
+    order = [s.n for s in play_order(choreo.sections, reading(None))]
+    assert order == [*range(1, 11), 24, *range(11, 24), 25]
+    no_dafu = reading("zheng,dafu_present=false")
+    assert [s.n for s in play_order(choreo.sections, no_dafu)] == list(range(1, 26))
+    five = chor.default()
+    assert play_order(five.sections, reading(None)) == five.sections       # chapter 5: nothing moves
+
+
+@pytest.mark.parametrize("raw, error", [
+    ({"played": "after §30"}, "a section before §24"),
+    ({"played": "before §10"}, "after §N"),
+    ({"played": "after §10", "played_when": "raining"}, "played_when"),
+    ({"played_when": "dafu_present"}, "played_when needs played"),
+])
+def test_a_bad_played_key_is_one_line(raw, error):
+    with pytest.raises(chor.ChoreographyError, match=error):
+        chor._played(raw, 24, "9_mingri.toml §24")
