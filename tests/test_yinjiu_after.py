@@ -109,6 +109,8 @@ def test_every_section_compiles_with_and_without_the_zunzhe():
     assert [s.n for s in RITE.stages] == [*range(1, 11), 24, *range(11, 24), 25]
     assert [s.n for s in NO_DAFU.stages] == list(range(1, 26))
     for rite in (RITE, NO_DAFU):
+        runs = [p for k, p in enumerate(s.phase for s in rite.stages) if k == 0 or rite.stages[k - 1].phase != p]
+        assert len(runs) == len(set(runs)), runs        # the navigator's groups (app.js fillNav): one per phase
         for n in MINE:
             st = stage(rite, n)
             assert st.end_s > st.start_s, n
