@@ -13,6 +13,8 @@ Section::
     title = "三耦射"             # the heading of the passage in seeds/
     phase = "round1"             # see PHASES
     cast = ["sima", "huozhe", …]
+    played = "after §10"         # told out of its time: played right after §10 (ch.4 §24 既一人舉觶乃入) …
+    played_when = "dafu_present" # … under this switch (else where the text tells it)
     [[section.step]]
     phrase = "司馬命獲者執旌以負侯"   # verbatim from the 經 of §21
     who = "sima"                 # actor id, or a list acting together
