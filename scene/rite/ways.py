@@ -39,8 +39,6 @@ class Ways:
         """From now on a walk may pass close to these (the other party of the hand-over being acted)."""
         self._exempt = ids
 
-    """The director's walking (mixed into :class:`.director.Director`, whose state it uses)."""
-
     def timed(self, aid: str, t: float, path: list[Point]) -> list[tuple[float, Point, float]]:
         """(time, point, heading) along a path walked from t, with turns at corners."""
         heading = self.people.heading(aid)
