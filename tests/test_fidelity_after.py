@@ -290,14 +290,14 @@ def test_the_shooting_gear_is_laid_by_and_hands_end_empty():
 def test_the_scan_can_fail():
     """The scan finds a stale holding when there is one (the rule is not vacuous)."""
     import copy
+    import types
     rite = copy.copy(RITE)
-    d = copy.copy(RITE.director)
-    d.objects = dict(d.objects)
+    # (the director's tracks are its parts', to read: a stand-in with the two the scan reads)
+    d = types.SimpleNamespace(objects=dict(RITE.director.objects), actors=dict(RITE.director.actors))
     o = copy.deepcopy(d.objects["zu_dafu"])
     t = stage(RITE, 49).end_s
     o.events.append((t, "held", "dizi_2"))          # as before: the 弟子 gone with the 大夫's 俎
     d.objects["zu_dafu"] = o
-    d.actors = dict(d.actors)
     a = copy.deepcopy(d.actors["dizi_2"])
     a.events.append((t + 1.0, "visible", False))
     d.actors["dizi_2"] = a

@@ -118,7 +118,7 @@ def test_no_module_is_oversized():
     assert not long, long
 
 
-CLASS_MAX = 400      # the house: a class of one idea; a bigger one is split into mixins named for what they are
+CLASS_MAX = 400      # the house: a class of one idea; a bigger one is split into parts owning their state (no mixins)
 
 
 def _class_lengths(path: Path) -> dict[str, int]:

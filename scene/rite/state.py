@@ -1,20 +1,10 @@
-"""What the director keeps while it compiles: each actor's and object's state and the keyframes and events
+"""What the director's parts keep while it compiles: each actor's and object's state and the keyframes and events
 written so far, the spans of steps and stages it returns, and the constants of a ceremonial pace."""
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, cast
-
-if TYPE_CHECKING:
-    import numpy as np
-
-    from ..geometry.layout import Layout
-    from ..geometry.readings import Reading
-    from . import choreography as chor
-    from .forms.base import Acts
-    from .routes import Site
-    from .shooting import RoundResult, Shot
+from typing import Any, cast
 
 Point = tuple[float, float, float]
 
@@ -102,55 +92,3 @@ class StageSpan:
     start_s: float
     end_s: float
     incipit: str
-
-
-class DirectorState:
-    """What the director keeps (set in :class:`.director.Director`'s ``__init__``) and the acts its parts
-    call on one another, declared once so that each part — its walking (:class:`.ways.Ways`), its things
-    (:class:`.things.Things`), its 筭 (:class:`.counting.Counters`) — is typed against them.  Declarations
-    only: nothing here runs."""
-
-    r: Reading
-    lay: Layout
-    site: Site
-    c: chor.Choreography
-    speed: float
-    t: float
-    duration: float
-    section: int
-    spans: list[StepSpan]
-    stages: list[StageSpan]
-    announcements: list[tuple[float, int, str]]
-    handovers: list[tuple[float, float, str, str]]
-    actors: dict[str, ActorState]
-    objects: dict[str, ObjectState]
-    free_at: dict[str, float]
-    min_gap: float
-    offstage: Point
-    present: set[str]
-    board: dict[str, Any]
-    counters: dict[str, int]
-    results: dict[int, RoundResult]
-    round_pairs: dict[int, list[tuple[str, str]]]
-    demo: tuple[Shot, ...]
-    acts: Acts
-    _cache: dict[str, np.ndarray]
-    _exempt: set[str]
-    _lying: dict[str, Point | None]
-    _acts: list[tuple[str, float, float]]
-
-    if TYPE_CHECKING:
-        def _resolve(self, ref: chor.PlaceRef, who: str | None, extra_slot: int = 0) -> Point: ...
-        def _key(self, aid: str, t: float, pos: Point, heading: float) -> None: ...
-        def _event(self, aid: str, t: float, kind: str, value: Any) -> None: ...
-        def _hold_event(self, aid: str, t: float) -> None: ...
-        def _turn(self, aid: str, t: float, heading: float | None) -> float: ...
-        def _base_posture(self, aid: str) -> str: ...
-        def _obj(self, oid: str, t: float, kind: str, value: Any) -> None: ...
-        def _give(self, oid: str, t: float, src: str | None, dst: str | None, at: Point | None = None) -> None: ...
-        def _goto(self, aid: str, t: float, target: Point, stairs: str | None = None,
-                  via: tuple[Point, ...] = ()) -> float: ...
-        def _free_spot(self, aid: str, target: Point) -> Point: ...
-        def _piles(self) -> list[str]: ...
-        def _fill_zhong(self, t: float, src: str = "spare") -> None: ...
-        def _load_zhong(self, t: float) -> None: ...

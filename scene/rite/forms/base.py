@@ -7,7 +7,7 @@ results.  It never sees the director's loop or its bookkeeping, so a new form is
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from .. import choreography as chor
@@ -52,10 +52,10 @@ class Acts:
         return aid in self._d.present
 
     def pos(self, aid: str) -> Point:
-        return self._d.actors[aid].pos
+        return self._d.people.pos(aid)
 
     def heading(self, aid: str) -> float:
-        return self._d.actors[aid].heading
+        return self._d.people.heading(aid)
 
     def own_stairs(self, aid: str) -> str:
         """The actor's own stairs (cast.toml: the 主人 and his 相 阼階, everyone else 西階)."""
@@ -65,57 +65,56 @@ class Acts:
         return step.by or self.own_stairs(aid)
 
     def resolve(self, ref: chor.PlaceRef, aid: str | None, extra_slot: int = 0) -> Point:
-        return self._d._resolve(ref, aid, extra_slot)
+        return self._d.places.resolve(ref, aid, extra_slot)
 
     def facing(self, aid: str, facing: str | None) -> float | None:
-        return self._d._facing(aid, facing)
+        return self._d.places.facing(aid, facing)
 
     def free_spot(self, aid: str, target: Point) -> Point:
-        return self._d._free_spot(aid, target)
+        return self._d.ways.free_spot(aid, target)
 
     def object_ids(self, prefix: str = "") -> list[str]:
-        return [oid for oid in self._d.objects if oid.startswith(prefix)]
+        return self._d.things.ids(prefix)
 
     def state_of(self, oid: str) -> str:
-        return self._d.objects[oid].last_state()
+        return self._d.things.state_of(oid)
 
     # ---------------------------------------------------------------- moving
     def walk(self, aid: str, t: float, target: Point, stairs: str | None = None,
              via: tuple[Point, ...] = ()) -> float:
         """Walk to target (round the building and everyone standing, by the stairs given); the arrival time."""
-        return self._d._goto(aid, t, target, stairs, via)
+        return self._d.ways.goto(aid, t, target, stairs, via)
 
     def walk_path(self, aid: str, t: float, path: list[Point]) -> float:
         """Walk exactly this polyline (once the way is clear); the arrival time."""
-        return self._d._walk_path(aid, t, path)
+        return self._d.ways.walk_path(aid, t, path)
 
     def walk_together(self, ids: tuple[str, ...], t: float, paths: list[list[Point]]) -> float:
         """Walk side by side (並行): each his own polyline, all with the same number of points, in step."""
-        return self._d._walk_together(tuple(ids), t, paths)
+        return self._d.ways.walk_together(tuple(ids), t, paths)
 
     def plan(self, aid: str, target: Point, stairs: str | None = None, via: tuple[Point, ...] = (),
              ignore: tuple[str, ...] = ()) -> list[Point]:
         """The way from where he stands to target (round the building, the furniture and everyone
         standing about except ``ignore``), without walking it."""
-        return self._d._plan(aid, self.pos(aid), target, stairs, via, ignore)
+        return self._d.ways.plan(aid, self.pos(aid), target, stairs, via, ignore)
 
     def hold(self, aid: str, t: float) -> None:
         """He stays where he is until t (a keyframe: what follows starts from there at t)."""
-        a = self._d.actors[aid]
-        self._d._key(aid, t, a.pos, a.heading)
+        self._d.people.hold(aid, t)
 
     def place(self, aid: str, t: float, pos: Point, heading: float) -> None:
         """A keyframe: at t he is at pos facing heading (a step short enough not to need a route)."""
-        self._d._key(aid, t, pos, heading)
+        self._d.people.key(aid, t, pos, heading)
 
     def turn(self, aid: str, t: float, heading: float | None) -> float:
-        return self._d._turn(aid, t, heading)
+        return self._d.people.turn(aid, t, heading)
 
     def pose(self, aid: str, t: float, posture: str) -> None:
-        self._d._event(aid, t, "posture", posture)
+        self._d.people.event(aid, t, "posture", posture)
 
     def say(self, aid: str, t: float, text: str) -> None:
-        self._d._event(aid, t, "say", text)
+        self._d.people.event(aid, t, "say", text)
 
     def salute(self, aid: str, t: float, heading: float | None = None, dur: float = 1.5) -> float:
         """揖 (turning first to heading, if given); the time it ends."""
@@ -152,22 +151,22 @@ class Acts:
 
     def others(self, ids: tuple[str, ...] = ()) -> tuple[Point, ...]:
         """Where everyone else visible stands now (what a route goes round)."""
-        return tuple(a.pos for k, a in self._d.actors.items() if k not in ids and a.visible)
+        return tuple(p for k, p in self._d.people.seen() if k not in ids)
 
     def ground_things(self) -> tuple[tuple[str, float, float, float, float], ...]:
         """The movable things lying on the ground now, as boxes a route goes round."""
-        return self._d._ground_things()
+        return self._d.ways.ground_things()
 
     def time_to(self, aid: str, path: list[Point], k: int) -> float:
         """Seconds he takes, walking ``path`` from its first point, to reach its k-th point (turns included)."""
-        timed = self._d._timed(aid, 0.0, path)
+        timed = self._d.ways.timed(aid, 0.0, path)
         target = path[k]
         return next((tt for tt, p, _ in timed if all(abs(p[c] - target[c]) < 1e-6 for c in range(3))), 0.0)
 
     def time_at_height(self, aid: str, t0: float, t1: float, z: float) -> float:
         """The first time in [t0, t1] his keyframes reach height z (尺); t1 if they never do."""
-        for t, _x, _y, zz, _ in self._d.actors[aid].keys:
-            if t0 - 1e-9 <= t <= t1 + 1e-9 and abs(zz - z) < 1e-6:
+        for t, _x, _y, zz, _ in self._d.people.keys_between(aid, t0, t1):
+            if abs(zz - z) < 1e-6:
                 return t
         return t1
 
@@ -183,24 +182,21 @@ class Acts:
     # ---------------------------------------------------------------- things
     def give(self, oid: str, t: float, src: str | None, dst: str | None, at: Point | None = None) -> None:
         """Move an object between hands (src → dst) or from src's hands onto a place."""
-        self._d._give(oid, t, src, dst, at)
+        self._d.things.give(oid, t, src, dst, at)
 
     def obj(self, oid: str, t: float, kind: str, value: Any) -> None:
         """An object event: ("at", xyz), ("held", actor), ("path", (ts, xyz)), ("state", text)."""
-        self._d._obj(oid, t, kind, value)
+        self._d.things.obj(oid, t, kind, value)
 
     def show_holding(self, aid: str, t: float, text: str) -> None:
         """What his hands show from t (張弓, 弛弓 …), whatever the objects say."""
-        self._d._event(aid, t, "holding", text)
+        self._d.people.event(aid, t, "holding", text)
 
     def add_label(self, aid: str, t: float, label: str) -> None:
-        self._d.actors[aid].holding.append(label)
-        self._d._hold_event(aid, t)
+        self._d.people.take_up(aid, label, t)
 
     def drop_label(self, aid: str, t: float, label: str) -> None:
-        if label in self._d.actors[aid].holding:
-            self._d.actors[aid].holding.remove(label)
-            self._d._hold_event(aid, t)
+        self._d.people.put_down(aid, label, t)
 
     # ---------------------------------------------------------------- the shooting and the 筭
     @property
@@ -226,18 +222,19 @@ class Acts:
         return self._d.c.passage(self._d.section).text
 
     @property
-    def counters(self) -> dict[str, int]:
-        return self._d.counters
+    def counters(self) -> Mapping[str, int]:
+        """How many 筭 each pile holds (to read: :meth:`set_counters` changes them)."""
+        return self._d.counters.view()
 
     def set_counters(self, t: float, **changes: int) -> None:
-        self._d._counters(t, **changes)
+        self._d.counters.set(t, **changes)
 
     def load_zhong(self, t: float) -> None:
-        self._d._load_zhong(t)
+        self._d.counters.load_zhong(t)
 
     def ready_counters(self, t: float) -> None:
         """Eight 筭 in the 釋獲者's hand and eight in the 中 before a pair shoots (取中之八筭改實八筭于中)."""
-        self._d._ready_counters(t)
+        self._d.counters.ready(t)
 
 
     def part(self, phrase: str, who: Iterable[str | None], t0: float, t1: float, things: Iterable[str] = (),
@@ -249,8 +246,8 @@ class Acts:
 
     def announce(self, entry: tuple[float, int, str]) -> None:
         """(t, round, text): a 數獲 announcement."""
-        self._d.announcements.append(entry)
+        self._d.record.announce(entry)
 
     def handover(self, entry: tuple[float, float, str, str]) -> None:
         """(t0, t1, giver, receiver): the two may come within reach of each other meanwhile."""
-        self._d.handovers.append(entry)
+        self._d.record.handover(entry)

@@ -81,7 +81,7 @@ def _beside_jian(ctx: Ctx) -> list[Finding]:
     for sp in ctx.rite.spans:
         m = _BESIDE_JIAN.search(sp.phrase)
         st = ctx.step_of(sp)
-        if not m or sp.do != "set_down" or st.obj not in d.objects:
+        if not m or sp.do != "set_down" or st.obj is None or st.obj not in d.objects:
             continue
         t = sp.end_s + 0.7
         thing = _lying(d.objects[st.obj], t)

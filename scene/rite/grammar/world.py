@@ -114,8 +114,8 @@ def _furniture(ctx: Ctx) -> list[Finding]:
     s = ctx.rite.sample(ts, objects=ground)
     xyz = s["actor_xyz_m"] / ctx.chi
     vis = s["visible"]
-    from ..director import Director
     from ..routes import FURNITURE_HALF
+    from ..ways import Ways
     things = []          # (name, centre per sample, half sizes): the body may not reach over the thing
     for pid, half in FURNITURE_HALF.items():
         things.append((pid, np.tile(np.array(ctx.lay[pid].xyz_chi[:2]), (len(ts), 1)), half))
@@ -125,7 +125,7 @@ def _furniture(ctx: Ctx) -> list[Finding]:
         pos = np.where(lifted[:, None], np.inf, pos)
         if oid.startswith("counters."):      # an empty pile is nothing to walk round
             pos = np.where((ctx.counters_at(oid, ts) > 0)[:, None], pos, np.inf)
-        things.append((oid, pos, Director.GROUND_THINGS[oid]))
+        things.append((oid, pos, Ways.GROUND_THINGS[oid]))
     postures = {aid: ctx.postures_at(aid, ts[::4]) for aid in ctx.rite.actor_ids}
     for k, aid in enumerate(ctx.rite.actor_ids):
         walking = np.repeat(postures[aid] == "walk", 4)[:len(ts)]
