@@ -12,7 +12,6 @@ from . import predicates as pr
 from .facing import PLACE_END
 from .words import FACINGS
 
-
 #: the end of a place word that is the front of a man's mat (賓之席前, 主人之席前: 鄭 §4 獻賓 in front of his mat):
 #: a place wherever the clause names it, as 西階上 is; the directions after it are his facing, not a side of it
 MAT_FRONT = "席前"

@@ -1,6 +1,7 @@
-"""Where a clause puts a man: at a place of the layout (于X, 適X, 阼階前, 堂西 …: :func:`at_place`), on a side of
-it (阼階東, 階下之東南), or by another man (立于司射之南: :func:`beside`) — read from his track at his act.
-Evaluated by :mod:`.coverage` (family ``places``)."""
+"""Where a clause puts a man: at a place of the layout (于X, 適X, 阼階前, 堂西, 賓之席前 …: :func:`at_place`), on a
+side of it (阼階東, 階下之東南), by another man (立于司射之南, 拜送于主人之西: :func:`beside`), level with a 序
+(復位當西序: :func:`level_with`), or, for the 工, on their mat when the clause names no place (:func:`on_seat`) —
+read from his track at his act.  Evaluated by :mod:`.coverage` (family ``places``)."""
 from __future__ import annotations
 
 import numpy as np
