@@ -80,3 +80,10 @@ def test_the_gong_tell_the_yuezheng_from_their_mat(four):
     assert seat_of(ctx, "賓", "賓坐祭", set()) is None
     found, m = _new_findings(four, "place-off", 14, lambda m: m.aid == "gong_1")
     assert any(f.rule == "places" and f.word == "工席" and f.who == m.aid for f in found), found
+
+
+def test_reaching_the_stairs_is_at_the_foot_of_one(four):
+    """主人與賓三揖至于階三讓 (§3): each at the foot of his own stairs (the words file's 階) — the 賓 10 尺 off it
+    has not reached them."""
+    found, m = _new_findings(four, "place-off", 3, lambda m: "至于階" in m.clause and m.aid == "bin")
+    assert any(f.rule == "places" and f.word == "階" and f.who == m.aid for f in found), found
