@@ -87,3 +87,13 @@ def test_reaching_the_stairs_is_at_the_foot_of_one(four):
     has not reached them."""
     found, m = _new_findings(four, "place-off", 3, lambda m: "至于階" in m.clause and m.aid == "bin")
     assert any(f.rule == "places" and f.word == "階" and f.who == m.aid for f in found), found
+
+
+def test_below_the_tang_south_of_the_qing_is_a_place(four):
+    """笙入堂下磬南北面立 (§12): 磬南 after 堂下 is where the 笙 stand; a 笙 who never comes in is not there (a way,
+    由堂下西階之東, is not a place)."""
+    ch = _ctx_of(four).chapter
+    text = "笙入堂下磬南北面立"
+    assert _place_word(text, text.index("磬南"), chapter=ch) == "磬南"
+    found, m = _new_findings(four, "no-move", 12, lambda m: m.word == "入" and m.aid == "sheng_4")
+    assert any(f.rule == "places" and f.word == "磬南" and f.who == m.aid for f in found), found

@@ -66,6 +66,8 @@ def _place_word(text: str, k: int, lead: bool = False, chapter: Chapter | None =
         return None             # (授有司于西方: west of his own 位 — 鄭 逆受於東面位之後 — not the 堂西)
     if w in ("西階上", "阼階上") or w.endswith(MAT_FRONT) or (k > 0 and text[k - 1] in "于於適至就" and w != "中"):
         return w            # (實之賓之席前西北面獻賓: before the 賓's mat, where he stands to 獻, after no 于)
+    if k >= 2 and text[k - 2:k] == "堂下" and text[k - 3:k - 2] not in ("自", "由"):
+        return w            # (笙入堂下磬南北面立: below the 堂, south of the 磬; not a way, 由堂下西階之東)
     # after the way he came (降自西階阼階下之東南: down the 西階, then to below the 阼階), the place he goes to
     lead = lead or any(text.endswith(c + v, 0, k) for v in ours for c in "自由")
     if lead and w in ("西階", "阼階", "堂西", "堂東", "階前") and text[k + len(w):k + len(w) + 1] in "前下上東西南北袒":
