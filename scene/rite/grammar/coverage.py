@@ -334,14 +334,21 @@ def _per_actor(ctx: Ctx, n: int, cl: Clause, ws: _Windows, ev: _Eval) -> None:
             way = text[k - 2:k] in ("交于", "交於")          # (交于階前: where the two cross, on the way)
             ok, det = pr.each(partial(where.at_place, ctx, place, side, row=row, way=way), w, i) or (True, "")
             ev.results.append(("places", f"places:{place}", ok, w.aid, det))
-        # (立于司射之南, 北面于三耦之南; not a way: 出于司射之南)
-        beside = _beside_whom(full, i + 1, ctx.chapter) if c in "于於" and text[k - 1:k] in "立俟止面" else None
+        level = where.level_word(text, k, ctx.words.places)
+        if level and level not in placed and (not ev.actors or ws.aid in ev.actors):
+            # 復位當西序東面, 立于西階西當西序: level with the 序 (its line north–south), wherever in the court
+            placed.add(level)
+            ok, det = pr.each(partial(where.level_with, ctx, level), w, i) or (True, "")
+            ev.results.append(("places", f"places:當{level}", ok, w.aid, det))
+        # (立于司射之南, 北面于三耦之南, 拜送于主人之西; not a way: 出于司射之南)
+        beside = _beside_whom(full, i + 1, ctx.chapter) if c in "于於" and text[k - 1:k] in "立俟止面送" else None
         if beside and beside not in placed and (not ev.actors or ws.aid in ev.actors):
             # 立于司射之南, 立于大夫之南: beside a man — where he is then (his track), not a place of the layout
             placed.add(beside)
             people = set(actors_of(ctx, beside, n, w.t0, i + 1)) - {w.aid}
             if people:
-                ok, det = where.beside(ctx, people, w, row=len(ev.actors) > 2)
+                ok, det = where.beside(ctx, people, w, row=len(ev.actors) > 2,
+                                       ranked=any(r in text for r in ("北上", "東上", "西上", "南上")))
                 ev.results.append(("places", f"places:{beside}之側", ok, w.aid, det))
         final = k == len(text) - 1
         if c == "授" and w.aid in _named_at(ctx, full, i + 1, n, w.t0):
@@ -367,6 +374,12 @@ def _per_actor(ctx: Ctx, n: int, cl: Clause, ws: _Windows, ev: _Eval) -> None:
                 if people:
                     ok, det = pr.person_there(ctx, people, w)
                     ev.results.append(("object", f"object:{c}{nm}", ok, w.aid, det))
+    seat = where.seat_of(ctx, ev.subject, text, placed)
+    acts = {id(x.spans): x for k in range(len(text)) if (x := ws.at(cl.start + k)) is not None}
+    if seat and acts and (not ev.actors or ws.aid in ev.actors):
+        # (乃合樂…工告于樂正: the 工 on the 工席, 堂廉東上, in each of his steps on it — the song and the 告)
+        ok, det = next(((o, d) for o, d in (where.on_seat(ctx, seat, x) for x in acts.values()) if not o), (True, ""))
+        ev.results.append(("places", f"places:{seat}", ok, ws.aid, det))
     if poses:
         used = ctx.__dict__.setdefault("_posture_used", {}).setdefault(ws.aid, set())
         # a standard form acting the words again for each pair (the forfeit's 揖如升射): each repetition holds the

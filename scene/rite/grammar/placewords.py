@@ -12,6 +12,10 @@ from . import predicates as pr
 from .facing import PLACE_END
 from .words import FACINGS
 
+#: the end of a place word that is the front of a man's mat (賓之席前, 主人之席前: 鄭 §4 獻賓 in front of his mat):
+#: a place wherever the clause names it, as 西階上 is; the directions after it are his facing, not a side of it
+MAT_FRONT = "席前"
+
 
 @lru_cache(maxsize=16)
 def place_words(chapter: Chapter | None) -> tuple[str, ...]:
@@ -36,6 +40,11 @@ def _beside_whom(full: str, i: int, chapter: Chapter | None = None) -> str | Non
     """The man named at ``full[i]`` when a side of him follows (司射之南, 大夫之南, 賓東): a place by a man."""
     nm = name_at(full, i, chapter)
     if nm is None:
+        # 主人之西: the splitter reads no name in 主人之 (what is his: 主人之贊者), but a side after it is a place
+        # by him (賓拜送于主人之西, 立于主人之西)
+        nm = next((n for n in words(chapter).names if full.startswith(n + "之", i)
+                   and full[i + len(n) + 1:i + len(n) + 2] in tuple("東西南北")), None)
+    if nm is None:
         return None
     after = full[i + len(nm):i + len(nm) + 2]
     return nm if after[:1] in "東西南北" or (after[:1] == "之" and after[1:2] in "東西南北") else None
@@ -55,8 +64,10 @@ def _place_word(text: str, k: int, lead: bool = False, chapter: Chapter | None =
         return None             # 洗于阼階東南, 設楅于中庭: where a thing is, not where he is (奠爵于篚: both)
     if w == "西方" and text[k - 1:k] != "適":
         return None             # (授有司于西方: west of his own 位 — 鄭 逆受於東面位之後 — not the 堂西)
-    if w in ("西階上", "阼階上") or (k > 0 and text[k - 1] in "于於適至就" and w != "中"):
-        return w
+    if w in ("西階上", "阼階上") or w.endswith(MAT_FRONT) or (k > 0 and text[k - 1] in "于於適至就" and w != "中"):
+        return w            # (實之賓之席前西北面獻賓: before the 賓's mat, where he stands to 獻, after no 于)
+    if k >= 2 and text[k - 2:k] == "堂下" and text[k - 3:k - 2] not in ("自", "由"):
+        return w            # (笙入堂下磬南北面立: below the 堂, south of the 磬; not a way, 由堂下西階之東)
     # after the way he came (降自西階阼階下之東南: down the 西階, then to below the 阼階), the place he goes to
     lead = lead or any(text.endswith(c + v, 0, k) for v in ours for c in "自由")
     if lead and w in ("西階", "阼階", "堂西", "堂東", "階前") and text[k + len(w):k + len(w) + 1] in "前下上東西南北袒":
