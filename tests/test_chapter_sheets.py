@@ -1,6 +1,6 @@
-"""The app's role sheets follow the tab's chapter (issue 43): a teacher switches the app to 鄉飲酒禮, picks a
+"""The app's role sheets and 考 follow the tab's chapter (issue 43): a teacher switches the app to 鄉飲酒禮, picks a
 person in the view, presses 印 (print the sheet of this role) and gets that person's booklet of chapter 4 — read
-back with pdftotext — not chapter 5's, nor a refusal."""
+back with pdftotext — not chapter 5's, nor a refusal; the 經 panel's 考 opens chapter 4's report of the section."""
 from __future__ import annotations
 
 import shutil
@@ -69,3 +69,35 @@ def test_the_app_prints_the_role_sheets_of_the_chosen_chapter(app_url, tmp_path)
         assert name.startswith("xiangyinjiu-sheet-jie-") and "§7主人獻介" in text and "§8介酢主人" in text, name
         assert not errors, errors
         ctx.close()
+
+
+def test_the_apps_review_link_opens_the_chosen_chapters_report(app_url):
+    """The 經 panel's 考 (the scholar's report of the section, made aside when the app starts) of a tab playing
+    鄉飲酒禮 opens chapter 4's report of that section (xslreview/xiangyinjiu/<n>.html), not chapter 5's of the
+    same number; its 播放 link comes back to that section of chapter 4."""
+    with chromium() as b:
+        page = b.new_page(viewport={"width": 1600, "height": 900})
+        page.goto(app_url + "?chapter=xiangyinjiu&stage=3")
+        page.wait_for_function(READY, timeout=120000)
+        page.wait_for_function("window.trame.state.get('chapter_id') === 'xiangyinjiu'", timeout=120000)
+        page.wait_for_function("window.trame.state.get('stage_n') === 3")
+        href = page.get_attribute("#xsl-review-link", "href")
+        assert href.startswith("xslreview/xiangyinjiu/3.html#p"), href
+        url = app_url + href.split("#")[0]
+        for _ in range(120):                  # the pages are made by a child after the scene is ready
+            r = page.request.get(url)
+            if r.ok:
+                break
+            page.wait_for_timeout(1000)
+        assert r.ok, f"{url}: {r.status}"
+        with page.context.expect_page() as info:
+            page.click("#xsl-review-link")
+        rev = info.value
+        rev.wait_for_load_state()
+        assert rev.title().startswith("§3 速賓迎賓拜至")
+        assert "主人一相迎于門外" in rev.inner_text("body") and "朝服乃速賓" not in rev.inner_text("body")
+        with rev.expect_navigation():
+            rev.click("text=播放 play")
+        rev.wait_for_function(READY, timeout=120000)
+        rev.wait_for_function("window.trame.state.get('chapter_id') === 'xiangyinjiu'", timeout=120000)
+        rev.wait_for_function("window.trame.state.get('stage_n') === 3", timeout=60000)

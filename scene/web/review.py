@@ -256,10 +256,17 @@ def app_folder(reading) -> Path:
 
 def write_app_pages(reading, font_urls: list[str]) -> list[Path]:
     """The app's review pages (its reading; the font as the app serves it, ``xslfont/``): made after the
-    scene is ready, in the background — the 經 panel's 考 link opens them."""
+    scene is ready, in the background — the 經 panel's 考 link opens them.  Chapter 5's in the folder, every
+    other chapter's in its subfolder (``xslreview/xiangyinjiu/<n>.html``), each page's link back naming it."""
     from ..rite.cache import load_rite
-    pages = section_pages(load_rite(reading), [f"../{u}" for u in font_urls], "../?stage={n}")
-    return write_pages(app_folder(reading), pages)
+    from .chapters import DEFAULT_CHAPTER, app_chapters
+    out = write_pages(app_folder(reading), section_pages(load_rite(reading), [f"../{u}" for u in font_urls],
+                                                         "../?stage={n}"))
+    for ch in (c["id"] for c in app_chapters() if c["id"] != DEFAULT_CHAPTER):
+        pages = section_pages(load_rite(reading, chapter=ch), [f"../../{u}" for u in font_urls],
+                              f"../../?chapter={ch}&stage={{n}}")
+        out += write_pages(app_folder(reading) / ch, pages)
+    return out
 
 
 def spawn_app_pages(reading, font_urls: list[str]):
