@@ -14,6 +14,11 @@ pytestmark = [pytest.mark.skipif(chromium_missing_reason() is not None, reason=s
               pytest.mark.browser, pytest.mark.slow]
 
 
+#: the tab plays chapter 4: its state says so, the player holds its pack, and no build is under way
+CHAPTER_4_PLAYS = ("window.trame.state.get('chapter_id') === 'xiangyinjiu' && !window.trame.state.get('busy') && "
+                   "((window.__xslPlayer.pack || {}).chapter || {}).id === 'xiangyinjiu'")
+
+
 def pdf_text(path: Path) -> str:
     """Every page's text (pdftotext), without the layout's spaces and line breaks."""
     if shutil.which("pdftotext") is None:
@@ -49,10 +54,10 @@ def test_the_app_prints_the_role_sheets_of_the_chosen_chapter(app_url, tmp_path)
         page.wait_for_function(READY, timeout=120000)
         # the teacher chooses 鄉飲酒禮 in the chapter switch, then §15 司正安賓 (the 相 made 司正), the hall's view
         page.click("#xsl-chapter-xiangyinjiu")
-        page.wait_for_function("window.trame.state.get('chapter_id') === 'xiangyinjiu'", timeout=120000)
+        page.wait_for_function(CHAPTER_4_PLAYS, timeout=120000)
         page.evaluate("window.xsl.gotoStage(15)")
         page.click("#view-hall")
-        page.wait_for_function("window.trame.state.get('stage_n') === 15")
+        page.wait_for_function("window.__xslPlayer.state().stage === 15", timeout=60000)
         name, text = print_sheet_of(page, "xiang", tmp_path)
         assert name.startswith("xiangyinjiu-sheet-xiang-"), name
         # chapter 4's booklet of the 相: its title, his office, the sections he acts in (not chapter 5's)
@@ -64,7 +69,7 @@ def test_the_app_prints_the_role_sheets_of_the_chosen_chapter(app_url, tmp_path)
         assert f"{len(acted)}stages," in text             # the cover counts his stages of chapter 4, no more
         # … and the 介's (鄉射 無介: a role chapter 5 has not): §7 主人獻介
         page.evaluate("window.xsl.gotoStage(7)")
-        page.wait_for_function("window.trame.state.get('stage_n') === 7")
+        page.wait_for_function("window.__xslPlayer.state().stage === 7", timeout=60000)
         name, text = print_sheet_of(page, "jie", tmp_path)
         assert name.startswith("xiangyinjiu-sheet-jie-") and "§7主人獻介" in text and "§8介酢主人" in text, name
         assert not errors, errors
@@ -79,8 +84,8 @@ def test_the_apps_review_link_opens_the_chosen_chapters_report(app_url):
         page = b.new_page(viewport={"width": 1600, "height": 900})
         page.goto(app_url + "?chapter=xiangyinjiu&stage=3")
         page.wait_for_function(READY, timeout=120000)
-        page.wait_for_function("window.trame.state.get('chapter_id') === 'xiangyinjiu'", timeout=120000)
-        page.wait_for_function("window.trame.state.get('stage_n') === 3")
+        page.wait_for_function(CHAPTER_4_PLAYS, timeout=120000)
+        page.wait_for_function("window.__xslPlayer.state().stage === 3", timeout=60000)
         href = page.get_attribute("#xsl-review-link", "href")
         assert href.startswith("xslreview/xiangyinjiu/3.html#p"), href
         url = app_url + href.split("#")[0]
