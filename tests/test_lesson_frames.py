@@ -1,5 +1,6 @@
 """Issue 42: every shipped lesson played stop by stop, as a teacher plays it, and the act each stop's caption names
-measured from the rendered frame — at 1280×720 and 1920×1080, under every preset reading.
+measured from the rendered frame — at 1280×720 and 1920×1080, under every preset reading, of every chapter with
+lessons (chapter 5's, and chapter 4's 45-minute class: issue 43).
 
 A teacher opens the lesson (``player.html?lesson=NAME``: its first stop, held), presses Space, and then PageDown
 for each next stop; each stop plays its span at its speed in its view (the director's camera for ``auto``).  The
@@ -128,11 +129,11 @@ def verdict(people: list[dict], steps, rule) -> list[str]:
     return whys
 
 
-def playable(reading: str, into: Path) -> Path:
-    """The reading's pack (the disk cache's, built when missing) with the shipped font beside it."""
+def playable(reading: str, into: Path, chapter: str | None = None) -> Path:
+    """The reading's pack of the chapter (the disk cache's, built when missing) with the shipped font beside it."""
     from scene.web.pack import pack_dir, shipped
-    src = pack_dir(reading)
-    d = into / reading
+    src = pack_dir(reading, chapter=chapter)
+    d = into / f"{chapter or 'xiangshe'}-{reading}"
     d.mkdir(parents=True)
     for name in ("scene.json", "scene.bin"):
         (d / name).symlink_to(src / name)
@@ -193,7 +194,12 @@ def play_lesson(pg, url: str, name: str, tag0: str, rite, rule, loosed) -> list[
     return out
 
 
-def test_every_shipped_lesson_stop_shows_its_act_at_both_sizes_under_every_reading():
+#: the chapters with lessons: chapter 5 (its packs as before) and chapter 4 (issue 43)
+CHAPTERS = (None, "xiangyinjiu")
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda c: c or "xiangshe")
+def test_every_shipped_lesson_stop_shows_its_act_at_both_sizes_under_every_reading(chapter):
     from scene.rite.cache import load_rite
     t_start = time.time()
     tmp = Path(tempfile.mkdtemp(prefix="xsl-lesson-frames-"))
@@ -206,9 +212,9 @@ def test_every_shipped_lesson_stop_shows_its_act_at_both_sizes_under_every_readi
                 pg.on("pageerror", lambda e, size=(w, h): errors.append(f"{size}: {e}"))
             for reading in readings():
                 t0 = time.time()
-                rite = load_rite(reading)
+                rite = load_rite(reading, chapter=chapter)
                 rule, loosed = heights(rite), flights(rite)
-                d = playable(reading, tmp)
+                d = playable(reading, tmp, chapter)
                 timing[reading] = [time.time() - t0]
                 t0 = time.time()
                 with site(d) as (_root, url):
@@ -216,7 +222,7 @@ def test_every_shipped_lesson_stop_shows_its_act_at_both_sizes_under_every_readi
                     first.goto(f"{url}player.html")
                     first.wait_for_function("document.body.dataset.ready", timeout=180_000)
                     names = first.evaluate(f"{LESSONS}.list.map((L) => L.name)")
-                    assert names, f"{reading}: the pack carries no lesson"
+                    assert names, f"{chapter or 'xiangshe'} {reading}: the pack carries no lesson"
                     for (w, h), pg in pages.items():
                         for name in names:
                             rows += [(name, *r) for r in play_lesson(pg, url, name, f"{reading} {w}×{h}", rite, rule, loosed)]
@@ -224,7 +230,7 @@ def test_every_shipped_lesson_stop_shows_its_act_at_both_sizes_under_every_readi
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     passed = sum(ok for _, _, ok, _ in rows)
-    print(f"lesson frames: {passed}/{len(rows)} stops pass in most of {len(SAMPLES)} frames of the act (seen ≥ "
+    print(f"lesson frames of {chapter or 'xiangshe'}: {passed}/{len(rows)} stops pass in most of {len(SAMPLES)} frames of the act (seen ≥ "
           f"{UNOCCLUDED:.0%}, head seen ≥ {UNOCCLUDED:.0%}, covered ≤ {COVERED:.0%}, in frame, figure ≥ the rule) over "
           f"{len(timing)} readings × {len(SIZES)} sizes; per reading its pack and rite + its pages: "
           + ", ".join(f"{r} {a:.0f} + {b:.0f} s" for r, (a, b) in timing.items()) + f"; all {time.time() - t_start:.0f} s")

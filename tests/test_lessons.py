@@ -1,4 +1,5 @@
-"""Lessons (assets/lessons/*.toml, scene/web/lessons.py, assets/web/lessons.js): the shipped ones resolve, bad
+"""Lessons (assets/lessons/*.toml, chapter 4's assets/chapters/xiangyinjiu/lessons/*.toml, scene/web/lessons.py,
+assets/web/lessons.js): the shipped ones resolve, bad
 files get one line naming file and stop, and in Chromium a lesson plays, PageDown goes to the next stop with its
 caption, and a lesson edited in the page saves as TOML that reads back."""
 from __future__ import annotations
@@ -30,20 +31,65 @@ def test_the_shipped_lessons_resolve(rite):
     assert "张" in three["stops"][1]["caption_s"] and "張" in three["stops"][1]["caption"]
 
 
+#: chapter 4's lessons (its manifest's ``[data] lessons``: issue 43)
+CH4 = "xiangyinjiu"
+CH4_LESSONS = ROOT / "assets" / "chapters" / CH4 / "lessons"
+
+
+@pytest.fixture(scope="module")
+def rite4():
+    """Chapter 4's compiled rite under the default reading."""
+    from scene.rite.cache import load_rite
+    return load_rite("zheng", chapter=CH4)
+
+
+def test_chapter_4s_class_resolves_and_each_stop_quotes_the_jing(rite4, rite):
+    """鄉飲酒禮's 45-minute class (issue 43): the manifest names its folder, the pack's block carries it (and not
+    chapter 5's lessons, nor chapter 5's pack it), its stops go through the rite in order — the 獻 of the 賓, the
+    介 and the 眾賓, the music's four parts, 司正, 旅酬, 二人舉觶, 徹俎, 坐燕, 賓出 — with time left to talk, and
+    each caption quotes the 經 of its section: its title, then words of that section only."""
+    import re
+    import tomllib
+
+    from scene.chapter import resolve
+    from scene.text import jing
+    from scene.web.lessons import lesson_block, lesson_files
+    assert resolve(CH4).lessons == CH4_LESSONS and [f.stem for f in lesson_files(resolve(CH4))] == ["yinjiu_class"]
+    got = {L["name"]: L for L in lesson_block(rite4)}
+    assert set(got) == {"yinjiu_class"}
+    assert "yinjiu_class" not in {L["name"] for L in lesson_block(rite)}
+    L = got["yinjiu_class"]
+    stages = [rite4.stage_at(s["t"]).n for s in L["stops"]]
+    assert stages == sorted(stages)
+    assert {3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 17, 19, 20, 21, 22, 23} <= set(stages)
+    played = sum(s["play"] / s["speed"] for s in L["stops"])
+    assert 120 < played < 15 * 60                 # the rite plays a quarter of the class at most: the rest is talk
+    raw = tomllib.loads((CH4_LESSONS / "yinjiu_class.toml").read_text("utf-8"))["stop"]
+    for k, (st, res) in enumerate(zip(raw, L["stops"]), 1):
+        text = jing.passage(st["stage"], chapter=CH4).text
+        head, colon, said = st["caption"].partition("：")
+        words = [w for w in re.split("[，；、]", said) if w]
+        assert colon and head and words, f"stop {k}: a title, then the 經's words"
+        assert [w for w in words if w not in text] == [], f"stop {k}: not words of §{st['stage']}'s 經"
+        assert st["act"] in text and res["act"] == st["act"] and res["en"] and res["caption_s"] != res["caption"]
+
+
 def shipped_stops():
     import tomllib
-    for f in sorted((ROOT / "assets" / "lessons").glob("*.toml")):
-        for k, st in enumerate(tomllib.loads(f.read_text("utf-8"))["stop"], 1):
-            yield pytest.param(st, id=f"{f.stem}-{k}")
+    for chapter, folder in ((None, ROOT / "assets" / "lessons"), (CH4, CH4_LESSONS)):
+        for f in sorted(folder.glob("*.toml")):
+            for k, st in enumerate(tomllib.loads(f.read_text("utf-8"))["stop"], 1):
+                yield pytest.param(chapter, st, id=f"{f.stem}-{k}")
 
 
-@pytest.mark.parametrize("stop", shipped_stops())
-def test_every_shipped_stop_plays_through_the_act_its_caption_names(rite, stop):
+@pytest.mark.parametrize("chapter,stop", shipped_stops())
+def test_every_shipped_stop_plays_through_the_act_its_caption_names(request, chapter, stop):
     """Issue 42: a stop names its act (``act``, a phrase of the rite's steps) and plays until that act is over
     (飲不勝者 ended 128 s before the drink; 迎賓拜至, 主人獻賓, 送賓 stopped before the 拜至, 獻, 再拜).  Read
-    from the file and the compiled rite's steps, not from the loader: the first step with the phrase from the
-    stop's moment on lies inside [t, t + play]."""
+    from the file and the compiled rite's steps (of the lesson's chapter), not from the loader: the first step
+    with the phrase from the stop's moment on lies inside [t, t + play]."""
     import math
+    rite = request.getfixturevalue("rite4" if chapter == CH4 else "rite")
     assert stop.get("act"), f"{stop['caption']}: no act named"
     stage = next(x for x in rite.stages if x.n == stop["stage"])
     base = stage.start_s

@@ -17,6 +17,7 @@ KEY = "links-test-key"
 LESSON = "three_rounds_class"
 STATE = "window.__xslPlayer.state()"
 CAPTION = "(document.querySelector('.xsl-lesson-caption') || {}).innerText || ''"
+LESSONS = "window.__xslPlayer.extensions.find((x) => x.pick)"
 
 
 @pytest.fixture(scope="module")
@@ -159,3 +160,54 @@ def test_lesson_link_on_presenter_and_followers(app_url, browser, rite, first_st
         for pg in (pres, fol):
             s = pg.evaluate(STATE)
             assert s["stage"] == want_stage and not s["playing"] and abs(s["t"] - first_stop["t"]) < 0.05, s
+
+
+CH4 = "xiangyinjiu"
+CH4_LESSON = "yinjiu_class"
+
+
+@pytest.fixture(scope="module")
+def ch4_first_stop():
+    """Chapter 4's rite and the first stop of its class (issue 43)."""
+    from scene.rite.cache import load_rite
+    from scene.web.lessons import load_lesson
+    rite4 = load_rite("zheng", chapter=CH4)
+    path = webtools.ROOT / "assets" / "chapters" / CH4 / "lessons" / f"{CH4_LESSON}.toml"
+    return rite4, load_lesson(path, rite4)["stops"][0]
+
+
+@pytest.mark.parametrize("app", PAGES)
+def test_a_lesson_link_of_chapter_4_opens_its_first_stop_held(request, browser, ch4_first_stop, app, tmp_path):
+    """``?chapter=xiangyinjiu&lesson=yinjiu_class`` — in the app, and on the static site (``python -m scene site``,
+    both chapters): chapter 4 plays, its class is in the lesson menu, and the link holds its first stop (§3 迎賓拜
+    至, the 主人 at the gate); Space plays the stop."""
+    import contextlib
+    rite4, first = ch4_first_stop
+    query = f"?chapter={CH4}&lesson={CH4_LESSON}"
+    with contextlib.ExitStack() as stack:
+        if app:
+            page = open_link(browser, request.getfixturevalue("app_url"), query, app=True)
+            page.wait_for_function(f"window.trame.state.get('chapter_id') === {CH4!r}", timeout=120_000)
+            page.wait_for_function(f"{CAPTION}.includes({first['caption']!r})", timeout=120_000)
+        else:
+            base = stack.enter_context(webtools.static_server(request.getfixturevalue("site")))
+            # (the site's policy refuses eval, which Playwright's waits use: the test's own scripts go past it)
+            page = browser.new_page(viewport={"width": 1280, "height": 720}, bypass_csp=True)
+            page.errors = []
+            page.on("pageerror", lambda e: page.errors.append(str(e)))
+            page.goto(base + query)
+            page.wait_for_function("document.body.dataset.ready === '1'", timeout=180_000)
+            assert page.evaluate("document.body.dataset.chapter") == CH4
+        names = page.evaluate(f"{LESSONS}.list.filter((L) => L.builtin).map((L) => L.name)")
+        assert names == [CH4_LESSON], names                       # chapter 4's class, not chapter 5's lessons
+        s = page.evaluate(STATE)
+        want_stage = next(x.n for x in rite4.stages if x.start_s <= first["t"] < x.end_s)
+        assert want_stage == 3 and s["stage"] == 3 and abs(s["t"] - first["t"]) < 0.01, (s, first)
+        assert first["caption"] in page.evaluate(CAPTION)
+        webtools.save_png(webtools.screenshot(page), tmp_path / f"lesson-{CH4}-{'app' if app else 'site'}.png")
+        page.wait_for_timeout(1000)
+        assert abs(page.evaluate(STATE)["t"] - first["t"]) < 0.01, "the link played on"
+        page.keyboard.press("Space")
+        page.wait_for_function(f"{STATE}.t > {first['t'] + 0.5}", timeout=15_000)
+        assert not message(page, app) and not page.errors
+        page.close()

@@ -240,6 +240,28 @@ def test_the_app_prints_the_sheet_of_the_selected_role(tmp_path, rite):
     assert "error" in asyncio.run(role_sheet(jobs, "tab1", {"x": 1}, "huozhe"))
 
 
+@pytest.mark.slow
+def test_the_apps_sheet_is_of_the_tabs_chapter(tmp_path):
+    """xsl_sheet with the tab's chapter (issue 43): the 介 of 鄉飲酒禮 (鄉射 無介: chapter 5 has no such role, and
+    without the chapter he is refused); an unknown chapter is one line."""
+    import asyncio
+
+    from scene.web.app import role_sheet
+    from scene.web.jobs import Jobs
+    jobs = Jobs(tmp_path)
+    assert "error" in asyncio.run(role_sheet(jobs, "tab1", "zheng", "jie"))
+    bad = asyncio.run(role_sheet(jobs, "tab1", "zheng", "jie", None, "nope"))
+    assert "nope" in bad["error"] and "\n" not in bad["error"]
+    res = asyncio.run(role_sheet(jobs, "tab1", "zheng", "jie", None, "xiangyinjiu"))
+    assert "error" not in res, res
+    assert res["name"].startswith("xiangyinjiu-sheet-jie-")
+    import subprocess
+    got = subprocess.run(["pdftotext", "-l", "1", str(tmp_path / res["url"].split("/")[1] / res["name"]), "-"],
+                         capture_output=True, text=True, timeout=60)
+    cover = "".join(got.stdout.split())
+    assert "鄉飲酒禮rolesheet·介" in cover and "§7主人獻介" in cover, cover[:200]
+
+
 def test_the_books_legend_prints_a_steps_own_evidence(rite):
     """A step that carries ``evidence`` (aspect → stated / commentary / assumed, with its source) has it
     printed against its phrase number; a stage without any says so."""

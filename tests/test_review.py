@@ -304,15 +304,22 @@ def test_a_phrase_of_the_players_jing_panel_opens_its_clause_in_the_review(site)
 
 
 def test_the_app_serves_its_own_review_pages_naming_its_font(rite, tmp_path, monkeypatch):
-    """The app's hook: pages for its reading in their folder (served as xslreview/), naming the font as the app
-    serves it (xslfont/), and the 經 panel's 考 link to the clause of the phrase (ui.py)."""
+    """The app's hook: pages for its reading in their folder (served as xslreview/), chapter 4's in its subfolder
+    (xslreview/xiangyinjiu/: issue 43), naming the font as the app serves it (xslfont/), and the 經 panel's 考 link
+    to the clause of the phrase in the tab's chapter's pages (ui.py)."""
     import inspect
 
     from scene.web import app, review, ui
     monkeypatch.setenv("XIANGSHELI_CACHE", str(tmp_path))
     files = review.write_app_pages(None, ["xslfont/cjk.otf", "xslfont/cjk-fallback.otf"])
-    assert len(files) == 51 and all(f.parent == review.app_folder(None) for f in files)
+    five = [f for f in files if f.parent == review.app_folder(None)]
+    four = [f for f in files if f.parent == review.app_folder(None) / "xiangyinjiu"]
+    assert len(five) == 51 and len(four) == 25 and len(files) == 76
     text = (review.app_folder(None) / "10.html").read_text(encoding="utf-8")
     assert "url('../xslfont/cjk.otf')" in text and 'href="../?stage=10"' in text
+    three = (review.app_folder(None) / "xiangyinjiu" / "3.html").read_text(encoding="utf-8")
+    assert "url('../../xslfont/cjk.otf')" in three and 'href="../../?chapter=xiangyinjiu&amp;stage=3"' in three
+    assert "主人一相迎于門外" in three and "朝服" not in three           # chapter 4's §3, not chapter 5's 速賓
     assert '"xslreview": str(_review_folder(service.reading))' in inspect.getsource(app.build)
-    assert "xslreview/${text.n}.html#p${" in inspect.getsource(ui._text_panel)
+    assert "xslreview/${chapter_id === 'xiangshe' ? '' : chapter_id + '/'}${text.n}.html" in \
+        inspect.getsource(ui._text_panel)

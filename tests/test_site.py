@@ -218,3 +218,71 @@ def test_site_has_the_apps_notes_languages_and_classroom(site):
         page.wait_for_function("window.__xslPlayer.state().stage === 22")
         page.keyboard.press("Escape")
         assert not page.evaluate("document.body.classList.contains('xsl-classroom')")
+
+
+def test_the_site_carries_chapter_4s_review_pages_each_naming_its_font(site):
+    """Issue 43: the scholar's report of each of 鄉飲酒禮's 25 sections (review-xiangyinjiu/<n>.html), as chapter 5's
+    are in review/: chapters.json names each chapter's folder; a page reports chapter 4's section (its title and
+    its 經, not chapter 5's section of that number), links back to the player at that section of chapter 4, and
+    every character it shows is in the font subset of chapter 4's pack that it names."""
+    import html
+    import re
+
+    from fontTools.ttLib import TTFont
+
+    from scene.chapter import resolve
+    listed = {c["id"]: c for c in json.loads((site / "chapters.json").read_text(encoding="utf-8"))["chapters"]}
+    assert listed["xiangshe"]["review"] == "review/" and listed["xiangyinjiu"]["review"] == "review-xiangyinjiu/"
+    ch4 = resolve("xiangyinjiu")
+    pages = sorted(site.glob("review-xiangyinjiu/*.html"), key=lambda f: int(f.stem))
+    assert [int(f.stem) for f in pages] == list(range(1, ch4.sections + 1))
+    texts = json.loads((site / "pack-xiangyinjiu" / "scene.json").read_text(encoding="utf-8"))["texts"]
+    have: set[int] = set()
+    for f in site.glob("pack-xiangyinjiu/font/*.otf"):
+        have |= set(TTFont(str(f)).getBestCmap())
+    for f in pages:
+        text = f.read_text(encoding="utf-8")
+        fonts = re.findall(r"url\('([^']+)'\)", text)
+        assert fonts and all(u.startswith("../pack-xiangyinjiu/font/") for u in fonts), (f.name, fonts)
+        assert all((f.parent / u).resolve().is_file() for u in fonts) and "data:font" not in text
+        n = int(f.stem)
+        assert f"<h1>§{n} {texts[str(n)]['title']} " in text, f.name
+        assert 'href="../index.html?chapter=xiangyinjiu&amp;stage=' + f'{n}"' in text
+        missing = {c for c in text if ord(c) > 0x2E7F and ord(c) not in have}
+        assert not missing, (f.name, "".join(sorted(missing))[:40])
+    three = html.unescape(re.sub(r"<[^>]+>", "", (site / "review-xiangyinjiu" / "3.html").read_text(encoding="utf-8")))
+    assert "主人一相迎于門外" in three and "三耦" not in three                 # chapter 4's §3, not chapter 5's
+    assert 'href="26.html"' not in (site / "review-xiangyinjiu" / "25.html").read_text(encoding="utf-8")
+    assert len(list(site.glob("review/*.html"))) == 51                         # chapter 5's as they were
+
+
+@pytest.mark.skipif(chromium_missing_reason() is not None, reason=str(chromium_missing_reason()))
+def test_a_phrase_of_chapter_4s_jing_opens_its_clause_in_chapter_4s_review_and_comes_back(site, tmp_path):
+    """Where chapter 5's reports are linked (the 經 panel: each acted phrase a 考 link), chapter 4's are: a click on
+    a phrase of §3 opens review-xiangyinjiu/3.html at its clause, drawn in the site's font; its 播放 link opens the
+    player at §3 of chapter 4."""
+    with served(site) as base, chromium() as b:
+        page = b.new_page(viewport={"width": 1280, "height": 720}, bypass_csp=True)
+        page.goto(base + "?chapter=xiangyinjiu&stage=3")
+        page.wait_for_function("document.body.dataset.ready === '1'", timeout=90000)
+        assert page.evaluate("document.body.dataset.chapter") == "xiangyinjiu"
+        link = page.locator("#xsl-jing a.xsl-review", has_text="再拜").first
+        link.wait_for(timeout=20000)
+        assert link.get_attribute("href").startswith("review-xiangyinjiu/3.html#p")
+        with page.context.expect_page() as info:
+            link.click()
+        rev = info.value
+        rev.set_viewport_size({"width": 1280, "height": 720})
+        rev.wait_for_load_state()
+        rev.wait_for_function("/^#c\\d+$/.test(location.hash)", timeout=10000)
+        k = rev.evaluate("location.hash")
+        assert "再拜" in rev.locator(f"tr{k} td.words").inner_text()
+        assert rev.title().startswith("§3 速賓迎賓拜至")
+        rev.wait_for_function("document.fonts.status === 'loaded'", timeout=10000)
+        assert rev.evaluate("document.fonts.check('16px XSLCJK', '速賓迎賓拜至')")
+        webtools.save_png(screenshot(rev), tmp_path / "review-xiangyinjiu-3.png")
+        with rev.expect_navigation():
+            rev.click("text=播放 play")
+        rev.wait_for_function("document.body.dataset.ready === '1'", timeout=90000)
+        assert rev.evaluate("document.body.dataset.chapter") == "xiangyinjiu"
+        assert rev.evaluate("window.__xslPlayer.state().stage") == 3

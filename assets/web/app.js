@@ -276,8 +276,6 @@ function exportTime(t) {
   return start >= 0 && t - start < 0.001 ? Math.round((start + 0.001) * 1000) / 1000 : t;
 }
 
-// the role sheets are printed from chapter 5's cast by the server: not offered for another chapter (yet)
-const notHere = () => get('chapter_id') !== DEFAULT_CHAPTER && (say('role sheets: 鄉射禮 only, for now'), true);
 async function exportPng(size) {
   set('busy', `rendering a ${size} PNG with the still exporter …`);
   const stop = watchQueue(`rendering a ${size} PNG`);
@@ -300,14 +298,13 @@ async function exportZip(size) {
   } finally { stop(); set('busy', ''); }
 }
 
-// the role sheet of the person in the inspector (python -m scene sheets --roles ID, as a PDF)
+// the role sheet of the person in the inspector, of the tab's chapter (python -m scene --chapter ID sheets --roles ID)
 async function printSheet() {
-  if (notHere()) return;
   const ins = get('inspect');
   if (!ins || !ins.actor) { say('select a person first'); return; }
   set('busy', `printing the role sheet of ${ins.title} …`);
   try {
-    const res = await T.trigger('xsl_sheet', [get('reading_q'), ins.actor]);
+    const res = await T.trigger('xsl_sheet', [get('reading_q'), ins.actor, get('chapter_id')]);
     if (!res || res.error) { say(res ? res.error : 'the server did not answer'); return; }
     download(res.url, res.name);
   } finally { set('busy', ''); }

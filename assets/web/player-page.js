@@ -183,11 +183,19 @@ function showText(s) {
   const step = s.stepIndex >= 0 ? player.steps[s.stepIndex] : null;
   const on = step && step.section === n && step.offset != null && step.phrase;
   // offsets count characters, not UTF-16 units; each phrase links to its clause in review/<n>.html
-  const ch = player.pack.chapter;         // the site's reports (review/) are chapter 5's
-  const base = !ch || ch.id === DEFAULT_CHAPTER ? 'review/' : null;
+  const base = reviewBase(player.pack.chapter);
   const mk = jingWithReviewLinks(p, n, text, player.steps, on ? step.offset : -1,
                                  on ? step.offset + Array.from(step.phrase).length : -1, base);
   if (mk) mk.scrollIntoView({ block: 'nearest' });
+}
+
+// the folder of the playing chapter's reports (考): chapters.json names it (review/ of chapter 5, review-<id>/ of
+// another); a pack without the list (?pack=, an old site) has chapter 5's review/ beside it, another chapter none
+function reviewBase(ch) {
+  const id = ch ? ch.id : DEFAULT_CHAPTER;
+  const named = picked.chapter.id === id ? picked.chapter.review : null;
+  if (typeof named === 'string' && /^[A-Za-z0-9_-]+\/$/.test(named)) return named;
+  return id === DEFAULT_CHAPTER ? 'review/' : null;
 }
 
 function esc(x) {

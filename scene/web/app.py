@@ -9,8 +9,8 @@ needs Python:
 * ``xsl_pack(query)``   — the pack URL of a reading (``zheng,bu_chi=8``), built once and cached;
 * ``xsl_export(...)``   — a PNG of the tab's camera by the still exporter (``python -m scene still``);
 * ``xsl_zip(...)``      — every stage's still in one zip;
-* ``xsl_sheet(query, actor)`` — the role sheet (PDF booklet) of the person selected in the inspector
-  (``python -m scene sheets --roles ACTOR``).
+* ``xsl_sheet(query, actor, chapter)`` — the role sheet (PDF booklet) of the person selected in the inspector,
+  of the tab's chapter (``python -m scene --chapter ID sheets --roles ACTOR``).
 
 So tabs cannot disturb each other, a slow export blocks nobody (it runs in a
 subprocess), and playback never waits for the network.
@@ -301,10 +301,11 @@ class Service:
             return {"error": f"presenter payload: {exc}"}
 
 
-    async def role_sheet(self, query=None, actor=None) -> dict:
-        """The role sheet (PDF booklet) of the person selected in the inspector, as an export job."""
+    async def role_sheet(self, query=None, actor=None, chapter=None) -> dict:
+        """The role sheet (PDF booklet) of the person selected in the inspector, of the tab's chapter, as an
+        export job."""
         from .guard import CLIENT
-        return await role_sheet(self.jobs, CLIENT.get(), query, actor, self._served)
+        return await role_sheet(self.jobs, CLIENT.get(), query, actor, self._served, chapter)
 
 
 def _in_background(fn) -> concurrent.futures.Future:
@@ -344,28 +345,30 @@ def _reading_of(query):
     return readings_mod.from_query("zheng" if query is None or query == "" else query)
 
 
-async def role_sheet(jobs, client: str, query, actor, served=None) -> dict:
-    """{url, name} of the role sheet of ``actor`` (an id of the cast) under the reading, or {error}: one job
-    of the export queue (one at a time per tab, its folder removed on failure, served to the asking tab)."""
+async def role_sheet(jobs, client: str, query, actor, served=None, chapter=None) -> dict:
+    """{url, name} of the role sheet of ``actor`` (an id of the chapter's cast) under the reading, or {error}:
+    one job of the export queue (one at a time per tab, its folder removed on failure, served to the asking
+    tab).  ``chapter``: the tab's (chapter 5 when None), as the other exports take it."""
     from ..rite import choreography as chor
     from .jobs import JobError
     try:
-        r = _reading_of(query)
-    except readings_mod.ReadingError as exc:
+        r, extra, ch = _reading_of(query), chapter_argv(chapter), chapter_of(chapter)
+    except ValueError as exc:          # (ReadingError, a chapter's: one line each)
         return {"error": str(exc)}
-    if not isinstance(actor, str) or actor not in chor.default().actors:
+    if not isinstance(actor, str) or actor not in chor.cast_of(ch)[0]:
         return {"error": f"no role sheet for {guard_short(actor)}: select a person"}
 
     def make(folder: Path):
         work = folder / "sheet"
-        name = f"xiangsheli-sheet-{actor}-{readings_mod.safe_name(r.name)}-{int(time.time())}.pdf"
+        prefix = "xiangsheli" if ch == DEFAULT_CHAPTER else ch        # (chapter 5's name as before)
+        name = f"{prefix}-sheet-{actor}-{readings_mod.safe_name(r.name)}-{int(time.time())}.pdf"
 
         def finish() -> Path:
             (work / f"{actor}.pdf").replace(folder / name)
             shutil.rmtree(work, ignore_errors=True)
             return folder / name
         return (["sheets", "--roles", actor, "--out", str(work), "--no-call-sheet", "--jobs", "1",
-                 "--reading", readings_mod.to_query(r)], folder / name, finish)
+                 "--reading", readings_mod.to_query(r), *extra], folder / name, finish)
     try:
         out, folder = await jobs.run(client, "pdf", make)
     except JobError as exc:

@@ -10,6 +10,7 @@ clause that covers it (the clauses of the coverage need not be the steps' phrase
 from __future__ import annotations
 
 import base64
+import contextlib
 import hashlib
 import html
 import json
@@ -213,8 +214,26 @@ def page(rv, font_urls: list[str] | None = None, back: str | None = None) -> str
 def section_pages(rite, font_urls: list[str], back: str | None = None) -> dict[int, str]:
     """n → the page of every section of a compiled rite (``back``: the player's address, ``{n}`` the section)."""
     from ..rite.review import review_section
-    return {s.n: page(review_section(rite, s.n), font_urls, back.format(n=s.n) if back else None)
-            for s in rite.choreography.sections}
+    with _uncached_unless_chapter_5(rite):
+        return {s.n: page(review_section(rite, s.n), font_urls, back.format(n=s.n) if back else None)
+                for s in rite.choreography.sections}
+
+
+@contextlib.contextmanager
+def _uncached_unless_chapter_5(rite):
+    """Another chapter's reports made without the reports' disk caches (the coverage's rows, the evidence, the
+    findings: ~2 s for 鄉飲酒禮's 25 sections): :mod:`scene.rite.review` names those files by the reading alone,
+    so chapter 4's reports read chapter 5's entries (§3 showed 鄉射禮's 「羹定主人朝服乃速賓」) and, written first,
+    would spoil chapter 5's.  Chapter 5's are cached as before."""
+    from ..chapter import resolve
+    if rite.choreography.chapter in (None, resolve(None)) or os.environ.get("XIANGSHELI_NO_CACHE"):
+        yield
+        return
+    os.environ["XIANGSHELI_NO_CACHE"] = "1"
+    try:
+        yield
+    finally:
+        os.environ.pop("XIANGSHELI_NO_CACHE", None)
 
 
 def write_pages(folder: Path, pages: dict[int, str]) -> list[Path]:
@@ -237,10 +256,17 @@ def app_folder(reading) -> Path:
 
 def write_app_pages(reading, font_urls: list[str]) -> list[Path]:
     """The app's review pages (its reading; the font as the app serves it, ``xslfont/``): made after the
-    scene is ready, in the background — the 經 panel's 考 link opens them."""
+    scene is ready, in the background — the 經 panel's 考 link opens them.  Chapter 5's in the folder, every
+    other chapter's in its subfolder (``xslreview/xiangyinjiu/<n>.html``), each page's link back naming it."""
     from ..rite.cache import load_rite
-    pages = section_pages(load_rite(reading), [f"../{u}" for u in font_urls], "../?stage={n}")
-    return write_pages(app_folder(reading), pages)
+    from .chapters import DEFAULT_CHAPTER, app_chapters
+    out = write_pages(app_folder(reading), section_pages(load_rite(reading), [f"../{u}" for u in font_urls],
+                                                         "../?stage={n}"))
+    for ch in (c["id"] for c in app_chapters() if c["id"] != DEFAULT_CHAPTER):
+        pages = section_pages(load_rite(reading, chapter=ch), [f"../../{u}" for u in font_urls],
+                              f"../../?chapter={ch}&stage={{n}}")
+        out += write_pages(app_folder(reading) / ch, pages)
+    return out
 
 
 def spawn_app_pages(reading, font_urls: list[str]):

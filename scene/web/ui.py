@@ -173,8 +173,10 @@ def _text_panel() -> None:
             html.Span("{{ text.pre }}")
             html.Mark("{{ text.hit }}", classes="xsl-hit", id="xsl-hit")
             html.Span("{{ text.post }}")
-            # 考: the scholar's report of this section, at the clause of the phrase (its offset: #p<n>)
-            html.A("考", href=("`xslreview/${text.n}.html#p${text.hit ? text.pre.length : ''}`",), target="_blank",
+            # 考: the scholar's report of this section of the tab's chapter (another chapter's in its subfolder),
+            # at the clause of the phrase (its offset: #p<n>)
+            html.A("考", href=("`xslreview/${chapter_id === 'xiangshe' ? '' : chapter_id + '/'}${text.n}.html"
+                               "#p${text.hit ? text.pre.length : ''}`",), target="_blank",
                    rel="noopener", classes="xsl-review-link ml-1", id="xsl-review-link",
                    title="the scholarly report of this clause (考)")
         v.VSwitch(v_model="show_notes", label="鄭注 Zheng Xuan's notes", hide_details=True, density="compact",

@@ -19,8 +19,9 @@ def write_site(out_dir, reading=None, seed: int | None = None, opens=None) -> Pa
     """``python -m scene site``: a self-contained folder — ``index.html`` (the standalone player page), the
     player, three.js (vendored, with its licence), chapter 5's pack at ``pack/`` and its CJK font subset at
     ``pack/font/``, every other chapter with a rite at ``pack-<id>/`` (鄉飲酒禮: ``pack-xiangyinjiu/``), and
-    ``chapters.json``, the list the page's chapter switch shows (``opens``: the chapter the page opens without
-    ``?chapter=``, chapter 5 by default), ``beside.html`` with ``parallels.json`` (two parallel sections played
+    ``chapters.json``, the list the page's chapter switch shows with each chapter's pack and the folder of its
+    scholar's reports (``review/`` of chapter 5, ``review-<id>/`` of another; ``opens``: the chapter the page
+    opens without ``?chapter=``, chapter 5 by default), ``beside.html`` with ``parallels.json`` (two parallel sections played
     together, their differences listed) — that any static web server can host with no Python behind it."""
     from ...atomic import check_folder, write_bytes, write_text
     from ...paths import WEB_ASSETS as web
@@ -43,10 +44,11 @@ def write_site(out_dir, reading=None, seed: int | None = None, opens=None) -> Pa
     listed = []
     for ch in site_chapters():
         folder = chapter_folder(ch)
-        if folder != "pack":
-            write_playable(out / folder, reading, seed, ch)
+        if folder != "pack":                 # its pack, and its reports beside chapter 5's (named by its font)
+            more = write_playable(out / folder, reading, seed, ch)
+            write_reviews(out, [f for f in more if f.parent.name == "font"], reading, seed, ch)
         listed.append({"id": ch.id, "number": ch.number, "title": ch.title, "title_en": ch.title_en,
-                       "pack": f"{folder}/"})
+                       "pack": f"{folder}/", "review": f"{review_folder(ch)}/"})
     import json
 
     from ...chapter import resolve
@@ -75,6 +77,13 @@ def chapter_folder(ch) -> str:
     return "pack" if ch == resolve(None) else f"pack-{ch.id}"
 
 
+def review_folder(ch) -> str:
+    """Where a site keeps a chapter's reports (考): ``review`` for chapter 5 (as before chapters), else
+    ``review-<id>`` (鄉飲酒禮: ``review-xiangyinjiu/``)."""
+    from ...chapter import resolve
+    return "review" if ch == resolve(None) else f"review-{ch.id}"
+
+
 def _findings_aside(reading, seed):
     """What the review pages need of the checker (the clause coverage's rows, or without it the rules'
     findings: seconds over the whole rite), made by a forked child while the pack is built, into their disk
@@ -94,19 +103,23 @@ def _findings_aside(reading, seed):
     return p
 
 
-def write_reviews(out: Path, fonts: list[Path], reading=None, seed: int | None = None) -> list[Path]:
-    """``review/<n>.html``: the scholar's report of each section (考, :mod:`scene.web.review`), naming the
-    site's font subset; a character the subset lacks (a report quotes the rules' and the data's words)
-    is added to it (the subset is made again with them)."""
+def write_reviews(out: Path, fonts: list[Path], reading=None, seed: int | None = None, chapter=None) -> list[Path]:
+    """``review/<n>.html`` (another chapter's: ``review-<id>/<n>.html``): the scholar's report of each section
+    (考, :mod:`scene.web.review`), naming the font subset of the chapter's pack, each with its link back to the
+    player at that section of that chapter; a character the subset lacks (a report quotes the rules' and the
+    data's words) is added to it (the subset is made again with them)."""
+    from ...chapter import resolve
     from ...rite.cache import load_rite
     from ..review import section_pages
     from .font import write_font
-    rite = load_rite(reading, seed)
+    ch = resolve(chapter)
+    rite = load_rite(reading, seed, chapter=ch)
     def urls(fs):
         return [f"../{f.relative_to(out).as_posix()}" for f in fs]
+    back = "../index.html?stage={n}" if ch == resolve(None) else f"../index.html?chapter={ch.id}&stage={{n}}"
     from ... import progress
-    with progress.phase(f"the scholar's reports of the {len(rite.stages)} sections"):
-        pages = section_pages(rite, urls(fonts), "../index.html?stage={n}")
+    with progress.phase(f"the scholar's reports of the {len(rite.stages)} sections of {ch.title}"):
+        pages = section_pages(rite, urls(fonts), back)
     have = _font_chars(fonts)
     missing = {c for text in pages.values() for c in text if ord(c) > 0x2E7F and ord(c) not in have}
     if missing and fonts:
@@ -114,9 +127,9 @@ def write_reviews(out: Path, fonts: list[Path], reading=None, seed: int | None =
         extra = (main.parent.parent / "scene.json").read_text(encoding="utf-8") + "".join(sorted(missing))
         new = write_font(main, extra)
         if [f.name for f in new] != [f.name for f in fonts]:      # a fallback file appeared: name it too
-            pages = section_pages(rite, urls(new), "../index.html?stage={n}")
+            pages = section_pages(rite, urls(new), back)
     from ..review import write_pages
-    return write_pages(out / "review", {n: with_policy(text) for n, text in pages.items()})
+    return write_pages(out / review_folder(ch), {n: with_policy(text) for n, text in pages.items()})
 
 
 #: the headers a host should send with every file of the site (framing cannot be refused from inside a page),
