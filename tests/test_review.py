@@ -323,3 +323,17 @@ def test_the_app_serves_its_own_review_pages_naming_its_font(rite, tmp_path, mon
     assert '"xslreview": str(_review_folder(service.reading))' in inspect.getsource(app.build)
     assert "xslreview/${chapter_id === 'xiangshe' ? '' : chapter_id + '/'}${text.n}.html" in \
         inspect.getsource(ui._text_panel)
+
+
+def test_the_reports_caches_are_the_chapters_own(tmp_path, monkeypatch):
+    """The coverage's, the evidence's and the findings' disk caches are named and keyed by the chapter too: chapter
+    4's §3 report read chapter 5's rows (its 「羹定主人朝服乃速賓」) when the files were named by the reading alone."""
+    from scene.rite import review
+    from scene.rite.timeline import build_rite
+    monkeypatch.setenv("XIANGSHELI_CACHE", str(tmp_path))
+    five, four = build_rite("zheng"), build_rite("zheng", chapter="xiangyinjiu")
+    assert review._cache_file(five, "coverage") != review._cache_file(four, "coverage")
+    assert review._cache_file(five, "coverage").name.startswith("coverage-zheng-")      # chapter 5's name kept
+    review.review_section(five, 3)                                   # chapter 5's rows written first …
+    words = "".join(c.text for c in review.review_section(four, 3).clauses)
+    assert "主人一相迎于門外" in words and "朝服" not in words         # … and chapter 4 reads its own

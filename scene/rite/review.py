@@ -239,10 +239,16 @@ _COVERAGE: weakref.WeakKeyDictionary[Rite, tuple[Any, dict[int, list[dict[str, A
 
 def _cache_file(rite: Rite, what: str) -> Path | None:
     from .. import settings
+    from ..chapter import DEFAULT_ID
     from .cache import cache_dir, rite_key
     if settings.no_cache():
         return None
-    return cache_dir() / f"{what}-{rite.reading.name}-{rite_key(rite.reading, None)}.pickle"
+    # the chapter in the name and the key: chapter 4's reports once read chapter 5's entries (named by the
+    # reading alone), and written first would have spoilt them; chapter 5's names are what they were
+    chapter = rite.choreography.chapter
+    key = rite_key(rite.reading, None, chapter=chapter)
+    tag = "" if chapter is None or chapter.id == DEFAULT_ID else f"{chapter.id}-"
+    return cache_dir() / f"{what}-{tag}{rite.reading.name}-{key}.pickle"
 
 
 def _read_cache(f: Path | None) -> Any:

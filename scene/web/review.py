@@ -10,7 +10,6 @@ clause that covers it (the clauses of the coverage need not be the steps' phrase
 from __future__ import annotations
 
 import base64
-import contextlib
 import hashlib
 import html
 import json
@@ -214,26 +213,8 @@ def page(rv, font_urls: list[str] | None = None, back: str | None = None) -> str
 def section_pages(rite, font_urls: list[str], back: str | None = None) -> dict[int, str]:
     """n → the page of every section of a compiled rite (``back``: the player's address, ``{n}`` the section)."""
     from ..rite.review import review_section
-    with _uncached_unless_chapter_5(rite):
-        return {s.n: page(review_section(rite, s.n), font_urls, back.format(n=s.n) if back else None)
-                for s in rite.choreography.sections}
-
-
-@contextlib.contextmanager
-def _uncached_unless_chapter_5(rite):
-    """Another chapter's reports made without the reports' disk caches (the coverage's rows, the evidence, the
-    findings: ~2 s for 鄉飲酒禮's 25 sections): :mod:`scene.rite.review` names those files by the reading alone,
-    so chapter 4's reports read chapter 5's entries (§3 showed 鄉射禮's 「羹定主人朝服乃速賓」) and, written first,
-    would spoil chapter 5's.  Chapter 5's are cached as before."""
-    from ..chapter import resolve
-    if rite.choreography.chapter in (None, resolve(None)) or os.environ.get("XIANGSHELI_NO_CACHE"):
-        yield
-        return
-    os.environ["XIANGSHELI_NO_CACHE"] = "1"
-    try:
-        yield
-    finally:
-        os.environ.pop("XIANGSHELI_NO_CACHE", None)
+    return {s.n: page(review_section(rite, s.n), font_urls, back.format(n=s.n) if back else None)
+            for s in rite.choreography.sections}
 
 
 def write_pages(folder: Path, pages: dict[int, str]) -> list[Path]:
