@@ -413,9 +413,10 @@ function makePlayer(el, quality) {
   }
   // the remote view (scene/web/remote.py): frames of the same scene rendered on the server as the rite plays
   return new StillPlayer(el, { onState, onError: opts.onError,
-    still: (t, view, labels, roof) => T.trigger('xsl_still', [get('reading_q'), exportTime(t), view, !!labels, roof]),
+    still: (t, view, labels, roof) => T.trigger('xsl_still', [get('reading_q'), exportTime(t), view, !!labels, roof,
+      get('chapter_id')]),
     frame: (t, view, camera, labels, roof) => T.trigger('xsl_frame', [get('reading_q') || 'zheng', exportTime(t), view,
-      camera, !!labels, roof]) });
+      camera, !!labels, roof, get('chapter_id')]) });
 }
 
 const BUILDING = 'building the scene: a first start compiles the rite, its pack and the font (some seconds) …';

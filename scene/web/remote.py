@@ -25,23 +25,27 @@ ROOFS = ("cutaway", "solid", "ghost", "none")
 _studios: dict = {}
 
 
-def _studio(query: str, roof: str):
+def _studio(query: str, roof: str, chapter: str | None = None):
     from ..render.studio import Studio
-    key = (query, roof)
+    from ..rite.cache import load_rite
+    key = (query, roof, chapter)
     if key not in _studios:
-        while len(_studios) >= 2:                     # two readings at most in memory
+        while len(_studios) >= 2:                     # two readings (or chapters) at most in memory
             _studios.pop(next(iter(_studios))).close()
-        _studios[key] = Studio(query, SIZE, roof=roof, antialias=False)
+        # the tab's chapter: without it a class on 鄉飲酒禮 with no WebGL saw 鄉射禮's hall and people
+        rite = load_rite(query, chapter=chapter) if chapter else None
+        _studios[key] = Studio(query, SIZE, roof=roof, antialias=False, rite=rite)
     return _studios[key]
 
 
-def render_frame(query: str, t: float, view: str, camera: dict | None, labels: bool, roof: str) -> dict:
+def render_frame(query: str, t: float, view: str, camera: dict | None, labels: bool, roof: str,
+                 chapter: str | None = None) -> dict:
     """One frame (in the worker): {"jpeg": base64, "camera": the camera used, "ms": render time}."""
     from PIL import Image
 
     from ..render import views as views_mod
     t0 = time.perf_counter()
-    studio = _studio(query, roof)
+    studio = _studio(query, roof, chapter)
     t = min(max(0.0, t), studio.rite.duration)
     cam = views_mod.camera_from_json(camera) if camera else None
     still = studio.render(t, view, labels=labels, caption=True, camera=cam)
@@ -67,12 +71,17 @@ class RemoteView:
             self._pool = ProcessPoolExecutor(max_workers=1, mp_context=mp.get_context("spawn"))
         return self._pool
 
-    async def frame(self, query, t, view, camera, labels, roof) -> dict:
+    async def frame(self, query, t, view, camera, labels, roof, chapter=None) -> dict:
         from ..geometry import readings as readings_mod
+        from .chapters import DEFAULT_CHAPTER, chapter_of
         from .still import moment_error
         bad, view = moment_error(t, view, roof)
         if bad:
             return {"error": bad}
+        try:
+            chapter = chapter_of(chapter)
+        except ValueError as exc:
+            return {"error": str(exc)}
         if camera is not None and not _camera_ok(camera):
             return {"error": "camera: not a camera"}
         try:
@@ -85,7 +94,8 @@ class RemoteView:
         async with self._lock:                       # one frame at a time: the worker draws one
             try:
                 return await loop.run_in_executor(self._executor(), render_frame, readings_mod.to_query(r),
-                                                  float(t), view, camera, bool(labels), roof)
+                                                  float(t), view, camera, bool(labels), roof,
+                                                  None if chapter == DEFAULT_CHAPTER else chapter)
             except Exception as exc:                 # a worker that died: the next frame starts a new one
                 self.close()
                 return {"error": f"the remote view could not draw: {type(exc).__name__}: {exc}"[:300]}
@@ -112,7 +122,8 @@ def register(server, service) -> RemoteView:
     """The ``xsl_frame`` trigger (a tab without WebGL asks for its next frame)."""
     rv = RemoteView()
 
-    async def xsl_frame(query=None, t=0.0, view="auto", camera=None, labels=True, roof="cutaway") -> dict:
-        return await rv.frame(query, t, view, camera, labels, roof)
+    async def xsl_frame(query=None, t=0.0, view="auto", camera=None, labels=True, roof="cutaway",
+                        chapter=None) -> dict:
+        return await rv.frame(query, t, view, camera, labels, roof, chapter)
     server.controller.trigger("xsl_frame")(xsl_frame)
     return rv

@@ -31,19 +31,21 @@ def moment_error(t, view, roof) -> tuple[str | None, str]:
     return None, view
 
 
-async def still(service, query=None, t=0.0, view="auto", labels=True, roof="cutaway") -> dict:
-    """The still of the moment t (rite seconds) under the tab's reading, by the named view: {url, t} or
-    {error: one line}."""
+async def still(service, query=None, t=0.0, view="auto", labels=True, roof="cutaway", chapter=None) -> dict:
+    """The still of the moment t (rite seconds) of the tab's chapter under its reading, by the named view: {url,
+    t} or {error: one line}."""
     from ..geometry import readings as readings_mod
     from .guard import CLIENT
     from .jobs import JobError
     bad, view = moment_error(t, view, roof)
     if bad:
         return {"error": bad}
+    from .chapters import chapter_argv
     try:
         # the one parser with its cap (issue 45: the still had none; a 200 KB reading froze every tab for 24 s)
         r = readings_mod.from_query("zheng" if query is None or query == "" else query)
-    except readings_mod.ReadingError as exc:
+        extra = chapter_argv(chapter)
+    except ValueError as exc:                     # a reading's or a chapter's: one line
         return {"error": str(exc)}
     w, h = STILL_SIZE
 
@@ -51,7 +53,7 @@ async def still(service, query=None, t=0.0, view="auto", labels=True, roof="cuta
         out = folder / f"still-{int(time.time() * 1000)}-{w}x{h}.png"
         return (["still", "--t", f"{float(t):.3f}", "--view", view, "--size", f"{w}x{h}",
                  "--reading", readings_mod.to_query(r), "--labels" if labels else "--no-labels",
-                 "--roof", roof, "--out", str(out)], out, None)
+                 "--roof", roof, "--out", str(out), *extra], out, None)
     try:
         out, folder = await service.jobs.run(CLIENT.get(), "still", make)
     except JobError as exc:
@@ -61,6 +63,6 @@ async def still(service, query=None, t=0.0, view="auto", labels=True, roof="cuta
 
 def register(server, service) -> None:
     """The ``xsl_still`` trigger (the page asks only for its own tab)."""
-    async def xsl_still(query=None, t=0.0, view="auto", labels=True, roof="cutaway") -> dict:
-        return await still(service, query, t, view, labels, roof)
+    async def xsl_still(query=None, t=0.0, view="auto", labels=True, roof="cutaway", chapter=None) -> dict:
+        return await still(service, query, t, view, labels, roof, chapter)
     server.controller.trigger("xsl_still")(xsl_still)
