@@ -125,3 +125,8 @@ def rows(r: Reading) -> list[dict[str, object]]:
 def names() -> list[str]:
     """The names of the chapters' presets."""
     return list(registry()[1])
+
+
+def summary(r: Reading) -> str:
+    """The reading's chapter choices in one line for a printed page (``""`` when it has none)."""
+    return "; ".join(f"{row['label']} = {row['value']}" for row in rows(r))
