@@ -130,3 +130,23 @@ def names() -> list[str]:
 def summary(r: Reading) -> str:
     """The reading's chapter choices in one line for a printed page (``""`` when it has none)."""
     return "; ".join(f"{row['label']} = {row['value']}" for row in rows(r))
+
+
+def panel_fields() -> list[dict[str, object]]:
+    """The app's readings panel: a row for each chapter's choice, with its chapter (the panel shows its own)."""
+    return [{"key": c.key, "label": c.label, "kind": "str", "chapter": ch.id,
+             "options": [{"value": v, "title": v, "source": s} for v, s in c.options]}
+            for ch, c in registry()[0].values()]
+
+
+def panel_presets() -> list[dict[str, object]]:
+    """The chapters' presets for the panel's list (each with its chapter)."""
+    return [{"value": p.name, "title": f"{p.name} — {p.title}", "chapter": ch.id} for ch, p in registry()[1].values()]
+
+
+def panel_values(presets: dict[str, Reading]) -> dict[str, dict[str, object]]:
+    """Every preset's (the geometry's and the chapters') values of every field and every chapter's choice."""
+    from .readings import FIELDS
+    every = {**presets, **{name: r for name in names() if (r := preset(name)) is not None}}
+    return {k: {**{f.key: getattr(r, f.key) for f in FIELDS}, **{key: r.pick(key) for key in registry()[0]}}
+            for k, r in every.items()}
