@@ -39,10 +39,11 @@ def manifest_with(extra: str):
 # ---------------------------------------------------------------- the manifest
 
 def test_chapter_4_declares_the_jie_ximo_choice_and_the_jia_preset():
-    (c,) = CH4.choices
+    c, guan = CH4.choices
     assert c.key == "jie_ximo" and c.default == "north" and [v for v, _ in c.options] == ["north", "south"]
     assert "記22" in c.source_of("north") and "介於席南東面答拜" in c.source_of("south")
-    assert [(p.name, p.values) for p in CH4.presets] == [("jia", (("jie_ximo", "south"),))]
+    assert guan.key == "sizheng_guan" and guan.default == "guan" and "此俗本有盥者誤" in guan.source_of("none")
+    assert [(p.name, p.values) for p in CH4.presets] == [("jia", (("jie_ximo", "south"), ("sizheng_guan", "none")))]
     assert chapters.chapter("xiangshe").choices == () and chapters.chapter("xiangshe").presets == ()
 
 
@@ -52,7 +53,8 @@ def test_the_sources_are_quoted_from_the_commentaries():
     if not shushu.is_file():
         pytest.skip("the 注疏 text is not beside the checkout")
     text = shushu.read_text(encoding="utf-8").replace("賔", "賓")
-    for quote in ("賓於席西南面答拜介於席南東面答拜", "賓在席西南面介在席南東面", "席南上升由下降由上由便"):
+    for quote in ("賓於席西南面答拜介於席南東面答拜", "賓在席西南面介在席南東面", "席南上升由下降由上由便",
+                  "此俗本有盥者誤", "金石經洗字上有盥字", "監本已經刪正從之"):
         assert quote in text
 
 
@@ -101,11 +103,11 @@ def test_a_chapter_choice_in_chapter_5s_rite_is_refused():
 
 def test_a_reading_carries_the_chapters_choices():
     jia = R.get("jia")
-    assert jia.picks == (("jie_ximo", "south"),) and jia.pick("jie_ximo") == "south"
+    assert jia.picks == (("jie_ximo", "south"), ("sizheng_guan", "none")) and jia.pick("jie_ximo") == "south"
     assert R.get("zheng").picks == () and R.get("zheng").pick("jie_ximo") == "north"       # its default
-    assert R.get("zheng", chapter=FOUR).picks == (("jie_ximo", "north"),)                  # filled for ch.4
+    assert R.get("zheng", chapter=FOUR).picks == (("jie_ximo", "north"), ("sizheng_guan", "guan"))   # filled
     assert R.get("zheng", chapter="xiangshe") is R.PRESETS["zheng"]                        # ch.5 untouched
-    row = R.get("jia", chapter=FOUR).choices()[-1]
+    row = next(c for c in R.get("jia", chapter=FOUR).choices() if c["key"] == "jie_ximo")
     assert row["key"] == "jie_ximo" and row["value"] == "south" and row["chapter"] == FOUR
     assert "介於席南東面答拜" in row["source"]
     assert [c["key"] for c in R.get("zheng").choices()] == [f.key for f in R.FIELDS]
@@ -118,7 +120,7 @@ def test_queries_and_files_round_trip(tmp_path):
     assert R.to_query(R.get("zheng", chapter=FOUR)) == "zheng"          # the default is not spelled out
     f = tmp_path / "mine.toml"
     f.write_text('base = "jia"\nchi_m = 0.1991\n', encoding="utf-8")
-    assert R.load_toml(f).picks == (("jie_ximo", "south"),) and R.load_toml(f).chi_m == 0.1991
+    assert R.load_toml(f).picks == R.get("jia").picks and R.load_toml(f).chi_m == 0.1991
     f.write_text('jie_ximo = "south"\n', encoding="utf-8")
     assert R.load_toml(f).pick("jie_ximo") == "south"
     assert R.get("zheng").replace(jie_ximo="south").picks == (("jie_ximo", "south"),)
@@ -201,7 +203,23 @@ def test_the_preset_changes_the_act(rites):
     (jx, jy, _), _ = _jie_answers(rites["jia"])
     assert zy > mat[1] + 1 and jy < mat[1] - 3.5        # 鄭: the north end; 賈: south of the mat (3 尺 half-length)
     assert abs(zx - mat[0]) < 0.5 and abs(jx - mat[0]) < 0.5
-    assert len(rites["zheng"].spans) == len(rites["jia"].spans)     # one step for the other, nothing else
+    one = load_rite("zheng,jie_ximo=south", chapter=FOUR)            # one choice alone changes its act alone
+    assert _jie_answers(one)[0][1] < mat[1] - 3.5 and _sizheng_at_the_xi(one) == ["wash_hands", "wash"]
+
+
+def _sizheng_at_the_xi(rite):
+    return [s.do for s in rite.spans if s.section == 16 and s.who == ("xiang",) and s.phrase == "盥洗"]
+
+
+def test_the_sizheng_washes_his_hands_only_where_the_text_keeps_the_guan(rites):
+    """§16 執觶興盥洗: 盥 as this 經 (the 唐石經) reads it; 賈 此俗本有盥者誤 — the 觶 washed, not his hands."""
+    assert _sizheng_at_the_xi(rites["zheng"]) == ["wash_hands", "wash"]
+    assert _sizheng_at_the_xi(rites["jia"]) == ["wash"]
+    wash = next(s for s in rites["jia"].spans if s.section == 16 and s.do == "wash" and s.who == ("xiang",))
+    p = rites["jia"].pose_at(sum(wash.act_of("xiang")) / 2)
+    at = p.actor_xyz_m[p.actor_ids.index("xiang")] / rites["jia"].reading.chi_m
+    xi = rites["jia"].layout["court.xi"].xyz_chi
+    assert abs(at[0] - xi[0]) < 1 and 2 < at[1] - xi[1] < 4          # at the 洗 all the same (court.xi@北3)
 
 
 def test_the_evidence_says_which_reading_a_step_follows(rites):
