@@ -37,6 +37,16 @@ The manifest::
     building = "庠"                       # the text's building, whatever the reading says (optional)
     rank = "大夫"                         # the host's rank, the 堂's height (optional)
 
+    [[reading.choice]]                    # optional: a dispute of the commentaries over an act of the rite
+    key = "jie_ximo"                      #   (a step plays it with when = "jie_ximo=south"); a key no other
+    label = "介's 席末 (§20 答拜)"          #   chapter and no geometry field uses
+    options = { north = "鄭 記22 …", south = "賈 §20 …" }   # value → its source
+    default = "north"
+    [[reading.preset]]                    # optional: a named reading of this chapter (zheng's geometry)
+    name = "jia"
+    title = "賈公彥's readings"
+    jie_ximo = "south"                    # a value for any of its choices (the others: their default)
+
 The words file (``[data] words``, :mod:`scene.text.words`; without one the chapter names nobody)::
 
     names = ["眾賓之長", "眾賓", "賓", …]   # the clause splitter's names of people, the first that matches wins
@@ -80,7 +90,8 @@ DEFAULT_ID = "xiangshe"
 #: a heading of a text file: '## 12 獻工與笙' (a section), '## 記07' (a 記 item), '## 記' (opens the 記)
 HEADING = re.compile(r"## (?:(\d+) (\S+)|[記记](\d+)\s*(.*))")
 
-_TOP = {"id": str, "number": int, "title": str, "title_en": str, "text": dict, "data": dict, "layout": dict}
+_TOP = {"id": str, "number": int, "title": str, "title_en": str, "text": dict, "data": dict, "layout": dict,
+        "reading": dict}
 #: the hall plans a chapter may name (``[layout] plan``), with the values its building and rank may take
 PLANS = ("she", "yinjiu")
 _LAYOUT_VALUES = {"plan": PLANS, "building": ("序", "庠"), "rank": ("士", "大夫")}
@@ -96,6 +107,29 @@ _KIND = {str: "a string", int: "a whole number", dict: "a table", list: "a list 
 
 class ChapterError(ValueError):
     """A chapter folder or manifest that cannot be read: one line per bad field."""
+
+
+@dataclass(frozen=True)
+class ReadingChoice:
+    """A choice of the chapter's own (``[[reading.choice]]``): where the commentaries disagree over an act of
+    its rite.  ``options``: (value, its source) in the manifest's order."""
+
+    key: str
+    label: str
+    options: tuple[tuple[str, str], ...]
+    default: str
+
+    def source_of(self, value: str) -> str:
+        return dict(self.options).get(value, "")
+
+
+@dataclass(frozen=True)
+class ReadingPreset:
+    """A named reading of the chapter (``[[reading.preset]]``): zheng's geometry and these choices."""
+
+    name: str
+    title: str
+    values: tuple[tuple[str, str], ...]
 
 
 @dataclass(frozen=True)
@@ -126,6 +160,9 @@ class Chapter:
     plan: str = "she"
     building: str | None = None
     rank: str | None = None
+    #: the chapter's own reading choices and presets (``[reading]``): none in chapter 5
+    choices: tuple[ReadingChoice, ...] = ()
+    presets: tuple[ReadingPreset, ...] = ()
 
     @property
     def scripts(self) -> dict[str, Path]:
@@ -186,6 +223,69 @@ def _typed(where: str, table: dict[str, object], spec: dict[str, type], prefix: 
     return bad
 
 
+_READING_KEYS = {"choice", "preset"}
+_CHOICE_KEYS = {"key", "label", "options", "default"}
+
+
+def _reading(where: str, table: dict[str, object]) -> tuple[tuple[ReadingChoice, ...], tuple[ReadingPreset, ...],
+                                                             list[str]]:
+    """The ``[reading]`` table: its choices and presets, and a line for each bad field of them."""
+    bad = [f"{where}: unknown key reading.{k} (known: choice, preset)" for k in table if k not in _READING_KEYS]
+    choices: list[ReadingChoice] = []
+    rows = table.get("choice", [])
+    for i, c in enumerate(rows if isinstance(rows, list) else [rows]):
+        at = f"{where}: reading.choice[{i + 1}]"
+        if not isinstance(c, dict):
+            bad.append(f"{at} must be a table")
+            continue
+        bad += [f"{at}: unknown key {k} (known: {', '.join(sorted(_CHOICE_KEYS))})" for k in c if k not in _CHOICE_KEYS]
+        key, label, options, default = c.get("key"), c.get("label"), c.get("options"), c.get("default")
+        if not isinstance(key, str) or not _ID.fullmatch(key):
+            bad.append(f"{at}: key must be lower-case letters, digits or _")
+            continue
+        if key in {ch.key for ch in choices}:
+            bad.append(f"{at}: key {key!r} twice")
+        if not isinstance(label, str) or not label.strip():
+            bad.append(f"{at} ({key}): label must be a string")
+        if not isinstance(options, dict) or len(options) < 2 or not all(
+                isinstance(v, str) and _ID.fullmatch(k) and v.strip() for k, v in options.items()):
+            bad.append(f"{at} ({key}): options must be a table of two or more values (lower-case names), "
+                       "each with its source")
+            continue
+        if default not in options:
+            bad.append(f"{at} ({key}): default {str(default)[:20]!r} is not one of {', '.join(options)}")
+            continue
+        choices.append(ReadingChoice(key, str(label), tuple(options.items()), str(default)))
+    presets: list[ReadingPreset] = []
+    known = {c.key: c for c in choices}
+    rows = table.get("preset", [])
+    for i, p in enumerate(rows if isinstance(rows, list) else [rows]):
+        at = f"{where}: reading.preset[{i + 1}]"
+        if not isinstance(p, dict):
+            bad.append(f"{at} must be a table")
+            continue
+        name, title = p.get("name"), p.get("title")
+        if not isinstance(name, str) or not _ID.fullmatch(name):
+            bad.append(f"{at}: name must be lower-case letters, digits or _ (a name in a URL)")
+            continue
+        if name in {q.name for q in presets}:
+            bad.append(f"{at}: name {name!r} twice")
+        if not isinstance(title, str) or not title.strip():
+            bad.append(f"{at} ({name}): title must be a string")
+        values = []
+        for k, v in p.items():
+            if k in ("name", "title"):
+                continue
+            if k not in known:
+                bad.append(f"{at} ({name}): unknown key {k[:40]!r} (choices: {', '.join(known) or 'none'})")
+            elif v not in dict(known[k].options):
+                bad.append(f"{at} ({name}): {k} = {str(v)[:20]!r} is not one of {', '.join(dict(known[k].options))}")
+            else:
+                values.append((k, v))
+        presets.append(ReadingPreset(name, str(title), tuple(values)))
+    return tuple(choices), tuple(presets), bad
+
+
 def load(folder: Path | str) -> Chapter:
     """The chapter of a folder holding a ``chapter.toml``; :class:`ChapterError` lists every bad field."""
     folder = Path(folder)
@@ -214,6 +314,10 @@ def load(folder: Path | str) -> Chapter:
         if isinstance(v, str) and v not in allowed:
             bad.append(f"{where}: layout.{key} = {v[:20]!r} is not one of {', '.join(allowed)}")
     bad += [f"{where}: missing key text.{k}" for k in _TEXT_REQUIRED if k not in text]
+    reading = raw.get("reading") if isinstance(raw.get("reading"), dict) else {}
+    assert isinstance(reading, dict)
+    choices, presets, bad_reading = _reading(where, reading)
+    bad += bad_reading
     cid = raw.get("id")
     if isinstance(cid, str) and not _ID.fullmatch(cid):
         bad.append(f"{where}: id {cid[:40]!r} must be lower-case letters, digits or _ (a name in a URL)")
@@ -261,6 +365,7 @@ def load(folder: Path | str) -> Chapter:
                    seed=paths.get("seed"), names=tuple(text.get("names", ())),
                    not_names=tuple(text.get("not_names", ())),
                    plan=layout.get("plan", "she"), building=layout.get("building"), rank=layout.get("rank"),
+                   choices=choices, presets=presets,
                    **{k: paths.get(k) for k in _DATA_FILES + _DATA_FOLDERS})
 
 

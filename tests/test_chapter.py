@@ -165,7 +165,7 @@ def test_every_bad_field_is_its_own_line(tmp_path):
         return s.replace('notes = "【】"', 'notes = "【"').replace("number = 99", "").replace('"toy"', '"Toy"')
     got = [ln.split("chapter.toml: ")[1] for ln in _lines(_toy(tmp_path, edit))]
     assert got == [
-        "unknown key colour (known: id, number, title, title_en, text, data, layout)",
+        "unknown key colour (known: id, number, title, title_en, text, data, layout, reading)",
         "missing key number",
         "text.ji must be a whole number, not str",
         "id 'Toy' must be lower-case letters, digits or _ (a name in a URL)",

@@ -237,12 +237,21 @@ def test_the_two_zhi_are_left_west_of_the_bins_jian_and_south_of_the_jies():
     assert where(RITE, "bin", act_mid(ans, "bin"))[0][0] < bin_mat[0] - 1           # 賈 賓於席西南面
 
 
-@pytest.mark.xfail(reason="賈 §20 介於席南東面答拜: §20's data (7_erren_juzhi.toml) puts the 介's 席末 at the north end "
-                          "(鄭 記22 席南上, 升由下: the lower end north) — a reading to settle, not a slip")
-def test_the_jie_answers_at_the_south_end_of_his_mat():
+def test_the_jie_answers_at_the_north_end_of_his_mat_under_zheng():
+    """鄭 記22 席南上 (升由下降由上): the 介's mat is 南上, its 末 the north end (the default reading, zheng)."""
     jie_mat = place(RITE, "mat.jie")
     jans = at_words(RITE, 20, "賓介席末答拜", who="jie", do=("answer_bow", "bow"))[0]
-    assert where(RITE, "jie", act_mid(jans, "jie"))[0][1] < jie_mat[1] - 1          # 賈 介於席南東面
+    assert where(RITE, "jie", act_mid(jans, "jie"))[0][1] > jie_mat[1] + 1
+
+
+def test_the_jie_answers_at_the_south_end_of_his_mat():
+    """賈 §20 疏 介於席南東面答拜: under the preset jia (chapter 4's own reading, its manifest's [reading])."""
+    jia = build_rite("jia", chapter=FOUR)
+    jie_mat = place(jia, "mat.jie")
+    for words in ("賓介席末答拜", "賓介皆拜"):      # 鄭 於席末拜, 賈 介在席南東面: the second too
+        jans = at_words(jia, 20, words, who="jie", do=("answer_bow", "bow"))[-1]
+        (x, y, _), heading, _, _ = where(jia, "jie", act_mid(jans, "jie"))
+        assert y < jie_mat[1] - 1 and abs(heading - 90) < 20                         # 賈 介於席南東面
 
 
 # ---------------------------------------------------------------- §21 徹俎

@@ -527,7 +527,10 @@ window.xsl = {
   // the chapter switch: the other chapter at its start, the reading kept (the address follows)
   setChapter: async (id) => {
     if (id === get('chapter_id')) return;
-    if (await loadReading(get('reading_q') || 'zheng', { chapter: id })) { writeUrl(true); publish(true); }
+    // a reading holding the other chapter's own choices is refused there (one line, said): that chapter's default
+    if (await loadReading(get('reading_q') || 'zheng', { chapter: id }) || await loadReading('zheng', { chapter: id })) {
+      writeUrl(true); publish(true);
+    }
   },
   present: () => setRole('present'),
   follow: () => setRole('follow'),

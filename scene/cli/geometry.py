@@ -54,11 +54,15 @@ def cmd_layout(args: argparse.Namespace) -> None:
 
 
 def cmd_readings(args: argparse.Namespace) -> None:
-    from ..geometry.readings import PRESETS
+    from ..chapter import resolve
+    from ..geometry.readings import PRESETS, get
+    ch = resolve(getattr(args, "chapter", None))
+    # the chapter's own presets after the geometry's, each with the chapter's choices filled in
+    shown = [get(name, chapter=ch) for name in [*PRESETS, *(p.name for p in ch.presets)]]
     if args.json:
-        dump([{"name": r.name, "title": r.title, "choices": r.choices()} for r in PRESETS.values()])
+        dump([{"name": r.name, "title": r.title, "choices": r.choices()} for r in shown])
         return
-    for r in PRESETS.values():
+    for r in shown:
         print(f"{r.name:10} {r.title}")
 
 

@@ -80,7 +80,7 @@ def register(sub) -> None:
 def cmd_check(args: argparse.Namespace) -> None:
     from ..rite import grammar
     from ..rite.cache import load_rite
-    specs = grammar.readings_to_check() if args.reading == "all" else [args.reading]
+    specs = grammar.readings_to_check(getattr(args, "chapter", None)) if args.reading == "all" else [args.reading]
     rules = tuple(args.rule.split(",")) if args.rule else grammar.RULES
     bad = [r for r in rules if r not in grammar.RULES]
     if bad:
@@ -101,7 +101,7 @@ def cmd_check(args: argparse.Namespace) -> None:
         report.append({"reading": rite.reading.name if spec is None else spec, "findings": [f.as_dict() for f in found]})
         if not args.json:
             for f in found:
-                print(f.line())
+                print(f.line() + _follows(rite, f))
             print(f"{len(found)} finding(s) under {spec or rite.reading.name} "
                   f"({len(rite.spans)} steps, rules: {', '.join(rules)})")
     if args.coverage or args.mutate:
@@ -111,6 +111,15 @@ def cmd_check(args: argparse.Namespace) -> None:
                                                                ({**x, "reading": r["reading"]} for x in r["findings"])]})
     if total:
         raise SystemExit(1)
+
+
+def _follows(rite, f) -> str:
+    """`` (follows jie_ximo=south)`` when the finding's step is played under a chapter's choice (its ``when``)."""
+    try:
+        when = rite.choreography.section(f.section).steps[f.step].when if f.step is not None else None
+    except (ValueError, IndexError):
+        return ""
+    return f" (follows {when})" if when and "=" in when else ""
 
 
 def cmd_steps(args: argparse.Namespace) -> None:

@@ -175,6 +175,8 @@ class Reading:
     behind_hou_chi: float = 30.0
     gate_width_chi: float = 10.0
     seed: int = 1
+    #: the chapter's own choices, (key, value) in its manifest's order (:mod:`.reading_picks`): none in chapter 5
+    picks: tuple[tuple[str, str], ...] = ()
 
     # --- units under this reading -------------------------------------
     @property
@@ -205,17 +207,30 @@ class Reading:
         return FIELD_BY_KEY[key].source_of(getattr(self, key))
 
     def choices(self) -> list[dict[str, Any]]:
-        """Every choice with its value and source, for display and JSON."""
+        """Every choice with its value and source, for display and JSON; a chapter's own last (with its id)."""
+        from .reading_picks import rows
         return [{"key": f.key, "label": f.label, "value": getattr(self, f.key),
-                 "source": self.source(f.key)} for f in FIELDS]
+                 "source": self.source(f.key)} for f in FIELDS] + rows(self)
+
+    def pick(self, key: str) -> str | None:
+        """The value of a chapter's choice under this reading (its default when the reading names none)."""
+        from .reading_picks import value
+        return value(self, key)
 
     def replace(self, **changes: Any) -> Reading:
-        for key, value in changes.items():
-            if key in ("name", "title"):
+        from . import reading_picks
+        picks: dict[str, str] = {}
+        for key, value in list(changes.items()):
+            if key in ("name", "title", "picks"):
                 continue
             if key not in FIELD_BY_KEY:
-                raise ReadingError(f"reading: unknown key '{key}' (known: {', '.join(FIELD_BY_KEY)})")
+                if reading_picks.choice(key) is None:
+                    raise ReadingError(f"reading: unknown key '{key}' (known: {', '.join(FIELD_BY_KEY)})")
+                picks[key] = reading_picks.check(key, changes.pop(key), "reading")
+                continue
             changes[key] = FIELD_BY_KEY[key].check(value, "reading")
+        if picks:
+            changes["picks"] = reading_picks.merged(changes.get("picks", self.picks), picks)
         return dataclasses.replace(self, **changes)
 
 
@@ -276,6 +291,8 @@ def reading_file_type() -> type[Any]:
         else:
             t = Text
         fields.append((f.key, t, getattr(DEFAULT, f.key)))
+    from .reading_picks import registry
+    fields += [(key, Text, "") for key in registry()[0]]       # a chapter's choice: its value is checked below
     return msgspec.defstruct("ReadingFile", fields, forbid_unknown_fields=True)
 
 
@@ -304,24 +321,36 @@ def load_toml(path: str | Path) -> Reading:
         raise ReadingError(f"{where}: not UTF-8 text") from None
     from ..validation import convert
     convert(raw, reading_file_type(), where, error=ReadingError)   # types, ranges, finite numbers: one line
+    from . import reading_picks
     base_name = raw.pop("base", "zheng")
-    if base_name not in PRESETS:
-        raise ReadingError(f"{where}: key 'base' = {base_name!r} is not a preset (allowed: {', '.join(PRESETS)})")
+    base = PRESETS.get(base_name) or reading_picks.preset(base_name)
+    if base is None:
+        raise ReadingError(f"{where}: key 'base' = {base_name!r} is not a preset (allowed: {', '.join(preset_names())})")
     name = raw.pop("name", path.stem)
     title = raw.pop("title", f"user reading from {path.name}")
     if not isinstance(name, str) or not isinstance(title, str):
         raise ReadingError(f"{where}: keys 'name' and 'title' must be strings")
     name = safe_name(name)
-    values = {}
+    values: dict[str, Any] = {}
+    picks: dict[str, str] = {}
     for key, value in raw.items():
         field = FIELD_BY_KEY.get(key)
+        if field is None and reading_picks.choice(key) is not None:
+            picks[key] = reading_picks.check(key, value, where)
+            continue
         if field is None:
             raise ReadingError(f"{where}: unknown key '{key}' (known: base, name, title, {', '.join(FIELD_BY_KEY)})")
         values[key] = field.check(value, where)
-    return dataclasses.replace(PRESETS[base_name], name=name, title=title, **values)
+    return dataclasses.replace(base, name=name, title=title, picks=reading_picks.merged(base.picks, picks), **values)
 
 
-def get(spec: str | Reading | None) -> Reading:
+def preset_names() -> list[str]:
+    """Every preset's name: the geometry's (:data:`PRESETS`), then the chapters' own."""
+    from .reading_picks import names
+    return list(PRESETS) + names()
+
+
+def get(spec: str | Reading | None, chapter: Any = None) -> Reading:
     """The reading a name, a file or a value stands for.
 
     Parameters
@@ -329,6 +358,10 @@ def get(spec: str | Reading | None) -> Reading:
     spec : str or Reading or None
         A preset name (``"zheng"``, ``"xiang"`` …: ``python -m scene readings`` lists them), the path of a
         reading TOML file, a :class:`Reading` (returned as it is), or None for the default (``zheng``).
+
+    chapter : Chapter or str, optional
+        The chapter the reading is for: its choices filled in with their defaults, another chapter's choice
+        refused (:func:`scene.geometry.reading_picks.for_chapter`).  None: the reading as it is written.
 
     Returns
     -------
@@ -339,12 +372,23 @@ def get(spec: str | Reading | None) -> Reading:
     ReadingError
         An unknown name, a file that is not a reading (one line, naming what is wrong).
     """
+    r = _get(spec)
+    if chapter is None:
+        return r
+    from .reading_picks import for_chapter
+    return for_chapter(r, chapter)
+
+
+def _get(spec: str | Reading | None) -> Reading:
+    from .reading_picks import preset
     if spec is None:
         return DEFAULT
     if isinstance(spec, Reading):
         return spec
     if spec in PRESETS:
         return PRESETS[spec]
+    if isinstance(spec, str) and (named := preset(spec)) is not None:
+        return named
     if not isinstance(spec, str) or not spec.strip():
         raise ReadingError(f"--reading {shorten(repr(spec))}: empty (presets: {', '.join(PRESETS)})")
     if len(spec) > 4096:
@@ -357,7 +401,7 @@ def get(spec: str | Reading | None) -> Reading:
         return load_toml(spec)
     if "=" in spec or "," in spec:
         return from_query(spec)
-    raise ReadingError(f"unknown reading {shorten(repr(spec))} (presets: {', '.join(PRESETS)}; a path to a .toml file; "
+    raise ReadingError(f"unknown reading {shorten(repr(spec))} (presets: {', '.join(preset_names())}; a path to a .toml file; "
                        f"or preset,key=value,…)")
 
 
@@ -388,24 +432,31 @@ def from_query(text: str) -> Reading:
         raise ReadingError("reading: not a reading's query")
     if len(text) > MAX_QUERY:
         raise ReadingError(f"reading={shorten(text[:60], 40)}: {len(text):,} characters is not a reading")
+    from . import reading_picks
     parts = [p.strip() for p in str(text).split(",") if p.strip()]
     if not parts or "=" in parts[0]:
         parts.insert(0, "zheng")
-    base = PRESETS.get(parts[0])
+    base = PRESETS.get(parts[0]) or reading_picks.preset(parts[0])
     if base is None:
-        raise ReadingError(f"reading={shorten(repr(text))}: unknown preset {shorten(repr(parts[0]), 40)} (presets: {', '.join(PRESETS)})")
+        raise ReadingError(f"reading={shorten(repr(text))}: unknown preset {shorten(repr(parts[0]), 40)} "
+                           f"(presets: {', '.join(preset_names())})")
     changes: dict[str, Any] = {}
+    picks: dict[str, str] = {}
     for p in parts[1:]:
         key, sep, raw = p.partition("=")
         key = key.strip()
         field = FIELD_BY_KEY.get(key)
+        if sep and field is None and reading_picks.choice(key) is not None:
+            picks[key] = reading_picks.check(key, raw.strip(), f"reading={shorten(repr(text))}")
+            continue
         if not sep or field is None:
             raise ReadingError(f"reading={shorten(repr(text))}: {shorten(repr(p), 40)} is not key=value with a known key "
-                               f"(known: {', '.join(FIELD_BY_KEY)})")
+                               f"(known: {', '.join(FIELD_BY_KEY)}, {', '.join(reading_picks.registry()[0])})")
         changes[key] = field.check(_query_value(field, raw.strip(), text), f"reading={shorten(repr(text))}")
-    if not changes:
+    if not changes and not picks:
         return base
-    return dataclasses.replace(base, title=f"{base.title} (changed: {', '.join(changes)})", **changes)
+    return dataclasses.replace(base, title=f"{base.title} (changed: {', '.join([*changes, *picks])})",
+                               picks=reading_picks.merged(base.picks, picks), **changes)
 
 
 def _query_value(field: Field, raw: str, text: str) -> Any:
@@ -427,9 +478,12 @@ def _query_value(field: Field, raw: str, text: str) -> Any:
 
 def to_query(r: Reading) -> str:
     """The shortest ``reading=`` value that :func:`from_query` turns back into ``r`` (its choices)."""
-    base = PRESETS.get(r.name) or min(PRESETS.values(), key=lambda p: sum(
+    from .reading_picks import preset
+    base = PRESETS.get(r.name) or preset(r.name) or min(PRESETS.values(), key=lambda p: sum(
         getattr(p, f.key) != getattr(r, f.key) for f in FIELDS))
     diff = [f for f in FIELDS if getattr(base, f.key) != getattr(r, f.key)]
+    # a chapter's choice where it differs from the base's (its default when the base names none)
+    picks = [(k, v) for k, v in r.picks if base.pick(k) != v]
     def fmt(v: Any) -> str:
         return str(v).lower() if isinstance(v, bool) else f"{v:g}" if isinstance(v, float) else str(v)
-    return ",".join([base.name] + [f"{f.key}={fmt(getattr(r, f.key))}" for f in diff])
+    return ",".join([base.name] + [f"{f.key}={fmt(getattr(r, f.key))}" for f in diff] + [f"{k}={v}" for k, v in picks])

@@ -139,8 +139,10 @@ def book_page(rite, ix: RoleIndex, stage, k: int, n: int) -> Page:
     page.text(10, y + 4.5, "經", 3.2)
     y = numbered_run(page, 10, y + 5.5, 190, runs, size, SERIF, 272)
     _evidence(page, rite, stage, phrases, y + 2)
+    from ..geometry.reading_picks import summary
+    picks = f" ({summary(rite.reading)})" if rite.reading.picks else ""
     _footer(page, f"{rite.title} 禮圖 — the book of plans, computed (python -m scene book) — reading "
-                  f"{rite.reading.name}: {rite.reading.title}", k, n, W, H)
+                  f"{rite.reading.name}: {rite.reading.title}{picks}", k, n, W, H)
     return page
 
 

@@ -77,7 +77,7 @@ def write_sheets(rite, aids: list[str], out: Path, fmt: str, jobs: int = 2,
     from .roles import RoleIndex
     from .sheets import call_sheet
     ix = RoleIndex(rite)
-    fonts = print_fonts(rite.reading.title + rite.reading.name)
+    fonts = print_fonts(rite.reading.title + rite.reading.name + _picks(rite))
     _WORK.update(rite=rite, ix=ix, out=out, fmt=fmt, fonts=fonts)
     from .. import progress
     rows: list[tuple[str, int, int]] = []
@@ -122,8 +122,14 @@ def write_book(rite, out: Path, fmt: str) -> tuple[int, int]:
     from .html import write_html
     with progress.phase("the book of plans: a plan for each stage"):
         pages = book(rite)
-    fonts = print_fonts(rite.reading.title + rite.reading.name)
+    fonts = print_fonts(rite.reading.title + rite.reading.name + _picks(rite))
     name = f"{rite.title} 禮圖 — the book of plans ({rite.reading.name})"
     with progress.phase(f"writing its {len(pages)} pages"):
         (write_pdf if fmt == "pdf" else write_html)(pages, out, name, fonts=fonts)
     return len(pages), out.stat().st_size
+
+
+def _picks(rite) -> str:
+    """The chapter's choices as the pages print them (their characters go into the font subset)."""
+    from ..geometry.reading_picks import summary
+    return summary(rite.reading)

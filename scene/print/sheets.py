@@ -163,7 +163,10 @@ def cover_page(rite, aid: str, parts, n: int) -> Page:
     page.text(20, 40, who, 14.0)
     page.text(20, 52, f"{rite.title} role sheet · {a.role}", 4.0, gray=0.25)
     shooting = f" shooting seed {r.seed}." if "target.hou" in rite.layout else ""   # (鄉飲酒禮: nobody shoots)
-    y = paragraph(page, 20, 58, 130, f"reading: {r.name} — {r.title}; 1 尺 = {r.chi_m * 100:.1f} cm;{shooting}", 3.2)
+    from ..geometry.reading_picks import summary
+    picks = f" {summary(r)};" if r.picks else ""          # the chapter's own choices (chapter 4's 介 席末)
+    y = paragraph(page, 20, 58, 130, f"reading: {r.name} — {r.title}; 1 尺 = {r.chi_m * 100:.1f} cm;{picks}{shooting}",
+                  3.2)
     y = paragraph(page, 20, y + 2, 130, f"{len(parts)} stages, {sum(len(p.entries) for p in parts)} steps; "
                   f"the whole rite lasts {mmss(rite.duration)} (min:s) in this reconstruction.", 3.2)
     page.text(20, y + 8, "stages", 3.4)

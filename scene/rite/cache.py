@@ -271,8 +271,10 @@ def load_rite(reading: Reading | str | None = None, seed: int | None = None, cha
     from ..chapter import resolve as resolve_chapter
     from ..geometry import readings
     from .timeline import Rite, build_rite
-    r = readings.get(reading)
     ch = resolve_chapter(chapter)
+    # the chapter's own choices filled in (another chapter's refused): the key, the memo and the entry's name
+    # differ with every choice, so a reading with another choice never reuses this one's compiled rite
+    r = readings.get(reading, chapter=ch)
     other = ch if ch != resolve_chapter(None) else None     # chapter 5 keeps its key and its entry's name
     memo = (r, seed, ch.id)
     if memo in _rites:
@@ -287,6 +289,8 @@ def load_rite(reading: Reading | str | None = None, seed: int | None = None, cha
         with progress.phase(f"compiling the rite ({r.name})"):
             return build_rite(r, seed, chapter=other)
     prefix = f"rite-{r.name}" if other is None else f"rite-{ch.id}-{r.name}"
+    if r.picks:
+        prefix += "-" + readings.safe_name("-".join(v for _, v in r.picks))
     rite = entry(prefix, key, build, Rite, "a compiled rite")
     _here(rite, ch)
     rite.cache_key = key

@@ -32,7 +32,9 @@ Section::
     delay = 1.2                  # … but so many seconds later (主人升一等賓升: not together)
     role = "司馬"                # the actor's role from this step on
     round = 1                    # for shoot / count / forfeit: 0 (誘射), 1, 2, 3
-    when = "dafu_present"        # played only when this switch of the reading is on (若有遵者)
+    when = "dafu_present"        # played only when this switch of the reading is on (若有遵者);
+                                 # "jie_ximo=south": only under that value of a choice of the chapter's own
+                                 # (its manifest's [[reading.choice]]: where the commentaries disagree)
     put = "mat.bin@西1.5南2.5"    # set_down / lean: where the thing goes when not where he stands (奠爵于薦西
                                  # from his seat): within reach (4 尺) of him, or compiling fails
     pick = "youngest_winner"     # who = candidates, eldest first; played by the youngest of them on the side
@@ -357,9 +359,7 @@ def _step(raw: dict[str, Any], sec_n: int, text: str, where: str, actors: dict[s
     if raw["do"] in PAIR_VERBS and len(who) not in (1, 2):
         raise ChoreographyError(f"{where}: {raw['do']} needs who = [上射, 下射] (or one archer)")
     dur = raw.get("dur")
-    when = raw.get("when")
-    if when is not None and when not in WHEN:
-        raise ChoreographyError(f"{where}: when {when!r} is not a reading switch ({', '.join(sorted(WHEN))})")
+    when = _when(raw.get("when"), where, chapter)
     delay = raw.get("delay", 0.0)
     if raw.get("rise") and not raw.get("kneel") and raw["do"] != "rise":
         raise ChoreographyError(f"{where}: rise = true needs kneel = true (坐X…興)")
@@ -376,6 +376,36 @@ def _step(raw: dict[str, Any], sec_n: int, text: str, where: str, actors: dict[s
                 raw.get("round"), raw.get("note", ""), offset, when, float(delay),
                 bool(raw.get("kneel", False)), bool(raw.get("rise", False)), _evidence(raw.get("evidence"), where),
                 _as_before(raw.get("as_before"), sec_n, where, chapter), behind, put, pick)
+
+
+def _when(when: Any, where: str, chapter: Chapter | None) -> str | None:
+    """``when``: a reading switch (:data:`WHEN`) or ``key=value``, a value of a choice of the chapter's own
+    (``[[reading.choice]]`` of its manifest); anything else is one line."""
+    if when is None or when in WHEN:
+        return str(when) if when is not None else None
+    key, sep, value = str(when).partition("=")
+    choices = {c.key: c for c in (chapter.choices if chapter is not None else ())}
+    if not sep or key not in choices:
+        known = ", ".join([*sorted(WHEN), *(f"{k}=…" for k in choices)])
+        raise ChoreographyError(f"{where}: when {str(when)[:40]!r} is not a reading switch or a choice of this "
+                                f"chapter ({known})")
+    allowed = [v for v, _ in choices[key].options]
+    if value not in allowed:
+        raise ChoreographyError(f"{where}: when {when!r}: {value[:20]!r} is not a value of {key} "
+                                f"({', '.join(allowed)})")
+    return str(when)
+
+
+def when_holds(when: str | None, reading: Any) -> bool:
+    """Whether a step's ``when`` holds under the reading: a switch on ("not …": off), or the chapter's choice
+    ``key`` with that value (:meth:`scene.geometry.readings.Reading.pick`: its default when the reading names
+    none)."""
+    if when is None:
+        return True
+    key, sep, value = when.partition("=")
+    if sep:
+        return bool(reading.pick(key) == value)
+    return bool(getattr(reading, when.removeprefix("not ")) != when.startswith("not "))
 
 
 def _as_before(raw: Any, sec_n: int, where: str, chapter: Chapter | None = None) -> tuple[int, str] | None:

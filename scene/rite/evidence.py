@@ -388,5 +388,7 @@ def step_table(rite: Rite) -> list[dict[str, Any]]:
         rows.append({"section": sp.section, "index": sp.index + 1, "phrase": sp.phrase, "who": list(sp.who),
                      "verb": sp.do, "start_s": round(sp.start_s, 2), "end_s": round(sp.end_s, 2), "place": place,
                      "facing": facing, "posture": posture,
+                     # the reading the step follows: a switch or a chapter's choice (when = "jie_ximo=south")
+                     "when": step.when,
                      "evidence": {a: ev[a].as_dict() for a in ASPECTS}})
     return rows

@@ -40,8 +40,9 @@ def without_absent(step: chor.Step, present: Collection[str]) -> chor.Step:
 
 
 def kept(step: chor.Step, reading: Any, present: Collection[str]) -> bool:
-    """Whether the step is played under the reading: its ``when`` switch (when = "dafu_present" needs it on,
-    "not dafu_present" off) and all its people (and the one it is done to) present."""
-    if step.when is not None and getattr(reading, step.when.removeprefix("not ")) == step.when.startswith("not "):
+    """Whether the step is played under the reading: its ``when`` (when = "dafu_present" needs the switch on,
+    "not dafu_present" off, "jie_ximo=south" that value of the chapter's choice: :func:`chor.when_holds`) and
+    all its people (and the one it is done to) present."""
+    if not chor.when_holds(step.when, reading):
         return False
     return all(w in present for w in step.who) and (step.to is None or step.to in present)

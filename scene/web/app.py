@@ -31,6 +31,7 @@ import time
 import zipfile
 from pathlib import Path
 
+from ..geometry import reading_picks as picks_mod
 from ..geometry import readings as readings_mod
 from ..paths import WEB_ASSETS as WEB  # noqa: E402
 from ..render import views as views_mod
@@ -75,7 +76,7 @@ class Service:
         from .sockets import session_of
         self.builds = Builds(store, self.pack_url, session_of, first=self.presenters.__contains__)
         self.guesses = KeyGuesses()
-        self.built: set[str] = set(readings_mod.PRESETS)     # readings a presenter may send followers to
+        self.built: set[str] = set(readings_mod.preset_names())     # readings a presenter may send followers to
         store.clean_tmp()
         self.reading = reading
         self.packs_root = store.roots()[0]                 # the pack and font folders, served as xslpack/
@@ -176,6 +177,7 @@ class Service:
         try:
             r = self.store.normalise(_reading_of(query))
             ch = chapter_of(chapter)
+            readings_mod.get(r, chapter=ch)          # another chapter's choice: one line, before any build
         except (readings_mod.ReadingError, ValueError) as exc:
             return {"error": str(exc)}
         q = readings_mod.to_query(r)
@@ -405,10 +407,10 @@ def build(server, service: Service) -> None:
     state.update({
         "xsl_default_pack": service.default_url,      # None until a first start's build is done
         "xsl_font_urls": service.font_urls if service.ready else None,
-        "xsl_fields": field_table(),
-        "xsl_preset_vals": {k: {f.key: getattr(r, f.key) for f in readings_mod.FIELDS}
-                            for k, r in readings_mod.PRESETS.items()},
-        "xsl_presets": [{"value": k, "title": f"{k} — {r.title}"} for k, r in readings_mod.PRESETS.items()],
+        "xsl_fields": field_table() + picks_mod.panel_fields(),    # a chapter's own choices: its panel only
+        "xsl_preset_vals": picks_mod.panel_values(readings_mod.PRESETS),
+        "xsl_presets": [{"value": k, "title": f"{k} — {r.title}"} for k, r in readings_mod.PRESETS.items()]
+        + picks_mod.panel_presets(),
         "xsl_views": [{"value": k, "title": views_mod.VIEWS[k]} for k in ui.VIEW_ORDER],
         "xsl_chapters": app_chapters(),
         "roof_modes": list(ui.ROOFS),

@@ -208,9 +208,12 @@ def _inspector() -> None:
 def _readings() -> None:
     with html.Div(classes="xsl-readings", id="xsl-readings"):
         html.Div("{{ reading_title }}", classes="xsl-dim mb-2", id="xsl-reading-title")
-        v.VSelect(v_model="reading_preset", items=("xsl_presets",), label="preset 讀法", density="compact",
+        v.VSelect(v_model="reading_preset", items=("xsl_presets.filter(p => !p.chapter || p.chapter === chapter_id)",),
+                  label="preset 讀法", density="compact",
                   hide_details=True, update_modelValue="window.xsl.choosePreset($event)", id="xsl-preset")
-        with html.Div(v_for="f in xsl_fields", key="f.key", classes="xsl-field"):
+        # a chapter's own choices (its manifest's [reading]) only in its own panel
+        with html.Div(v_for="f in xsl_fields.filter(x => !x.chapter || x.chapter === chapter_id)", key="f.key",
+                      classes="xsl-field"):
             v.VSelect(v_if="f.options", v_model="reading_vals[f.key]", items=("f.options",), label=("f.label",),
                       item_title="title", item_value="value", density="compact", hide_details=True,
                       id=("'rf-' + f.key",), update_modelValue="window.xsl.readingChanged()")

@@ -61,7 +61,10 @@ def check(rite: Rite, rules: Sequence[str] = RULES) -> list[Finding]:
     return left + exceptions.unused(raw, None if tuple(rules) == RULES else tuple(rules), ch)
 
 
-def readings_to_check() -> list[str]:
-    """Every preset, with and without the 大夫 (若有遵者)."""
+def readings_to_check(chapter: object = None) -> list[str]:
+    """Every preset, with and without the 大夫 (若有遵者); a chapter's own presets too (its manifest's
+    ``[[reading.preset]]``, chapter 4's ``jia`` …)."""
+    from ...chapter import resolve
     from ...geometry.readings import PRESETS
-    return [spec for name in PRESETS for spec in (name, f"{name},dafu_present=false")]
+    own = [p.name for p in resolve(chapter).presets]   # type: ignore[arg-type]
+    return [spec for name in [*PRESETS, *own] for spec in (name, f"{name},dafu_present=false")]

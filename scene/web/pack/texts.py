@@ -13,7 +13,8 @@ VIEW_ORDER = ("overview", "hall", "range", "plan", "archer", "target", "guest")
 
 def reading_block(reading) -> dict[str, Any]:
     import dataclasses
-    fields = {f.name: getattr(reading, f.name) for f in dataclasses.fields(reading)}
+    fields = {f.name: getattr(reading, f.name) for f in dataclasses.fields(reading) if f.name != "picks"}
+    fields.update(reading.picks)        # a chapter's own choices, by key (chapter 4's jie_ximo), as the panel shows them
     return {"name": reading.name, "title": reading.title, "fields": fields, "chi_m": reading.chi_m,
             "seed": reading.seed, "label": reading.title}
 
