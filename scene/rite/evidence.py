@@ -318,6 +318,8 @@ def _read_rite(rite: Rite) -> list[dict[str, Evidence]]:
             zhu = whose.notes(sp, step, own, actors)
             ev = read_step(sp.section, step, rite.layout, mine, facing, zhu, whose.act_text(sp, own),
                            whose.note_ok(sp, actors), moved[k], ch)
+            if step.like is not None and step.like.chapter is None:
+                ev = _by_model(ctx, whose, sp, step.like, ev, moved[k])
             ev["posture"] = whose.posture_agrees(sp, aid, ev["posture"])
         if ev["where"] is None:
             prev = last.get(aid) if aid else None
@@ -335,6 +337,32 @@ def _read_rite(rite: Rite) -> list[dict[str, Evidence]]:
                 at_place[a] = step.at.place
         out.append(ev)
     return cast("list[dict[str, Evidence]]", out)   # (every aspect read: where carried over above)
+
+
+def _by_model(ctx: Any, whose: Any, sp: Any, like: Any, ev: dict[str, Evidence | None],
+              move: tuple[float, float] | None) -> dict[str, Evidence | None]:
+    """A reused step (``like``: 介辭洗如賓禮): an aspect its own words leave assumed is what the model's clause
+    states (or its 注 says) for the model's actor, cited with the basis (「東北面」 — by the words it repeats:
+    介辭洗如賓禮 → §4 賓進東北面辭洗 (bin → jie))."""
+    from dataclasses import replace
+
+    from .grammar.facing import governing_facing
+    model = ctx.sections[like.section].steps[like.step]
+    back = {us: them for them, us in like.actors}
+    them = tuple(back.get(a, a) for a in sp.who if a in ctx.index)
+    at = replace(sp, section=like.section, index=like.step, offset=model.offset, phrase=model.phrase)
+    own = whose.own(at, them)
+    g = governing_facing(ctx, at, them[0])
+    facing = g[0] if g and any(a <= g[1] < b for a, b in own) else None
+    read = read_step(like.section, model, ctx.lay, whose.text(like.section, own), facing,
+                     whose.notes(at, model, own, them), whose.act_text(at, own), whose.note_ok(at, them), move,
+                     ctx.chapter)
+    for aspect, e in read.items():
+        mine = ev.get(aspect)
+        if e is not None and e.status != "assumed" and (mine is None or mine.status == "assumed"):
+            turned = f", turned {like.turn:g}° with the place he stands on" if aspect == "facing" and like.turn else ""
+            ev[aspect] = Evidence(e.status, f"{e.source}{turned} — by the words it repeats: {like.says()}")
+    return ev
 
 
 def span_moves(rite: Rite, samples: int = 16) -> list[tuple[float, float] | None]:
@@ -388,5 +416,6 @@ def step_table(rite: Rite) -> list[dict[str, Any]]:
         rows.append({"section": sp.section, "index": sp.index + 1, "phrase": sp.phrase, "who": list(sp.who),
                      "verb": sp.do, "start_s": round(sp.start_s, 2), "end_s": round(sp.end_s, 2), "place": place,
                      "facing": facing, "posture": posture,
-                     "evidence": {a: ev[a].as_dict() for a in ASPECTS}})
+                     "evidence": {a: ev[a].as_dict() for a in ASPECTS},
+                     "basis": step.like.says() if step.like is not None else None})
     return rows

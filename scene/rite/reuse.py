@@ -63,6 +63,10 @@ class Basis:
     section: int
     words: str
     actors: tuple[tuple[str, str], ...] = ()
+    #: the model step (its index in the model section, reuses expanded), and the turn (degrees clockwise) of
+    #: the place the mapped actor stands on against the model's: what the model's facing words mean here
+    step: int = 0
+    turn: float = 0.0
 
     def says(self) -> str:
         """``介辭洗如賓禮 → §4 賓進東北面辭洗 (bin → jie)``: the basis as the evidence and the review print it."""
@@ -161,8 +165,10 @@ class Models:
             raise ChoreographyError(f"{where}: like: no step of §{m_n} acts {like['words']!r}")
         turns = self._turns(model[:run[0][0]], amap, where)
         out = []
-        for j, (_, s, b) in enumerate(run):
+        for j, (k, s, b) in enumerate(run):
             new = self._map(s, amap, dict(like.get("places", {})), turns, m_cast, cast, where)
+            who = [s["who"]] if isinstance(s["who"], str) else s["who"]
+            turn = next((turns.get(a, 0.0) for a in who if a in amap), 0.0)
             for key, keys in change.items():
                 if _matches(key, s):
                     new.update(keys)
@@ -170,7 +176,10 @@ class Models:
             new["with_prev"] = bool(like.get("with_prev", False)) if j == 0 else new.get("with_prev", False)
             new.pop("as_before", None)
             words = b.words if b is not None else s["phrase"] + (s.get("as_before", "").partition(" ")[2])
-            basis = Basis(like["phrase"], m_ch, b.section if b is not None else m_n, words, tuple(amap.items()))
+            basis = Basis(like["phrase"], m_ch, m_n, words, tuple(amap.items()), k, turn) if b is None else \
+                Basis(like["phrase"], b.chapter if b.chapter else m_ch, b.section, words,
+                      tuple((x, amap.get(y, y)) for x, y in b.actors) or tuple(amap.items()), b.step,
+                      (b.turn + turn) % 360.0)
             new["note"] = f"{basis.says()}" + (f"; {raw['note']}" if raw.get("note") and j == 0 else "") + (
                 f" — {s['note']}" if s.get("note") else "")
             out.append((new, basis))
