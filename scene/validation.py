@@ -121,9 +121,11 @@ class RiteLike(msgspec.Struct, forbid_unknown_fields=True):
     chapter: Ident | None = None
     actors: dict[Ident, Ident] = {}
     places: dict[Name, Name] = {}
+    things: dict[Name, Name] = {}
     drop: list[Name] = []
     change: dict[Name, dict[str, Any]] = {}
     with_prev: bool = False
+    when: Text | None = None
 
 
 class RiteStep(msgspec.Struct):

@@ -36,6 +36,8 @@ Section::
     pick = "youngest_winner"     # who = candidates, eldest first; played by the youngest of them on the side
                                  # that won the round last counted (§33 勝者之弟子, 鄭 其少者也)
     note = "…"                   # why, when the data makes a choice
+    [[section.step]]             # 如賓禮 / 如初: a run of a model section's steps, reused (scene/rite/reuse.py)
+    like = { section = 4, words = "賓進東北面辭洗…卒洗", actors = { bin = "jie" }, phrase = "介辭洗如賓禮" }
 
 PLACE REFS: ``<layout place id>`` · ``<id>#<slot>`` (a person's place in a
 file of people, 0-based) · ``actor:<actor id>`` (beside that actor) · any of

@@ -27,7 +27,9 @@ the first to the end of the last), with:
 that actor, or doing that verb);
 ``change = { "興席末坐啐酒" = { dur = 4 } }`` (``"words:actor"`` too) sets keys of the steps of those words —
 for what the text itself takes away or the place makes otherwise (不嚌肺, the 介's 席 on the 楹 line).
-``with_prev`` applies to the first step of the run (the model's first step is tied to nothing here);
+``things = { jue = "jue_3" }`` names the cup (or any object) used here for the model's; ``when`` is the reading
+switch of every step of the run (若有遵者: ``dafu_present``); ``with_prev`` applies to the first step of the
+run (the model's first step is tied to nothing here);
 ``chapter`` names another chapter's model (default: this chapter's).  A bad reference is one line: an unknown
 section, words not in the model's 經 (or no step there), an actor of the map not in the cast, a cycle.
 """
@@ -47,7 +49,8 @@ from .choreography import DIRECTIONS, Actor, ChoreographyError, _load_toml, data
 
 #: a step as the loader reads it: its raw table, its basis when reused, where it is told (step 14.3 (like §4))
 Row = tuple[dict[str, Any], "Basis | None", str]
-LIKE_KEYS = {"section", "chapter", "words", "actors", "phrase", "places", "drop", "change", "with_prev"}
+LIKE_KEYS = {"section", "chapter", "words", "actors", "phrase", "places", "things", "drop", "change", "with_prev",
+             "when"}
 #: the keys of a model step that name a place (``facing`` may too: toward:<place>)
 _PLACE_KEYS = ("at", "put")
 _DIR_DEG = {"北": 0.0, "東北": 45.0, "東": 90.0, "東南": 135.0, "南": 180.0, "西南": 225.0, "西": 270.0, "西北": 315.0}
@@ -166,7 +169,10 @@ class Models:
         turns = self._turns(model[:run[0][0]], amap, where)
         out = []
         for j, (k, s, b) in enumerate(run):
-            new = self._map(s, amap, dict(like.get("places", {})), turns, m_cast, cast, where)
+            new = self._map(s, amap, dict(like.get("places", {})), turns, m_cast, cast, where,
+                            dict(like.get("things", {})))
+            if like.get("when") and "when" not in new:
+                new["when"] = like["when"]
             who = [s["who"]] if isinstance(s["who"], str) else s["who"]
             turn = next((turns.get(a, 0.0) for a in who if a in amap), 0.0)
             for key, keys in change.items():
@@ -220,14 +226,15 @@ class Models:
         return new + _turn_offsets(tail, turn, where), turn
 
     def _map(self, s: dict[str, Any], amap: dict[str, str], places: dict[str, str], turns: dict[str, float],
-             m_cast: dict[str, Actor], cast: dict[str, Actor], where: str) -> dict[str, Any]:
+             m_cast: dict[str, Actor], cast: dict[str, Actor], where: str,
+             things: dict[str, str]) -> dict[str, Any]:
         new = copy.deepcopy(s)
         who = [s["who"]] if isinstance(s["who"], str) else list(s["who"])
         new["who"] = [amap.get(a, a) for a in who] if isinstance(s["who"], list) else amap.get(s["who"], s["who"])
         if "to" in s:
             new["to"] = amap.get(s["to"], s["to"])
         if "obj" in s:
-            new["obj"] = _renamed(s["obj"], amap)
+            new["obj"] = things.get(s["obj"]) or _renamed(s["obj"], amap)
         turn = None
         for key in _PLACE_KEYS:
             if key in s:
