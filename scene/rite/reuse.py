@@ -114,14 +114,16 @@ class Models:
         self._done[key] = out
         return out
 
-    def _model(self, n: int, chapter: str | None, m_n: int, m_ch: str | None) -> list[Row]:
+    def _model(self, n: int, chapter: str | None, m_n: int, m_ch: str | None, where: str) -> list[Row]:
         key = (m_ch, m_n)
         if key == (chapter, n):
             return list(self._busy[key])          # an earlier run of its own section: the steps before it
         if key in self._busy:
             chain = [*list(self._busy)[list(self._busy).index(key):], key]
-            raise ChoreographyError("like: a cycle of reuses (" + " → ".join(
+            raise ChoreographyError(f"{where}: like: a cycle of reuses (" + " → ".join(
                 f"{c + ' ' if c else ''}§{m}" for c, m in chain) + ")")
+        if m_n not in self._sections(m_ch):
+            raise ChoreographyError(f"{where}: like: no section §{m_n} in the rite of {m_ch or self.ch.id}")
         return self.steps(m_n, m_ch)
 
     def _sections(self, chapter: str | None) -> dict[int, tuple[str, list[dict[str, Any]]]]:
@@ -146,7 +148,7 @@ class Models:
         m_n = like["section"]
         if not isinstance(m_n, int):
             raise ChoreographyError(f"{where}: like.section must be a section number")
-        model = [(s, b) for s, b, _ in self._model(n, chapter, m_n, m_ch)]
+        model = [(s, b) for s, b, _ in self._model(n, chapter, m_n, m_ch, where)]
         cast, m_cast = self._casts[chapter], self._casts[m_ch]
         amap: dict[str, str] = dict(like.get("actors", {}))
         for them, us in amap.items():
