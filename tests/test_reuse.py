@@ -164,11 +164,16 @@ def test_an_error_in_the_model_shows_in_the_reused_copy(tmp_path):
 
 
 def test_the_evidence_cites_the_model_clause():
-    """The reused step's facing is stated — by §4's 東北面, with the basis 介辭洗如賓禮 → §4 賓進東北面辭洗."""
+    """The reused step's facing is stated — by the 如 of his clause and §4's 東北面, with the basis 介辭洗如賓禮 →
+    §4 賓進東北面辭洗; the review's evidence rows are these labels."""
     rows = step_table(build_rite("zheng", chapter=FOUR))
     row = next(r for r in rows if r["phrase"] == "介辭洗如賓禮" and r["who"] == ["jie"] and r["verb"] == "decline")
     assert row["basis"] == "介辭洗如賓禮 → §4 賓進東北面辭洗 (bin → jie)"
     assert row["evidence"]["facing"]["status"] == "stated"
     assert "「東北面」" in row["evidence"]["facing"]["source"] and "§4 賓進東北面辭洗" in row["evidence"]["facing"]["source"]
+    assert row["evidence"]["facing"]["source"].startswith("「如」 (介辭洗如賓禮)")
+    # the 主人's part of the run: the 如 is the 介's clause, not his — the model's word is an assumption's basis
+    his = next(r for r in rows if r["phrase"] == "介辭洗如賓禮" and r["who"] == ["zhuren"] and r["verb"] == "set_down")
+    assert his["evidence"]["where"]["status"] == "assumed" and "§4" in his["evidence"]["where"]["source"]
     plain = next(r for r in rows if r["section"] == 7 and r["phrase"] == "主人辭降")
     assert plain["basis"] is None

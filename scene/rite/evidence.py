@@ -319,7 +319,7 @@ def _read_rite(rite: Rite) -> list[dict[str, Evidence]]:
             ev = read_step(sp.section, step, rite.layout, mine, facing, zhu, whose.act_text(sp, own),
                            whose.note_ok(sp, actors), moved[k], ch)
             if step.like is not None and step.like.chapter is None:
-                ev = _by_model(ctx, whose, sp, step.like, ev, moved[k])
+                ev = _by_model(ctx, whose, sp, step.like, ev, mine, moved[k])
             ev["posture"] = whose.posture_agrees(sp, aid, ev["posture"])
         if ev["where"] is None:
             prev = last.get(aid) if aid else None
@@ -339,11 +339,13 @@ def _read_rite(rite: Rite) -> list[dict[str, Evidence]]:
     return cast("list[dict[str, Evidence]]", out)   # (every aspect read: where carried over above)
 
 
-def _by_model(ctx: Any, whose: Any, sp: Any, like: Any, ev: dict[str, Evidence | None],
+def _by_model(ctx: Any, whose: Any, sp: Any, like: Any, ev: dict[str, Evidence | None], mine: str,
               move: tuple[float, float] | None) -> dict[str, Evidence | None]:
     """A reused step (``like``: 介辭洗如賓禮): an aspect its own words leave assumed is what the model's clause
-    states (or its 注 says) for the model's actor, cited with the basis (「東北面」 — by the words it repeats:
-    介辭洗如賓禮 → §4 賓進東北面辭洗 (bin → jie))."""
+    states (or its 注 says) for the model's actor, cited with the basis.  It is *stated* — by the 如 (如賓禮,
+    如初) — only where the 如 is in his own clause (the 介's 東北面 in 介辭洗如賓禮: 「如」, and §4's 「東北面」); for
+    anyone else in the run (the 主人 who answers him) the model's word is the basis of an assumption, and says
+    so."""
     from dataclasses import replace
 
     from .grammar.facing import governing_facing
@@ -358,10 +360,13 @@ def _by_model(ctx: Any, whose: Any, sp: Any, like: Any, ev: dict[str, Evidence |
                      whose.notes(at, model, own, them), whose.act_text(at, own), whose.note_ok(at, them), move,
                      ctx.chapter)
     for aspect, e in read.items():
-        mine = ev.get(aspect)
-        if e is not None and e.status != "assumed" and (mine is None or mine.status == "assumed"):
-            turned = f", turned {like.turn:g}° with the place he stands on" if aspect == "facing" and like.turn else ""
-            ev[aspect] = Evidence(e.status, f"{e.source}{turned} — by the words it repeats: {like.says()}")
+        had = ev.get(aspect)
+        if e is None or e.status == "assumed" or (had is not None and had.status != "assumed"):
+            continue
+        turned = f", turned {like.turn:g}° with the place he stands on" if aspect == "facing" and like.turn else ""
+        said = f"{e.source} of §{like.section}{turned}, the words it repeats ({like.says()})"
+        ev[aspect] = Evidence("stated", f"「如」 ({like.phrase}): {said}") if "如" in mine else \
+            Evidence("assumed", f"as the model says: {said}")
     return ev
 
 
