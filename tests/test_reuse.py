@@ -177,3 +177,8 @@ def test_the_evidence_cites_the_model_clause():
     assert his["evidence"]["where"]["status"] == "assumed" and "§4" in his["evidence"]["where"]["source"]
     plain = next(r for r in rows if r["section"] == 7 and r["phrase"] == "主人辭降")
     assert plain["basis"] is None
+    # the scholar's report of §7: the clause 介辭洗如賓禮 shows the 介's step with its basis in §4
+    from scene.rite.review import review_section
+    clause = next(c for c in review_section(build_rite("zheng", chapter=FOUR), 7).clauses if c.text == "介辭洗如賓禮")
+    cited = [(se.who, a, st) for se in clause.evidence for a, st, src in se.evidence if "§4 賓進東北面辭洗" in src]
+    assert (("jie",), "facing", "stated") in cited
