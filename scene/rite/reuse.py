@@ -168,7 +168,7 @@ class Models:
         run = [(k, s, b) for k, s, b in run if not any(_matches(key, s) for key in drop)]
         if not run:
             raise ChoreographyError(f"{where}: like: no step of §{m_n} acts {like['words']!r}")
-        turns = self._turns(model[:run[0][0]], amap, where)
+        turns = self._turns(model[:run[0][0]], amap, dict(like.get("places", {})), where)
         out = []
         for j, (k, s, b) in enumerate(run):
             new = self._map(s, amap, dict(like.get("places", {})), turns, m_cast, cast, where,
@@ -197,14 +197,14 @@ class Models:
         return self.ch if chapter is None else data_of(chapter)[0]
 
     def _turns(self, before: list[tuple[dict[str, Any], Basis | None]], amap: dict[str, str],
-               where: str) -> dict[str, float]:
+               places: dict[str, str], where: str) -> dict[str, float]:
         """Per mapped actor, the turn of the place his model stood on when the run starts (his last ``at``)."""
         out: dict[str, float] = {}
         for s, _ in before:
             who = [s["who"]] if isinstance(s["who"], str) else s["who"]
             for a in who:
                 if a in amap and "at" in s:
-                    out[a] = self._place(s["at"], amap, {}, where)[1]
+                    out[a] = self._place(s["at"], amap, places, where)[1]
         return out
 
     def _place(self, ref: str, amap: dict[str, str], places: dict[str, str], where: str) -> tuple[str, float]:
@@ -233,21 +233,22 @@ class Models:
         new = copy.deepcopy(s)
         who = [s["who"]] if isinstance(s["who"], str) else list(s["who"])
         new["who"] = [amap.get(a, a) for a in who] if isinstance(s["who"], list) else amap.get(s["who"], s["who"])
-        if "to" in s:
-            new["to"] = amap.get(s["to"], s["to"])
+        for key in ("to", "behind"):
+            if key in s:
+                new[key] = amap.get(s[key], s[key])
         if "obj" in s:
             new["obj"] = things.get(s["obj"]) or _renamed(s["obj"], amap)
-        turn = None
+        turn = 0.0
         for key in _PLACE_KEYS:
             if key in s:
                 new[key], t = self._place(s[key], amap, places, where)
-                turn = t if key == "at" or turn is None else turn
+                turn = t if key == "at" else turn
         if "via" in s:
             new["via"] = [self._place(v, amap, places, where)[0] for v in s["via"]]
         mapped = [a for a in who if a in amap]
         if mapped and "at" in s:
             for a in mapped:
-                turns[a] = turn or 0.0
+                turns[a] = turn          # he stands on this place now: its turn holds until he goes elsewhere
         facing = s.get("facing")
         if isinstance(facing, str) and facing.startswith("toward:"):
             new["facing"] = "toward:" + self._place(facing[len("toward:"):], amap, places, where)[0]
