@@ -242,7 +242,8 @@ def _cache_file(rite: Rite, what: str) -> Path | None:
     from .cache import cache_dir, rite_key
     if settings.no_cache():
         return None
-    return cache_dir() / f"{what}-{rite.reading.name}-{rite_key(rite.reading, None)}.pickle"
+    # the chapter in the key: chapter 4's §7 is not chapter 5's (chapter 5's key is what it was)
+    return cache_dir() / f"{what}-{rite.reading.name}-{rite_key(rite.reading, None, chapter=rite.choreography.chapter)}.pickle"
 
 
 def _read_cache(f: Path | None) -> Any:
