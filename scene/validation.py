@@ -112,13 +112,31 @@ class Cast(msgspec.Struct):
 Seconds = finite(0.0, 3600.0, "s")
 
 
+class RiteLike(msgspec.Struct, forbid_unknown_fields=True):
+    """``like = {…}`` of a step: a run of a model section's steps reused (:mod:`scene.rite.reuse`); what it names
+    (the section, the words, the actors, the places) is the loader's to check."""
+    section: count(1, 999)
+    words: Name
+    phrase: Name
+    chapter: Ident | None = None
+    actors: dict[Ident, Ident] = {}
+    places: dict[Name, Name] = {}
+    things: dict[Name, Name] = {}
+    drop: list[Name] = []
+    change: dict[Name, dict[str, Any]] = {}
+    with_prev: bool = False
+    when: Text | None = None
+
+
 class RiteStep(msgspec.Struct):
     """``[[section.step]]``: the types and ranges of a step.  What refers to the cast, the verbs, the places or
     the 經 (an unknown actor, verb, place or phrase), and a key not declared here, are the loader's to refuse
-    (:func:`scene.rite.choreography._step`), with its own words."""
-    phrase: Name
-    who: Ident | list[Ident]
-    do: Ident
+    (:func:`scene.rite.choreography._step`), with its own words.  A step with ``like`` stands for a run of a
+    model's steps and has no phrase, who or do of its own."""
+    phrase: Name | None = None
+    who: Ident | list[Ident] | None = None
+    do: Ident | None = None
+    like: RiteLike | None = None
     at: Name | None = None
     facing: Name | None = None
     obj: Name | None = None

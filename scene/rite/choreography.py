@@ -40,6 +40,8 @@ Section::
     pick = "youngest_winner"     # who = candidates, eldest first; played by the youngest of them on the side
                                  # that won the round last counted (§33 勝者之弟子, 鄭 其少者也)
     note = "…"                   # why, when the data makes a choice
+    [[section.step]]             # 如賓禮 / 如初: a run of a model section's steps, reused (scene/rite/reuse.py)
+    like = { section = 4, words = "賓進東北面辭洗…卒洗", actors = { bin = "jie" }, phrase = "介辭洗如賓禮" }
 
 PLACE REFS: ``<layout place id>`` · ``<id>#<slot>`` (a person's place in a
 file of people, 0-based) · ``actor:<actor id>`` (beside that actor) · any of
@@ -49,10 +51,10 @@ from __future__ import annotations
 
 import re
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..chapter import Chapter, ChapterError
 from ..chapter import resolve as resolve_chapter
@@ -60,6 +62,9 @@ from ..geometry.places import FACING_DEG
 from ..paths import ASSETS  # noqa: F401  (re-exported: chor.ASSETS, the tests' copy of the data)
 from ..text import Passage
 from ..text import passage as passage  # (re-exported: chor.passage)
+
+if TYPE_CHECKING:
+    from .reuse import Basis
 
 PHASES: dict[str, str] = {
     "reception": "飲酒 — reception and drinking",
@@ -232,6 +237,8 @@ class Step:
     #: of the round last counted (on a tie, the last of them); a slot in ``at`` moves with his place in the list
     #: (pos.shooters#0 for the first candidate is #k for the k-th), as for any step of several people
     pick: str | None = None
+    #: 如賓禮 / 如初 as data: the model step this one is expanded from (:mod:`scene.rite.reuse`, ``like``)
+    like: Basis | None = None
 
 
 @dataclass(frozen=True)
@@ -483,6 +490,7 @@ def load(source: Chapter | Path | str | None = None) -> Choreography:
 
     sections: list[Section] = []
     from ..validation import RiteFile
+    models = _models(ch, rite_dir, actors)
     for path in sorted(rite_dir.glob("*.toml")):
         data = _load_toml(path)
         convert(data, RiteFile, path.name, error=ChoreographyError, sections=ch.sections)   # types, ranges, finite numbers first
@@ -499,8 +507,10 @@ def load(source: Chapter | Path | str | None = None) -> Choreography:
                     raise ChoreographyError(f"{where}: unknown actor {a!r} in cast")
             steps: list[Step] = []
             cursor = 0          # where in the passage the next phrase is looked for
-            for i, s in enumerate(raw.get("step", [])):
-                steps.append(_step(s, n, p.text, f"{where} step {i + 1}", actors, things, cursor, ch))
+            for s, basis, told in models.steps(n):          # a run that reuses a model's steps, expanded
+                steps.append(_step(s, n, p.text, f"{where} {told}", actors, things, cursor, ch))
+                if basis is not None:
+                    steps[-1] = replace(steps[-1], as_before=(basis.section, basis.words), like=basis)
                 # a step acted alongside the one before may cite words further on (司射進與司馬交于階前 while
                 # the 司馬 goes back): it does not move the reading past the words in between
                 if not (steps[-1].with_prev and steps[-1].offset > cursor):
@@ -517,6 +527,17 @@ def load(source: Chapter | Path | str | None = None) -> Choreography:
         if s.played_after is not None and sections[s.played_after - 1].played_after is not None:
             raise ChoreographyError(f"{s.source_file} §{s.n}: played after §{s.played_after}, itself played elsewhere")
     return Choreography(actors, things, tuple(sections), ch, named["groups"], named["names"], every)
+
+
+def _models(ch: Chapter, rite_dir: Path, actors: dict[str, Actor]) -> Any:
+    """The chapter's sections as :mod:`scene.rite.reuse` reads them (the layout says which places face)."""
+    from ..geometry.layout import build_layout
+    from .reuse import Models
+
+    def facing(pid: str) -> str | None:
+        lay = build_layout(None, ch)
+        return (lay[pid].facing or "") if pid in lay else None
+    return Models(ch, rite_dir, actors, facing)
 
 
 def cast_of(ch: Chapter | str | None = None) -> tuple[dict[str, Actor], dict[str, Thing]]:

@@ -318,6 +318,8 @@ def _read_rite(rite: Rite) -> list[dict[str, Evidence]]:
             zhu = whose.notes(sp, step, own, actors)
             ev = read_step(sp.section, step, rite.layout, mine, facing, zhu, whose.act_text(sp, own),
                            whose.note_ok(sp, actors), moved[k], ch)
+            if step.like is not None and step.like.chapter is None:
+                ev = _by_model(ctx, whose, sp, step.like, ev, mine, moved[k])
             ev["posture"] = whose.posture_agrees(sp, aid, ev["posture"])
         if ev["where"] is None:
             prev = last.get(aid) if aid else None
@@ -335,6 +337,37 @@ def _read_rite(rite: Rite) -> list[dict[str, Evidence]]:
                 at_place[a] = step.at.place
         out.append(ev)
     return cast("list[dict[str, Evidence]]", out)   # (every aspect read: where carried over above)
+
+
+def _by_model(ctx: Any, whose: Any, sp: Any, like: Any, ev: dict[str, Evidence | None], mine: str,
+              move: tuple[float, float] | None) -> dict[str, Evidence | None]:
+    """A reused step (``like``: 介辭洗如賓禮): an aspect its own words leave assumed is what the model's clause
+    states (or its 注 says) for the model's actor, cited with the basis.  It is *stated* — by the 如 (如賓禮,
+    如初) — only where the 如 is in his own clause (the 介's 東北面 in 介辭洗如賓禮: 「如」, and §4's 「東北面」); for
+    anyone else in the run (the 主人 who answers him) the model's word is the basis of an assumption, and says
+    so."""
+    from dataclasses import replace
+
+    from .grammar.facing import governing_facing
+    model = ctx.sections[like.section].steps[like.step]
+    back = {us: them for them, us in like.actors}
+    them = tuple(back.get(a, a) for a in sp.who if a in ctx.index)
+    at = replace(sp, section=like.section, index=like.step, offset=model.offset, phrase=model.phrase)
+    own = whose.own(at, them)
+    g = governing_facing(ctx, at, them[0])
+    facing = g[0] if g and any(a <= g[1] < b for a, b in own) else None
+    read = read_step(like.section, model, ctx.lay, whose.text(like.section, own), facing,
+                     whose.notes(at, model, own, them), whose.act_text(at, own), whose.note_ok(at, them), move,
+                     ctx.chapter)
+    for aspect, e in read.items():
+        had = ev.get(aspect)
+        if e is None or e.status == "assumed" or (had is not None and had.status != "assumed"):
+            continue
+        turned = f", turned {like.turn:g}° with the place he stands on" if aspect == "facing" and like.turn else ""
+        said = f"{e.source} of §{like.section}{turned}, the words it repeats ({like.says()})"
+        ev[aspect] = Evidence("stated", f"「如」 ({like.phrase}): {said}") if "如" in mine else \
+            Evidence("assumed", f"as the model says: {said}")
+    return ev
 
 
 def span_moves(rite: Rite, samples: int = 16) -> list[tuple[float, float] | None]:
@@ -390,5 +423,6 @@ def step_table(rite: Rite) -> list[dict[str, Any]]:
                      "facing": facing, "posture": posture,
                      # the reading the step follows: a switch or a chapter's choice (when = "jie_ximo=south")
                      "when": step.when,
-                     "evidence": {a: ev[a].as_dict() for a in ASPECTS}})
+                     "evidence": {a: ev[a].as_dict() for a in ASPECTS},
+                     "basis": step.like.says() if step.like is not None else None})
     return rows

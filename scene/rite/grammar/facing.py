@@ -5,6 +5,7 @@ facing implies (facing north at the 楅 means standing south of it).
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import numpy as np
 
@@ -20,6 +21,7 @@ SIDE_TOLERANCE_DEG = 60.0
 WALKS = ("walk", "ascend", "descend", "enter", "exit", "approach", "retire")
 #: a character that ends a place word: before 東南面 / 西南面 … it makes the first character the place's side
 PLACE_END = "堂階楹序中洗篚席門侯乏楅物庭豐之"
+_FORMS = ("approach", "retire", "shoot", "pick_arrows", "collect_arrows", "count", "forfeit")
 
 
 def governing_facing(ctx: Ctx, span: StepSpan, aid: str) -> tuple[str, int] | None:
@@ -53,7 +55,7 @@ def check(ctx: Ctx) -> list[Finding]:
     out = []
     text_of: dict[int, str] = {}
     for span in ctx.rite.spans:
-        if span.do in ("approach", "retire", "shoot", "pick_arrows", "collect_arrows", "count", "forfeit"):
+        if span.do in _FORMS:
             continue          # the standard forms are checked by their own rules (forms.py)
         for aid in span.who:
             act = span.act_of(aid)
@@ -75,6 +77,33 @@ def check(ctx: Ctx) -> list[Finding]:
             m = _AT_THING.search(text, pos, seg_end)
             if m:
                 out += _side(ctx, span, aid, word, m.group(1), t)
+    return out + _as_model(ctx)
+
+
+def _as_model(ctx: Ctx) -> list[Finding]:
+    """A step reused from a model (``like``: 如賓禮, 如初) holds to the facing word of the model's clause, as
+    its model actor's, turned as the place he stands on is (the 介's 席 faces east where the 賓's faces
+    south): the copy is checked against the words it repeats, so an error in the model shows in the copy too."""
+    out = []
+    for span in ctx.rite.spans:
+        like = ctx.step_of(span).like
+        if like is None or like.chapter is not None or span.do in _FORMS:
+            continue
+        model = ctx.sections[like.section].steps[like.step]
+        back = {us: them for them, us in like.actors}
+        at = replace(span, section=like.section, index=like.step, offset=model.offset, phrase=model.phrase)
+        for aid in span.who:
+            act = span.act_of(aid)
+            g = governing_facing(ctx, at, back.get(aid, aid)) if act else None
+            if act is None or g is None:
+                continue
+            want = (FACINGS[g[0]] + like.turn) % 360.0
+            t = act[0] + min(0.5, (act[1] - act[0]) / 2)
+            got = ctx.heading(aid, t)
+            if angle_diff(got, want) > FACING_TOLERANCE_DEG:
+                out.append(Finding("facing", span.section, span.index, span.phrase, f"{g[0]} (§{like.section})",
+                                   f"{aid} heading {want:.0f}° ± {FACING_TOLERANCE_DEG:.0f}, as the words it "
+                                   f"repeats: {like.says()}", f"heading {got:.0f}° at {t:.1f} s", aid, t))
     return out
 
 
