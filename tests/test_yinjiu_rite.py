@@ -82,6 +82,7 @@ def test_a_partial_rite_loads_section_by_section(tmp_path):
         dst.mkdir(parents=True)
         for f in ("chapter.toml", "cast.toml", "words.toml", "grammar.toml", "clauses.toml"):
             shutil.copy(src / f, dst / f)
+        shutil.copytree(src / "lessons", dst / "lessons")          # the manifest names it (its class)
         (dst / "rite").mkdir()
         for f in files[:k]:
             shutil.copy(f, dst / "rite" / f.name)
@@ -94,6 +95,7 @@ def test_a_partial_rite_loads_section_by_section(tmp_path):
     (gap / "rite").mkdir(parents=True)
     for f in ("chapter.toml", "cast.toml", "words.toml", "grammar.toml", "clauses.toml"):
         shutil.copy(src / f, gap / f)
+    shutil.copytree(src / "lessons", gap / "lessons")
     shutil.copy(files[-1], gap / "rite" / files[-1].name)
     with pytest.raises(chor.ChoreographyError, match="run 1, 2, 3"):
         chor.load(C.load(gap))
