@@ -421,11 +421,49 @@ def test_the_dafu_declines_the_upper_mat_and_the_host_answers():
     assert near(where(RITE, "dafu", act_mid(bow, "dafu"))[0], place(RITE, "hall.west_steps_top"), 7)
 
 
-def test_the_zunzhe_is_still_on_his_mat_for_the_che_zu_and_gone_the_next_day():
-    for n in (21, 22, 23):
+def test_the_zunzhe_is_on_his_mat_for_the_che_zu_and_the_zuo_yan_and_gone_with_the_guests():
+    for n in (21, 23):
         (x, y, z), _, _, seen = where(RITE, "dafu", stage(RITE, n).start_s + 0.1)
         assert seen and z > 3 and near((x, y), place(RITE, "mat.zunzhe"), 1.5), n
-    assert not where(RITE, "dafu", stage(RITE, 25).end_s)[3]                     # 明日: gone
+    (x, y, z), _, pose, seen = where(RITE, "dafu", stage(RITE, 22).end_s - 0.1)      # 坐: seated on his mat
+    assert seen and z > 3 and near((x, y), place(RITE, "mat.zunzhe"), 1.5) and pose == "sit"
+    assert not where(RITE, "dafu", stage(RITE, 23).end_s)[3]                     # out after the 眾賓 (鄉射記 大夫後出)
+    out = at_words(RITE, 23, "主人送于門外再拜", who="dafu")[0]
+    gone = [at_words(RITE, 23, "賓出奏陔", who=a)[0].start_s for a in ZHONGBIN]
+    assert out.start_s > max(gone)
+    assert not any(s.section == 25 and "dafu" in s.who for s in RITE.spans)     # nothing left for 明日 to clear
+
+
+def test_the_dafu_is_given_the_xian_as_the_jie_with_his_own_jue_jian_and_zu():
+    """大夫則如介禮 (記 鄭 上篚三爵…獻大夫亦然; 凡舉爵三作而不徒爵, 鄭 獻賓獻大夫獻工皆有薦): the 主人 takes the third
+    爵, washes it, fills it and offers it at his 席前; he takes it there, his 薦 and 俎 are set at his mat, he drinks at
+    西階上; and the 酢 of the 介 (§8): he hands the 主人 the 爵 between the pillars, and it ends south of the 西楹."""
+    steps = at_words(RITE, 24, "大夫則如介禮")
+    got = next(s for s in steps if s.do == "receive" and "dafu" in s.who)
+    p = RITE.pose_at(got.end_s + 0.5)
+    assert "爵" in p.holding[p.actor_ids.index("dafu")]
+    assert near(where(RITE, "dafu", got.end_s)[0], place(RITE, "mat.zunzhe"), 7)
+    drink = next(s for s in steps if s.do == "drink" and "dafu" in s.who)
+    assert near(where(RITE, "dafu", drink.end_s)[0], place(RITE, "hall.west_steps_top"), 3)
+    for obj, near_to in (("jian_zunzhe", 5), ("zu_zunzhe", 7)):
+        assert near(obj_at(RITE, obj, drink.start_s), place(RITE, "mat.zunzhe"), near_to), obj
+    assert near(obj_at(RITE, "jue_3", stage(RITE, 24).end_s), place(RITE, "hall.west_pillar_south"), 2)
+    assert any(s.do == "hand" and "dafu" in s.who for s in steps)                 # 授主人爵于兩楹之間
+    assert not any(s.section == 24 and s.do in ("take", "receive", "drink") for s in NO_DAFU.spans)
+
+
+def test_the_dafus_zu_is_taken_like_the_bins_and_carried_out_to_his_congzhe():
+    """§21 遵者降席席東南面; 若有諸公大夫則使人受俎如賓禮 (記27 賓介遵者之俎受者以降遂出授從者)."""
+    (x, y, z), hd, *_ = where(RITE, "dafu", at_words(RITE, 21, "遵者降席", who="dafu")[0].end_s)
+    assert x > place(RITE, "mat.zunzhe")[0] + 2 and abs((hd - 180 + 180) % 360 - 180) < 25     # 席東, 南面
+    steps = at_words(RITE, 21, "若有諸公大夫則使人受俎如賓禮")
+    t = max(s.end_s for s in steps)
+    gate = place(RITE, "hall.gate")
+    assert not where(RITE, "congzhe", t)[3]
+    handed = next(s for s in steps if s.do == "hand" and "dizi_1" in s.who)
+    assert near(obj_at(RITE, "zu_zunzhe", handed.end_s - 0.1), gate, 14)
+    (_, y, z), *_ = where(RITE, "dafu", at_words(RITE, 21, "眾賓皆降", who="zhongbin_1")[0].end_s)
+    assert z < 1 and y < gate[1] + 30                                            # 皆降復初入之位
 
 
 # ---------------------------------------------------------------- the checker's rules for §19 and §24 (mutants)
