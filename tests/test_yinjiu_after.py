@@ -430,8 +430,110 @@ def test_the_dafu_declines_the_upper_mat_and_the_host_answers():
     assert near(where(RITE, "dafu", act_mid(bow, "dafu"))[0], place(RITE, "hall.west_steps_top"), 7)
 
 
-def test_the_zunzhe_is_still_on_his_mat_for_the_che_zu_and_gone_the_next_day():
-    for n in (21, 22, 23):
+def test_the_zunzhe_is_on_his_mat_for_the_che_zu_and_the_zuo_yan_and_gone_with_the_guests():
+    for n in (21, 23):
         (x, y, z), _, _, seen = where(RITE, "dafu", stage(RITE, n).start_s + 0.1)
         assert seen and z > 3 and near((x, y), place(RITE, "mat.zunzhe"), 1.5), n
-    assert not where(RITE, "dafu", stage(RITE, 25).end_s)[3]                     # 明日: gone
+    (x, y, z), _, pose, seen = where(RITE, "dafu", stage(RITE, 22).end_s - 0.1)      # 坐: seated on his mat
+    assert seen and z > 3 and near((x, y), place(RITE, "mat.zunzhe"), 1.5) and pose == "sit"
+    assert not where(RITE, "dafu", stage(RITE, 23).end_s)[3]                     # out after the 眾賓 (鄉射記 大夫後出)
+    out = at_words(RITE, 23, "主人送于門外再拜", who="dafu")[0]
+    gone = [at_words(RITE, 23, "賓出奏陔", who=a)[0].start_s for a in ZHONGBIN]
+    assert out.start_s > max(gone)
+    assert not any(s.section == 25 and "dafu" in s.who for s in RITE.spans)     # nothing left for 明日 to clear
+
+
+def test_the_dafu_is_given_the_xian_as_the_jie_with_his_own_jue_jian_and_zu():
+    """大夫則如介禮 (記 鄭 上篚三爵…獻大夫亦然; 凡舉爵三作而不徒爵, 鄭 獻賓獻大夫獻工皆有薦): the 主人 takes the third
+    爵, washes it, fills it and offers it at his 席前; he takes it there, his 薦 and 俎 are set at his mat, he drinks at
+    西階上; and the 酢 of the 介 (§8): he hands the 主人 the 爵 between the pillars, and it ends south of the 西楹."""
+    steps = at_words(RITE, 24, "大夫則如介禮")
+    got = next(s for s in steps if s.do == "receive" and "dafu" in s.who)
+    p = RITE.pose_at(got.end_s + 0.5)
+    assert "爵" in p.holding[p.actor_ids.index("dafu")]
+    assert near(where(RITE, "dafu", got.end_s)[0], place(RITE, "mat.zunzhe"), 7)
+    drink = next(s for s in steps if s.do == "drink" and "dafu" in s.who)
+    assert near(where(RITE, "dafu", drink.end_s)[0], place(RITE, "hall.west_steps_top"), 3)
+    for obj, near_to in (("jian_zunzhe", 5), ("zu_zunzhe", 7)):
+        assert near(obj_at(RITE, obj, drink.start_s), place(RITE, "mat.zunzhe"), near_to), obj
+    assert near(obj_at(RITE, "jue_3", stage(RITE, 24).end_s), place(RITE, "hall.west_pillar_south"), 2)
+    assert any(s.do == "hand" and "dafu" in s.who for s in steps)                 # 授主人爵于兩楹之間
+    assert not any(s.section == 24 and s.do in ("take", "receive", "drink") for s in NO_DAFU.spans)
+
+
+def test_the_dafus_zu_is_taken_like_the_bins_and_carried_out_to_his_congzhe():
+    """§21 遵者降席席東南面; 若有諸公大夫則使人受俎如賓禮 (記27 賓介遵者之俎受者以降遂出授從者)."""
+    (x, y, z), hd, *_ = where(RITE, "dafu", at_words(RITE, 21, "遵者降席", who="dafu")[0].end_s)
+    assert x > place(RITE, "mat.zunzhe")[0] + 2 and abs((hd - 180 + 180) % 360 - 180) < 25     # 席東, 南面
+    steps = at_words(RITE, 21, "若有諸公大夫則使人受俎如賓禮")
+    t = max(s.end_s for s in steps)
+    gate = place(RITE, "hall.gate")
+    assert not where(RITE, "congzhe", t)[3]
+    handed = next(s for s in steps if s.do == "hand" and "dizi_1" in s.who)
+    assert near(obj_at(RITE, "zu_zunzhe", handed.end_s - 0.1), gate, 14)
+    (_, y, z), *_ = where(RITE, "dafu", at_words(RITE, 21, "眾賓皆降", who="zhongbin_1")[0].end_s)
+    assert z < 1 and y < gate[1] + 30                                            # 皆降復初入之位
+
+
+# ---------------------------------------------------------------- the checker's rules for §19 and §24 (mutants)
+
+def _new_findings(rite, op, n, want):
+    """The findings a mutant of ``op`` in §n (the first ``want`` picks that changes the tracks) adds to the
+    section's own, and the mutant (as tests/test_checker_rules.py)."""
+    from scene.rite import grammar
+    from scene.rite.grammar import mutate
+    from scene.rite.grammar.coverage import _ctx_of
+    ctx = _ctx_of(rite)
+    view = mutate.windowed(rite, n)
+    m = next(m for m in mutate.mutants_of(ctx, [n], (op,)) if want(m) and mutate.changes(view, m))
+    base = {f.key() for f in grammar.check(view)}
+    return [f for f in grammar.check(mutate.mutated(view, [m])) if f.key() not in base], m
+
+
+def test_the_relay_leaves_each_drinkers_turns_and_the_cup_is_in_his_hands_by_the_end_of_his_coming():
+    """受…拜興飲 (§19): each one toasted has a turn of his own that ends with the 觶 in his hands; the toasters
+    (the 介 first) a turn to the 興 and one after it."""
+    from scene.rite.grammar.turns import relay_turns
+    relay = at_words(RITE, 19, "受酬者自介右", do="relay")[0]
+    turns = [tr for tr in relay_turns(RITE) if relay.start_s - 1e-6 <= tr[1] and tr[2] <= relay.end_s + 1e-6]
+    who = next(st.who for st in CHORE.section(19).steps if st.do == "relay")
+    for aid in who[1:]:
+        first = next(tr for tr in turns if tr[0] == aid)
+        p = RITE.pose_at(first[2] + 0.01)
+        assert p.holding[p.actor_ids.index(aid)], (aid, first)
+    for aid in who[:-1]:
+        assert sum(tr[0] == aid for tr in turns) >= 2, aid                      # 坐奠觶拜…興, then 飲 實 授
+
+
+@pytest.mark.parametrize("op, aid, word", [("no-hold", "yuezheng", "受"), ("no-hold", "yuezheng", "飲"),
+                                           ("no-hold", "jie", "飲"), ("drop-posture", "yuezheng", "興")])
+def test_a_relay_drinker_who_never_takes_the_cup_or_never_rises_is_found(op, aid, word):
+    """In one span of the whole relay (330 s), a 受 never done is hidden by his taking the cup up again after
+    the 坐奠觶, a 興 never done by the relay's end: held in each of his turns, it is found (grammar/turns.py)."""
+    found, m = _new_findings(RITE, op, 19, lambda m: m.aid == aid and m.word == word)
+    assert any(f.who == aid for f in found), (m.label(), found)
+
+
+@pytest.mark.parametrize("words", ["乃入", "公如大夫入"])
+def test_the_dafu_who_never_comes_in_is_found(words):
+    """乃入 not walked (he appears and stays in the wings: his coming into sight is no 入 unless he is inside
+    the 門 as his step ends), 公如大夫入 not walked (he stays in the gateway: the next step's walk is not
+    his 入)."""
+    found, m = _new_findings(RITE, "no-move", 24, lambda m: m.aid == "dafu" and m.word == "入" and words in m.clause)
+    assert any(f.who == "dafu" and "入" in f.word for f in found), (m.label(), found)
+
+
+def test_the_dafu_comes_through_the_gate_at_nai_ru_and_on_to_his_place():
+    gate = place(RITE, "hall.gate")
+    comes = at_words(RITE, 24, "乃入", who="dafu", do="enter")[0]
+    (_, y, _), *_ = where(RITE, "dafu", comes.end_s)
+    assert gate[1] - 0.5 <= y <= gate[1] + 2                                   # just inside the 門
+    on = at_words(RITE, 24, "公如大夫入", who="dafu")[0]
+    (_, y1, _), *_ = where(RITE, "dafu", on.end_s)
+    assert y1 > y + 10
+
+
+def test_only_the_three_elders_come_down_for_him():
+    """眾賓皆降復初位: the two below never went up (§9); no step of §24 is theirs (grammar.toml [[group]])."""
+    assert not any(s.section == 24 and {"zhongbin_4", "zhongbin_5"} & set(s.who) for s in RITE.spans)
+    assert all(at_words(RITE, 24, "眾賓皆降", who=a) for a in ZHONGBIN[:3])

@@ -23,6 +23,13 @@ the director's way-finding keeps apart, as for any two steps together.
 
 Either way the last of ``who`` (卒受者) ends holding the full cup; the data goes on from there (卒受者以觶降
 奠于篚, 辯卒受者興以旅在下者于西階上).  A drinker's 位 is where he stood before he came to the place.
+
+At one place, each drinker's own turns are left on the board (``relay_turns``: actor, start, end) for the
+checker, which holds the words of the step in each turn alone (grammar/turns.py): his coming and 受 (from when
+he sets out to the place until the cup is in his hands); as toaster, with ``kneel``, his 坐奠觶拜 up to the
+興, then from the 興 — the cup taken up again — his drinking, filling, handing on and going back; without it,
+the toasting in one.  In one span of the whole relay a cup one drinker never received is hidden by his taking
+it up again, or by the cup of another turn.
 """
 from __future__ import annotations
 
@@ -89,14 +96,17 @@ def _at_place(acts: Acts, step: chor.Step, cup: str, zun: Point, t0: float, alon
     holder = acts._d.objects[cup].holder() or step.who[0]     # (read only, as _home)
     who = step.who if holder == step.who[0] else (holder, *step.who)
     homes = {a: _home(acts, a, spot) for a in who}
+    turns = acts.board.setdefault("relay_turns", [])      # (actor, start, end): each drinker's own turns
     t = acts.walk(holder, t0, spot)
     t = acts.turn(holder, t, 0.0)
     end = t
+    since = t0                                           # when the toaster's turn began
     for nxt in who[1:]:
         # 受酬者降席 (or 在下者升): he comes to the toaster's west (the first, to ``via`` if given), facing north
         there = first if first is not None and nxt == who[1] else west
         side = 1.0 if there[0] > spot[0] else -1.0       # east of the toaster (自介右) or west (受自左)
-        ta = acts.walk(nxt, t0 if nxt == who[1] else t, there, "west")
+        came = t0 if nxt == who[1] else t
+        ta = acts.walk(nxt, came, there, "west")
         ta = acts.turn(nxt, ta, 0.0)
         t = max(t, ta)
         if bows:                                         # 坐奠觶拜執觶興 / 答拜
@@ -112,6 +122,8 @@ def _at_place(acts: Acts, step: chor.Step, cup: str, zun: Point, t0: float, alon
             acts.give(cup, t + 0.6, None, holder)
             t += 1.0
             acts.pose(holder, t, "stand")
+            turns.append((holder, since, t + 0.1))      # 坐奠觶拜…興
+            since = t
             t += SIT_S
         t = _drink(acts, holder, t)               # 卒觶 (立飲)
         t = acts.walk(holder, t, zun)                    # 不洗實之
@@ -128,6 +140,8 @@ def _at_place(acts: Acts, step: chor.Step, cup: str, zun: Point, t0: float, alon
         acts.handover((t - 0.5, t + HAND_S + 0.5, holder, nxt))
         acts.give(cup, t + HAND_S, holder, nxt)
         t += HAND_S
+        turns.append((nxt, came, t))                     # he comes, and 受
+        got = t
         if bows:
             t = acts.turn(holder, t, 0.0)
             acts.pose(holder, t, "bow")
@@ -145,7 +159,10 @@ def _at_place(acts: Acts, step: chor.Step, cup: str, zun: Point, t0: float, alon
             left = back_at - acts.time_to(holder, way, len(way) - 1)
         else:
             back_at = t
-        end = max(end, acts.turn(holder, back_at, hd))
+        home_at = acts.turn(holder, back_at, hd)
+        end = max(end, home_at)
+        turns.append((holder, since, home_at))           # (from the 興) 飲, 實之, 授, back to his 位
+        since = got                                      # the one toasted, toaster from now
         if nxt != who[-1]:
             t = acts.walk(nxt, max(t, left) + 0.5, spot)
             t = acts.turn(nxt, t, 0.0)

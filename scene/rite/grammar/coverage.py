@@ -12,6 +12,7 @@ their own rules.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache, partial
 from typing import TYPE_CHECKING, Any
@@ -26,6 +27,7 @@ from .clausedata import ClauseData
 from .clausedata import load as load_data
 from .context import Ctx, Finding
 from .placewords import _beside_whom, _of_a_mat, _place_word, facing_at, name_at  # noqa: F401  (facing_at: tests')
+from .turns import relay_turns, split
 
 if TYPE_CHECKING:
     from ..timeline import Rite
@@ -238,7 +240,7 @@ def _evaluate_section(ctx: Ctx, n: int, data: ClauseData) -> list[_Eval]:
             own = [sp for sp in ev.spans if aid in sp.who or (_others_form(sp, actors) and aid in actors)]
             his = [sp for sp in spans if aid in sp.who] or own
             rest = (min(sp.start_s for sp in own), max(sp.end_s for sp in his), min(sp.start_s for sp in his))
-            _per_actor(ctx, n, cl, _Windows(aid, own, spans, rest, reach), ev)
+            _per_actor(ctx, n, cl, _Windows(aid, own, spans, rest, reach, relay_turns(ctx.rite)), ev)
         ev.reason = ev.reason or ("" if ev.results else data.reason_for(n, cl))
         out.append(ev)
     _sequence(out)
@@ -270,8 +272,9 @@ class _Windows:
     citing 執觶興賓答拜 acts the 答拜 of 賓答拜降, not the 降)."""
 
     def __init__(self, aid: str, own: list[StepSpan], section_spans: list[StepSpan], rest: tuple[float, float, float],
-                 reach: Reach) -> None:
+                 reach: Reach, turns: Sequence[tuple[str, float, float]] = ()) -> None:
         self.aid, self.own, self.all, self.rest, self.reach = aid, own, section_spans, rest, reach
+        self.turns = list(turns)            # a relay's step: held in each of his turns (turns.py)
         self._cache: dict[tuple[StepSpan, ...], pr.Span] = {}
 
     def at(self, i: int) -> pr.Span | None:
@@ -281,7 +284,8 @@ class _Windows:
         if spans not in self._cache:
             nxt = [sp for sp in self.all if self.aid in sp.who and sp.start_s >= spans[-1].end_s - 1e-6
                    and sp not in spans]
-            self._cache[spans] = pr.Span(self.aid, list(spans), min((sp.end_s for sp in nxt), default=None),
+            self._cache[spans] = pr.Span(self.aid, split(list(spans), self.aid, self.turns),
+                                         min((sp.end_s for sp in nxt), default=None),
                                          self.rest, min((sp.start_s for sp in nxt), default=None))
         return self._cache[spans]
 

@@ -75,7 +75,7 @@ class Span:
         forfeit acts 執爵者…實之 for every drinker: each time must show it, not one of them): its sub-steps
         whose own words hold it; else this span (a word the form acts once, or a step that is no form)."""
         own = [sp for sp in self.spans if sp.offset <= i < sp.offset + len(sp.phrase)]
-        if len(own) < 2 or len({sp.index for sp in own}) != 1 or not all(sp.do in FORM_DOS for sp in own):
+        if len(own) < 2 or len({sp.index for sp in own}) != 1 or not all(sp.do in REPEATING for sp in own):
             return [self]
         return [Span(self.aid, [sp], None, self._rest, self.next_start) for sp in own]
 
@@ -99,8 +99,9 @@ def _postures(ctx: Ctx, w: Span) -> list[str]:
     return out
 
 
-#: the steps that take something into the hands themselves (their own window must show it)
-TAKE_DOS = ("take", "receive", "pick_arrows", "collect_arrows", "tell_count")
+#: the steps that take something into the hands themselves (their own window must show it; a relay's: each
+#: drinker's turn, grammar/turns.py)
+TAKE_DOS = ("take", "receive", "pick_arrows", "collect_arrows", "tell_count", "relay")
 #: the steps that put one thing out of the hands (a 授 said once and acted for each archer in turn)
 PUT_DOS = ("hand", "set_down")
 
@@ -146,6 +147,19 @@ def _moved(ctx: Ctx, w: Span) -> float:
         _, xyz = ctx.path(w.aid, a, b, 0.5)
         best = max(best, float(np.max(np.linalg.norm(xyz[:, :2] - xyz[0, :2], axis=1))))
     return best
+
+
+def _walked_in(ts: np.ndarray, y: np.ndarray, at: int, b: float) -> bool:
+    """入: from the 門 (``y[at]``) on inward at least 1 尺 by the end of his step ``b`` — not in the next
+    step's walk after it (a man left standing in the gateway: 鄉飲酒 §24 公如大夫入, on from 乃入)."""
+    mine = y[at:][ts[at:] <= b + 0.05]
+    return bool(mine.size) and float(mine.max() - y[at]) >= 1.0
+
+
+def _appears(c: str, vis: list[bool], inside: bool) -> bool:
+    """入 / 出 by coming into sight or going out of it — an 入 only if he is inside the 門 as his step ends: a
+    man who appears and stays outside (or never leaves the wings) has not come in (鄉飲酒 §24 乃入)."""
+    return vis[0] != vis[1] and (c != "入" or inside)
 
 
 def verb_test(ctx: Ctx, c: str, text: str, i: int, w: Span, final: bool = False) -> tuple[bool, str] | None:
@@ -264,16 +278,16 @@ def verb_test(ctx: Ctx, c: str, text: str, i: int, w: Span, final: bool = False)
             return None
         ok = False
         for a, b in w.ivs:
-            _, xyz = ctx.path(w.aid, a - EPS, b + EPS, 0.25)
+            ts, xyz = ctx.path(w.aid, a - EPS, b + EPS, 0.25)
             vis = [ctx.visible(w.aid, t) for t in (a - EPS, b + EPS)]
             # through the 門: at it, and walking in from it (入) or out to it (出) — not standing there
             y = xyz[:, 1]
             at = int(np.argmin(y))
             # (入: inside by the end of his step — a man still outside as it ends has not come in)
             inside = ctx.pos(w.aid, b)[1] >= gate[1] - 0.5          # (門左: on the gate's line, the 8th 眾賓)
-            crossed = y[at] <= gate[1] + 2.0 and (inside and y[at:].max() - y[at] >= 1.0 if c == "入"
+            crossed = y[at] <= gate[1] + 2.0 and (inside and _walked_in(ts, y, at, b) if c == "入"
                                                   else y[:at + 1].max() - y[at] >= 1.0)
-            ok |= crossed or vis[0] != vis[1]
+            ok |= crossed or _appears(c, vis, inside)
         return ok, "never at or through the 門"
     if c == "還" and nxt not in "其":
         # 還: he turns (左還, 還當上耦) — his heading changes by at least 30°, or he moves round
@@ -406,6 +420,9 @@ def posture_sequence(ctx: Ctx, aid: str, words: list[tuple[str, Span]], used: se
 
 #: the standard forms: one step acts a whole routine of words (scene/rite/forms), each at its own moment
 FORM_DOS = ("approach", "retire", "shoot", "pick_arrows", "forfeit", "count", "collect_arrows")
+#: the forms whose step a window holds as repetitions (:meth:`Span.each`): the relay's, a drinker's turns
+#: (grammar/turns.py)
+REPEATING = FORM_DOS + ("relay",)
 #: the forms whose last words the next step acts (卒射…南面揖: the 揖 opens the retire)
 OPENS_NEXT = ("approach", "retire", "shoot", "pick_arrows")
 #: how long a facing of a standard form must be held — seconds (a turn passing through it is not a facing)
