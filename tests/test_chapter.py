@@ -317,10 +317,11 @@ def test_the_readers_of_the_data_take_the_chapter(riteless):
     assert clausedata.file_of(five) == clausedata.FILE == five.clauses
     assert exceptions.file_of(None) == exceptions.FILE == five.grammar
     assert clausedata.file_of(four) == four.clauses == four.folder / "clauses.toml"
-    assert {e.section for e in clausedata.load(four).subjects} == {2, 9, 20}
+    assert {e.section for e in clausedata.load(four).subjects} == {2, 9, 20, 24}    # §24 公升如賓禮…: the 遵者 (the subject of 如賓禮)
     assert exceptions.load(four)[0] == () and {s.section for s in exceptions.load(four)[1]} == {10, 20}
+    # §21 眾賓皆降 and §24 眾賓皆降復初位: the three on the 堂 (鄭), an entry each
     assert [(g.name, g.members) for g in exceptions.group_readings(four)] == [
-        ("眾賓", ("zhongbin_1", "zhongbin_2", "zhongbin_3"))]
+        ("眾賓", ("zhongbin_1", "zhongbin_2", "zhongbin_3"))] * 2
     toy = C.load(TOY)
     assert clausedata.load(toy).subjects == () and exceptions.load(toy) == ((), ())
     assert lessons.lesson_files(four) == [] and lessons.lesson_files(five) == lessons.lesson_files()

@@ -93,6 +93,8 @@ def moves(rite: Any) -> list[tuple[float, float]]:
 def judge(aspect: str, ev: E.Evidence, move: tuple[float, float], layout_names: set[str], phrase: str) -> str | None:
     """None if the label keeps the rule, else why not."""
     src = re.sub(r"^(where he stands: )+", "", ev.source)
+    # a reused step (like): 「如」 (大夫辭洗如賓禮): then the model's own label — judged by the model's word
+    src = re.sub(r"^「如」 \([^)]*\): ", "", src)
     m = re.search(r"「([^」]+)」", src)
     if ev.status == "stated" and m is None:
         return "stated without a quoted word"

@@ -365,8 +365,10 @@ def _by_model(ctx: Any, whose: Any, sp: Any, like: Any, ev: dict[str, Evidence |
             continue
         turned = f", turned {like.turn:g}° with the place he stands on" if aspect == "facing" and like.turn else ""
         said = f"{e.source} of §{like.section}{turned}, the words it repeats ({like.says()})"
-        ev[aspect] = Evidence("stated", f"「如」 ({like.phrase}): {said}") if "如" in mine else \
-            Evidence("assumed", f"as the model says: {said}")
+        # stated by the 如 only where the model's own label is stated: a 注 of the model speaks of the model's
+        # man, and reading it of this one by the 如 is our step (an assumption that cites it), not the text's
+        ev[aspect] = Evidence("stated", f"「如」 ({like.phrase}): {said}") if "如" in mine and \
+            e.status == "stated" else Evidence("assumed", f"as the model says: {said}")
     return ev
 
 
