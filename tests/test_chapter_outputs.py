@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -49,6 +50,21 @@ def test_a_role_sheet_of_chapter_4s_cast(tmp_path):
     text = _pdf_text(tmp_path / "sheets" / "jie.pdf", 1)
     assert "鄉飲酒禮rolesheet" in text and "§7主人獻介" in text
     assert "shootingseed" not in text                                      # nobody shoots in 鄉飲酒禮
+    assert "本篇庠、大夫：經所定" in text          # the zheng title names chapter 5's 州序: what the text fixes beside it
+
+
+def test_a_long_role_wraps_in_the_left_column_of_the_cover(tmp_path):
+    """The 遵者's role is described at length (…one 大夫 when the reading has him): on one line it ran under "how to
+    read a sheet", the right column of the cover (seen on the page); it wraps in the left one."""
+    r = _scene("sheets", "--roles", "dafu", "--out", str(tmp_path / "sheets"))
+    assert r.returncode == 0, r.stderr
+    out = subprocess.run(["pdftotext", "-f", "1", "-l", "1", "-bbox", str(tmp_path / "sheets" / "dafu.pdf"), "-"],
+                         capture_output=True, text=True, timeout=60, check=True).stdout
+    words = [(float(x0), float(x1), w) for x0, x1, w in
+             re.findall(r'<word xMin="([\d.]+)" yMin="[\d.]+" xMax="([\d.]+)"[^>]*>([^<]*)</word>', out)]
+    column = min(x0 for x0, _, w in words if w == "how")          # "how to read a sheet"
+    tail = [x1 for _, x1, w in words if w in ("has", "him")]      # the role's last words
+    assert len(tail) == 2 and max(tail) < column, (tail, column)
 
 
 def test_exports_carry_chapter_4s_hall_and_rite(tmp_path):

@@ -94,6 +94,15 @@ def chapter_reading(reading: Reading, ch: Chapter) -> Reading:
     return reading.replace(**fixed) if fixed else reading
 
 
+def fixed_by_text(reading: Reading, placed: Reading) -> str:
+    """What the chapter's text fixed of the reading the layout was placed under (``placed``: its
+    :func:`chapter_reading`), said beside the reading's title wherever that title is printed — the zheng title names
+    chapter 5's 州序, and 鄉飲酒禮 is in the 庠 of a 大夫 whatever the reading says; "" when nothing was fixed."""
+    if (placed.building, placed.rank) == (reading.building, reading.rank):
+        return ""
+    return f"（本篇 {placed.building}、{placed.rank}：經所定）"
+
+
 def build_layout(reading: Reading | str | None = None, chapter: Chapter | str | None = None) -> Layout:
     """Every place of the hall, the court and the range under a reading, each with its provenance.
 

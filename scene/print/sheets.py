@@ -161,11 +161,15 @@ def cover_page(rite, aid: str, parts, n: int) -> Page:
     who = title(rite, aid)
     a = rite.choreography.actors[aid]
     page.text(20, 40, who, 14.0)
-    page.text(20, 52, f"{rite.title} role sheet · {a.role}", 4.0, gray=0.25)
+    # wrapped to the left column (chapter 4's 遵者 is described at length: one line ran into "how to read"); a
+    # one-line role sits where it always did, its baseline at 52
+    below = paragraph(page, 20, 52 - 4.0 * (LINE - 0.3), 130, f"{rite.title} role sheet · {a.role}", 4.0, gray=0.25)
     shooting = f" shooting seed {r.seed}." if "target.hou" in rite.layout else ""   # (鄉飲酒禮: nobody shoots)
     from ..geometry.reading_picks import summary
     picks = f" {summary(r)};" if r.picks else ""          # the chapter's own choices (chapter 4's 介 席末)
-    y = paragraph(page, 20, 58, 130, f"reading: {r.name} — {r.title}; 1 尺 = {r.chi_m * 100:.1f} cm;{picks}{shooting}",
+    from ..geometry.layout import fixed_by_text
+    fixed = fixed_by_text(r, rite.layout.reading)
+    y = paragraph(page, 20, max(58.0, below + 2), 130, f"reading: {r.name} — {r.title}{fixed}; 1 尺 = {r.chi_m * 100:.1f} cm;{picks}{shooting}",
                   3.2)
     y = paragraph(page, 20, y + 2, 130, f"{len(parts)} stages, {sum(len(p.entries) for p in parts)} steps; "
                   f"the whole rite lasts {mmss(rite.duration)} (min:s) in this reconstruction.", 3.2)

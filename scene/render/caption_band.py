@@ -244,8 +244,8 @@ class CaptionBand:
             B.append(text2d(band, ln, size2, x, bh - (84 + 30 * k) * s, C["ink"]))
         # what the chapter's text fixes whatever the reading says (鄉飲酒禮: the 庠, a 大夫's 堂), said beside the
         # reading's title, which names chapter 5's building
-        here = self.rite.layout.reading
-        fixed = "" if (here.building, here.rank) == (r.building, r.rank) else f"（本篇 {here.building}、{here.rank}：經所定）"
+        from ..geometry.layout import fixed_by_text
+        fixed = fixed_by_text(r, self.rite.layout.reading)
         info = (f"讀法 {r.name}：{r.title}{fixed}　·　t = {pose.t:.1f} s（本節 {rel:.1f} s / {stage.end_s - stage.start_s:.0f} s）"
                 f"　·　視角 {cam.title}")
         B.append(text2d(band, wrap_text(info, 14 * s, text_w)[0], 14 * s, x, 10 * s, C["ink_soft"]))
