@@ -537,3 +537,17 @@ def test_only_the_three_elders_come_down_for_him():
     """眾賓皆降復初位: the two below never went up (§9); no step of §24 is theirs (grammar.toml [[group]])."""
     assert not any(s.section == 24 and {"zhongbin_4", "zhongbin_5"} & set(s.who) for s in RITE.spans)
     assert all(at_words(RITE, 24, "眾賓皆降", who=a) for a in ZHONGBIN[:3])
+
+
+@pytest.mark.parametrize("reading", ["zheng", "zheng,dafu_present=false"])
+def test_the_jie_goes_back_to_his_mat_after_his_toast(reading):
+    """§19 介酬眾賓…皆如賓酬主人之禮 (§17 賓揖復席): once he has handed the 觶 on, the 介 goes back to his mat on the 堂.
+    The relay's look-back for his 位 found his stair foot (without the 遵者) or the 初位 by the 門 (with them: §24's
+    復初位), and he stood in the court until §20 (seen on a still; 0 findings)."""
+    from scene.rite.cache import load_rite
+    r = load_rite(reading, chapter=FOUR)
+    nineteen = stage(r, 19)
+    t = nineteen.start_s + 0.75 * (nineteen.end_s - nineteen.start_s)
+    (x, y, z), *_ = where(r, "jie", t)
+    mx, my, mz = place(r, "mat.jie")
+    assert z == pytest.approx(mz, abs=0.5) and math.hypot(x - mx, y - my) < 3.0, ((x, y, z), (mx, my, mz))

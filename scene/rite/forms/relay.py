@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import math
 
+from ...geometry.places import FACING_DEG
 from .. import choreography as chor
 from ..state import Point
 from .base import Acts
@@ -48,7 +49,13 @@ BESIDE, STEP_BACK = 3.0, 1.0
 
 
 def _home(acts: Acts, aid: str, spot: Point) -> tuple[Point, float]:
-    """His 位: where he stands, or if he is already at the place, the last spot he stood still elsewhere."""
+    """His 位: where he stands, or if he is already at the place, the last spot he stood still elsewhere — but a
+    man with a mat who comes from beside it goes back to it (復席, as §17's 賓揖復席): the 介 toasting at the head of
+    the 西階 stands 6 尺 from his mat, and the look-back found his stair foot (or, with the 遵者, the 初位 by the 門)."""
+    mat = acts.layout.places.get(f"mat.{aid}")
+    if mat is not None and math.dist(acts.pos(aid)[:2], mat.xyz_chi[:2]) <= 8.0 and \
+            abs(acts.pos(aid)[2] - mat.xyz_chi[2]) < 1.0:
+        return mat.xyz_chi, FACING_DEG.get(mat.facing or "", acts.heading(aid))
     keys = acts._d.actors[aid].keys      # (read only: Acts has no accessor for past keyframes)
     if math.dist(acts.pos(aid)[:2], spot[:2]) > 6.0:
         return acts.pos(aid), acts.heading(aid)
