@@ -77,6 +77,7 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path, PurePosixPath
@@ -227,17 +228,24 @@ _READING_KEYS = {"choice", "preset"}
 _CHOICE_KEYS = {"key", "label", "options", "default"}
 
 
+def _rows(where: str, table: dict[str, object], name: str, bad: list[str]) -> Iterator[tuple[str, dict[str, object]]]:
+    """(the row's place in an error line, the row) for each table of ``[[reading.<name>]]``; a row that is not a
+    table is one line of ``bad``."""
+    rows = table.get(name, [])
+    for i, row in enumerate(rows if isinstance(rows, list) else [rows]):
+        at = f"{where}: reading.{name}[{i + 1}]"
+        if isinstance(row, dict):
+            yield at, row
+        else:
+            bad.append(f"{at} must be a table")
+
+
 def _reading(where: str, table: dict[str, object]) -> tuple[tuple[ReadingChoice, ...], tuple[ReadingPreset, ...],
                                                              list[str]]:
     """The ``[reading]`` table: its choices and presets, and a line for each bad field of them."""
     bad = [f"{where}: unknown key reading.{k} (known: choice, preset)" for k in table if k not in _READING_KEYS]
     choices: list[ReadingChoice] = []
-    rows = table.get("choice", [])
-    for i, c in enumerate(rows if isinstance(rows, list) else [rows]):
-        at = f"{where}: reading.choice[{i + 1}]"
-        if not isinstance(c, dict):
-            bad.append(f"{at} must be a table")
-            continue
+    for at, c in _rows(where, table, "choice", bad):
         bad += [f"{at}: unknown key {k} (known: {', '.join(sorted(_CHOICE_KEYS))})" for k in c if k not in _CHOICE_KEYS]
         key, label, options, default = c.get("key"), c.get("label"), c.get("options"), c.get("default")
         if not isinstance(key, str) or not _ID.fullmatch(key):
@@ -258,12 +266,7 @@ def _reading(where: str, table: dict[str, object]) -> tuple[tuple[ReadingChoice,
         choices.append(ReadingChoice(key, str(label), tuple(options.items()), str(default)))
     presets: list[ReadingPreset] = []
     known = {c.key: c for c in choices}
-    rows = table.get("preset", [])
-    for i, p in enumerate(rows if isinstance(rows, list) else [rows]):
-        at = f"{where}: reading.preset[{i + 1}]"
-        if not isinstance(p, dict):
-            bad.append(f"{at} must be a table")
-            continue
+    for at, p in _rows(where, table, "preset", bad):
         name, title = p.get("name"), p.get("title")
         if not isinstance(name, str) or not _ID.fullmatch(name):
             bad.append(f"{at}: name must be lower-case letters, digits or _ (a name in a URL)")
